@@ -1,0 +1,35 @@
+/*
+** dataset.h — a file or set of files opened once, scanned many times.
+**
+** The virtual table holds one col_dataset for its lifetime (opened in
+** xCreate/xConnect, so the footer or the CSV sniff happens once); each xFilter
+** asks it for a batch_source with a scan_spec. The Parquet and CSV readers
+** both implement this, and SQLite-facing code only ever talks to this.
+*/
+#ifndef COLUMNAR_DATASET_H
+#define COLUMNAR_DATASET_H
+
+#include "scan.h"
+
+typedef struct col_dataset col_dataset;
+typedef struct col_dataset_methods {
+  /* Start a scan. On success *out is a new source the caller must close. */
+  int (*scan)(col_dataset *ds, const scan_spec *spec, batch_source **out,
+              col_error *err);
+  /* Rows the spec is expected to return (statistics-based, may be rough). */
+  double (*estimate_rows)(col_dataset *ds, const scan_spec *spec);
+  /* Source column indexes the data is known to be sorted by (ascending on
+  ** all), e.g. from Parquet sorting_columns; *n set to 0 when unknown. The
+  ** array is owned by the dataset. */
+  const int *(*sorted_by)(col_dataset *ds, int *n, const int **descending);
+  void (*close)(col_dataset *ds);
+} col_dataset_methods;
+
+struct col_dataset {
+  const col_dataset_methods *m;
+  col_schema schema;        /* columns SQL sees, filename column included */
+  int64_t total_rows;       /* rows in all files, -1 if unknown (CSV) */
+  int64_t total_bytes;      /* size of all files */
+};
+
+#endif

@@ -1,0 +1,38 @@
+/*
+** codec.h — page decompression for every Parquet codec.
+**
+** UNCOMPRESSED, SNAPPY (libsnappy), GZIP (zlib; concatenated members are
+** read in sequence), ZSTD (libzstd), LZ4_RAW (liblz4 block), LZ4 (the
+** deprecated codec: Hadoop's framing of 4-byte big-endian uncompressed and
+** compressed lengths per block, falling back to a raw LZ4 block and then to
+** the LZ4 frame format, as other readers do), BROTLI (libbrotlidec). LZO is
+** refused with a clear message.
+**
+** A decompressor context is per thread (one per scan worker) so that zstd's
+** and brotli's state is reused and no global state exists.
+*/
+#ifndef COLUMNAR_PARQUET_CODEC_H
+#define COLUMNAR_PARQUET_CODEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "../error.h"
+
+typedef struct pq_codec_ctx pq_codec_ctx;
+
+pq_codec_ctx *pq_codec_ctx_new(void);
+void pq_codec_ctx_free(pq_codec_ctx *c);
+
+/* Name of a PQ_CODEC_* value ("ZSTD"), "UNKNOWN(n)" style for others is the
+** caller's business: returns NULL for unknown codes. */
+const char *pq_codec_name(int codec);
+
+/* Decompress in[0..in_len) into out[0..out_len), where out_len is the page's
+** declared uncompressed size. The output must be exactly out_len bytes; a
+** stream that produces more or fewer is an error ("snappy: page decompresses
+** to 100 bytes, header says 120"). Never writes past out_len. */
+int pq_decompress(pq_codec_ctx *c, int codec, const uint8_t *in,
+                  size_t in_len, uint8_t *out, size_t out_len,
+                  col_error *err);
+
+#endif

@@ -1,0 +1,54 @@
+/*
+** predicate.h — SQLite's comparison rules, applied to vectors.
+**
+** A predicate pushed as exact is applied here and nowhere else, so this file
+** must agree with SQLite to the bit: storage-class order (NULL < INTEGER and
+** REAL compared numerically < TEXT < BLOB), INTEGER vs REAL compared exactly
+** (not by converting the integer to a double: 2^53+1 > 2^53 as REAL), the
+** BINARY / NOCASE (ASCII only) / RTRIM collations on TEXT, memcmp on BLOB,
+** LIKE (ASCII case folding unless case_sensitive_like, ESCAPE, '%' and '_'
+** over UTF-8 characters) and GLOB ('*', '?', '[...]', '[^...]'), and NULL
+** semantics: any comparison with NULL is not true except IS / IS NOT.
+** The right-hand side already had the column's affinity applied by the
+** caller. Nothing here includes sqlite3.h.
+*/
+#ifndef COLUMNAR_PREDICATE_H
+#define COLUMNAR_PREDICATE_H
+
+#include <stdint.h>
+#include "scan.h"
+#include "arena.h"
+
+/* Compare value a with b under collation coll the way SQLite's
+** sqlite3MemCompare does: <0, 0, >0. NULL equals NULL here (as for IS). */
+int pred_value_compare(const pred_value *a, const pred_value *b,
+                       pred_coll coll);
+
+/* Row i of v as a pred_value (no copy: p points into the vector). */
+pred_value pred_value_of(const col_vector *v, uint32_t i);
+
+/* Does value x satisfy predicate p? (x is the column value; p->v the RHS) */
+int pred_match_value(const scan_pred *p, const pred_value *x);
+
+/* Apply predicate p to vector v for the rows listed in sel[0..nsel) (sel
+** must not be NULL: pass 0..n-1 for all rows). Surviving row indexes are
+** written back into sel, in order; returns how many survived. For CV_DICT
+** vectors the predicate is evaluated once per dictionary entry (scratch holds
+** that work), not once per row. */
+uint32_t pred_filter(const scan_pred *p, const col_vector *v, uint32_t *sel,
+                     uint32_t nsel, col_arena *scratch);
+
+/* Could any row match p, given what statistics say about a chunk: min and max
+** over its non-null values (NULL pointer when unknown), whether it may hold
+** nulls (has_nulls: 0 none, 1 some or unknown) and non-null values
+** (has_values: 0 none, 1 some or unknown)? Returns 0 only when no row can
+** match. min/max are of the column's own storage class. */
+int pred_may_match_range(const scan_pred *p, const pred_value *min,
+                         const pred_value *max, int has_nulls, int has_values);
+
+/* SQLite's LIKE and GLOB on UTF-8 (patternCompare in SQLite's func.c). */
+int pred_like(const char *pat, uint32_t npat, const char *s, uint32_t ns,
+              int case_sensitive, uint32_t esc);
+int pred_glob(const char *pat, uint32_t npat, const char *s, uint32_t ns);
+
+#endif

@@ -1,0 +1,132 @@
+/*
+** scan.h — the scan contract between SQLite-facing code and the readers.
+**
+** This is seed 002 (ScanSpec / BatchSource) in C. A *dataset* is a file or a
+** set of files opened once (when the virtual table is created): it knows its
+** schema and can estimate. A *scan* is one pass over a dataset with a
+** scan_spec, producing col_batches through a batch_source.
+**
+**   scan_spec.proj   the exact columns to EMIT, in order (source column
+**                    indexes). The batch has one vector per entry.
+**   scan_spec.preds  conjuncts on source columns. The read set is proj PLUS
+**                    the columns of preds: a pred marked exact may be on a
+**                    column that is not projected, and the reader must still
+**                    decode it, filter on it, and not emit it.
+**                    exact=1: the reader is the only one applying it and must
+**                    drop every row it rejects, by SQLite's rules to the bit.
+**                    exact=0: a hint; skip only what provably cannot match.
+**   scan_spec.max_rows  an upper bound on rows that will be consumed (0: no
+**                    bound). Overshooting is fine.
+**   scan_spec.threads   workers the reader may use; 0 or 1 is exactly serial.
+**   scan_spec.batch_size rows per batch requested (a reader may return fewer).
+**
+** Rows come out in file order, whatever the thread count.
+*/
+#ifndef COLUMNAR_SCAN_H
+#define COLUMNAR_SCAN_H
+
+#include <stdint.h>
+#include "vector.h"
+#include "error.h"
+
+/* ---- schema ----------------------------------------------------------- */
+
+typedef struct col_def {
+  char *name;             /* column name as in the file (malloc'd) */
+  uint8_t type;           /* usual storage class: CV_INT/REAL/TEXT/BLOB, or
+                          ** CV_NULL when it varies */
+  const char *decl;       /* declared type for CREATE TABLE: "INTEGER",
+                          ** "REAL", "TEXT", "BLOB" or "" (static string) */
+} col_def;
+
+typedef struct col_schema {
+  int n;                  /* columns */
+  col_def *cols;          /* malloc'd array of n */
+} col_schema;
+
+void col_schema_free(col_schema *s);
+
+/* ---- predicates -------------------------------------------------------- */
+
+typedef enum pred_op {
+  PRED_EQ, PRED_NE, PRED_LT, PRED_LE, PRED_GT, PRED_GE,
+  PRED_IS, PRED_ISNOT, PRED_ISNULL, PRED_NOTNULL,
+  PRED_LIKE, PRED_GLOB, PRED_IN
+} pred_op;
+
+typedef enum pred_coll { COLL_BINARY = 0, COLL_NOCASE, COLL_RTRIM } pred_coll;
+
+/* A literal, already converted by the column's affinity (SQLite-facing code
+** does that). For TEXT/BLOB, p points at memory owned by the scan_spec. */
+typedef struct pred_value {
+  uint8_t type;           /* CV_NULL, CV_INT, CV_REAL, CV_TEXT, CV_BLOB */
+  int64_t i;
+  double f;
+  const char *p;
+  uint32_t n;
+} pred_value;
+
+typedef struct scan_pred {
+  int col;                /* source column index */
+  pred_op op;
+  pred_coll coll;         /* collation for comparisons of TEXT */
+  uint8_t exact;          /* see the header comment */
+  uint8_t like_case_sensitive; /* PRAGMA case_sensitive_like */
+  uint32_t like_escape;   /* LIKE ... ESCAPE character (code point), 0 none */
+  pred_value v;           /* right-hand side (unused for ISNULL/NOTNULL/IN) */
+  int nin;                /* PRED_IN: number of values */
+  pred_value *in;         /* PRED_IN: the values, sorted by SQLite order,
+                          ** NULLs removed (x IN (..., NULL) never true for a
+                          ** row that matches none of the others) */
+} scan_pred;
+
+/* ---- the spec ----------------------------------------------------------- */
+
+typedef struct scan_spec {
+  int nproj;              /* columns to emit */
+  const int *proj;        /* source column indexes, in emission order */
+  int npred;              /* conjuncts */
+  const scan_pred *preds;
+  int64_t max_rows;       /* 0: unbounded */
+  int threads;            /* 0/1: serial */
+  int batch_size;         /* 0: reader's default (2048) */
+} scan_spec;
+
+/* ---- what a scan did, for scan_stats() ---------------------------------- */
+
+typedef struct scan_stats {
+  int64_t files;              /* files opened */
+  int64_t row_groups;         /* row groups (Parquet) or chunks (CSV) seen */
+  int64_t row_groups_pruned_stats;  /* skipped by min/max statistics */
+  int64_t row_groups_pruned_dict;   /* skipped: value not in dictionary */
+  int64_t row_groups_pruned_bloom;  /* skipped by a bloom filter */
+  int64_t pages;              /* data pages seen */
+  int64_t pages_pruned;       /* skipped through the page index */
+  int64_t bytes_read;         /* bytes read from files */
+  int64_t rows_decoded;       /* rows whose filter columns were decoded */
+  int64_t rows_returned;      /* rows emitted after exact predicates */
+  int64_t rows_skipped;       /* CSV rows dropped by on_error=skip */
+} scan_stats;
+
+/* ---- a running scan ----------------------------------------------------- */
+
+typedef struct batch_source batch_source;
+typedef struct batch_source_methods {
+  /* Next batch into *out, or *out=NULL at end. A batch may have nsel==0.
+  ** Returns COL_OK or an error (message in src->err). */
+  int (*next)(batch_source *src, col_batch **out);
+  /* Free everything; src is gone afterwards. */
+  void (*close)(batch_source *src);
+} batch_source_methods;
+
+struct batch_source {
+  const batch_source_methods *m;
+  scan_stats stats;       /* updated as the scan runs */
+  col_error err;          /* the error next() returned */
+  volatile int *interrupt;/* when set and *interrupt!=0, stop with
+                          ** COL_EINTERRUPT at the next batch boundary */
+};
+
+#define DEFAULT_BATCH_SIZE 2048
+
+#endif
