@@ -12,6 +12,7 @@ CFLAGS  ?= -O2 -g
 WARN     = -std=c11 -Wall -Wextra -Werror -Wno-unused-parameter
 DEFS     = -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64
 LIBS     = -lzstd -lsnappy -lz -llz4 -lbrotlidec -lxxhash -lpthread -lm
+TEST_LIBS = -lbrotlienc -lsqlite3
 
 READER_SRC = $(wildcard reader/*.c reader/parquet/*.c reader/csv/*.c)
 AGG_SRC    = $(wildcard agg/*.c)
@@ -52,13 +53,13 @@ $(BS)/columnar.so: $(SANOBJ)
 # C unit tests: each test/test_*.c is a program over reader/ and agg/.
 $(BS)/test/%: test/%.c $(SANCORE)
 	@mkdir -p $(dir $@)
-	$(CC) -O1 -g $(SAN) $(WARN) $(DEFS) -o $@ $^ $(LIBS)
+	$(CC) -O1 -g $(SAN) $(WARN) $(DEFS) -o $@ $^ $(LIBS) $(TEST_LIBS)
 
 # Fuzz targets run as plain programs over generated inputs (test/fuzz_main.c);
 # `make fuzz` builds them for libFuzzer instead.
 $(BS)/fuzz/%: test/%.c test/fuzz_main.c $(SANCORE)
 	@mkdir -p $(dir $@)
-	$(CC) -O1 -g $(SAN) $(WARN) $(DEFS) -o $@ $^ $(LIBS)
+	$(CC) -O1 -g $(SAN) $(WARN) $(DEFS) -o $@ $^ $(LIBS) $(TEST_LIBS)
 
 UNIT_BINS = $(UNIT_SRC:test/%.c=$(BS)/test/%)
 FUZZ_BINS = $(FUZZ_SRC:test/%.c=$(BS)/fuzz/%)
