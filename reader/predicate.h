@@ -15,6 +15,7 @@
 #ifndef COLUMNAR_PREDICATE_H
 #define COLUMNAR_PREDICATE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "scan.h"
 #include "arena.h"
@@ -23,6 +24,27 @@
 ** sqlite3MemCompare does: <0, 0, >0. NULL equals NULL here (as for IS). */
 int pred_value_compare(const pred_value *a, const pred_value *b,
                        pred_coll coll);
+
+/* INTEGER i against REAL r exactly, as SQLite's sqlite3IntFloatCompare: <0,
+** 0, >0. Converting i to double would call 2^53+1 equal to 2^53; instead r
+** is truncated to an integer (when in range) and the fraction decides ties.
+** -0.0 equals 0. Inline because pred_filter calls it once per row. */
+static inline int pred_int_real_compare(int64_t i, double r){
+  int64_t y;
+  double s;
+  if( r!=r ) return 0;  /* NaN: unordered, as SQLite's long-double path */
+  if( r < -9223372036854775808.0 ) return +1;
+  if( r >= 9223372036854775808.0 ) return -1;
+  y = (int64_t)r;
+  if( i<y ) return -1;
+  if( i>y ) return +1;
+  s = (double)i;  /* exact: i == trunc(r) */
+  return (s<r) ? -1 : (s>r);
+}
+
+/* TEXT a against TEXT b under one of SQLite's collations: <0, 0, >0. */
+int pred_text_compare(const char *a, uint32_t na, const char *b, uint32_t nb,
+                      pred_coll coll);
 
 /* Row i of v as a pred_value (no copy: p points into the vector). */
 pred_value pred_value_of(const col_vector *v, uint32_t i);
@@ -50,5 +72,14 @@ int pred_may_match_range(const scan_pred *p, const pred_value *min,
 int pred_like(const char *pat, uint32_t npat, const char *s, uint32_t ns,
               int case_sensitive, uint32_t esc);
 int pred_glob(const char *pat, uint32_t npat, const char *s, uint32_t ns);
+
+/* The text SQLite gives a number where it needs text (LIKE, GLOB, CAST):
+** an INTEGER in decimal, a REAL as SQLite 3.40's "%!.15g" (1.0 -> "1.0",
+** 1e100 -> "1.0e+100", 0.1 -> "0.1", infinity -> "Inf"). Writes at most n
+** bytes including a NUL (truncating like snprintf) and returns the full
+** length without the NUL. PRED_NUM_TEXT_MAX bytes always suffice. */
+#define PRED_NUM_TEXT_MAX 32
+int pred_int_to_text(int64_t i, char *buf, size_t n);
+int pred_real_to_text(double r, char *buf, size_t n);
 
 #endif

@@ -1,0 +1,486 @@
+/*
+** predicate.c — applying one pushed predicate: to a value, to a vector, and
+** to a chunk's statistics.
+**
+**   SELECT * FROM t WHERE price >= 10.5;      -- PRED_GE, v = 10.5
+**   SELECT * FROM t WHERE name LIKE 'ab%';    -- PRED_LIKE, v = 'ab%'
+**   SELECT * FROM t WHERE id IN (1, 2, 3);    -- PRED_IN, in = {1,2,3}
+**
+** pred_match_value is the definition (SQLite's rules, via collate.c and
+** like.c); pred_filter must always agree with it row for row, only faster:
+**   CV_FLAT without tags  one tight loop per (column class, literal class)
+**                         pair; when the classes cannot meet (INTEGER vs
+**                         TEXT) the answer is one constant for every row;
+**   CV_DICT               the predicate runs once per dictionary entry into
+**                         a byte map taken from `scratch` (the caller resets
+**                         it), then rows just look their code up. When the
+**                         dictionary is much larger than the rows asked
+**                         about, rows are evaluated directly instead;
+**   CV_CONST              evaluated once.
+** pred_may_match_range never says "no" when a row could match: it uses the
+** storage-class order (always valid) and the BINARY order of TEXT bounds,
+** and gives up (answers 1) on TEXT under NOCASE/RTRIM, whose order
+** byte-wise statistics do not bound.
+**
+** LIKE and GLOB on a BLOB never match: SQLite 3.40 as Debian builds it
+** (SQLITE_LIKE_DOESNT_MATCH_BLOBS, our test oracle) does that. Build with
+** -DCOLUMNAR_LIKE_MATCHES_BLOBS for SQLite's upstream default (the blob's
+** bytes are matched as text).
+*/
+#include "predicate.h"
+#include <string.h>
+
+/* ---- a predicate made ready for many rows -------------------------------- */
+
+typedef struct pred_ready {
+  const scan_pred *p;
+  /* LIKE/GLOB: the pattern as text; pat==0 when it can match nothing. */
+  const char *pat;
+  uint32_t npat;
+  char patbuf[PRED_NUM_TEXT_MAX];
+  int in_bsearch;         /* IN: the list is sorted, binary search is safe */
+} pred_ready;
+
+/* The text LIKE sees of x; 0 when x can match no pattern (NULL, BLOB). */
+static int like_text(const pred_value *x, char *buf, const char **p,
+                     uint32_t *n){
+  switch( x->type ){
+    case CV_INT:
+      *n = (uint32_t)pred_int_to_text(x->i, buf, PRED_NUM_TEXT_MAX);
+      *p = buf;
+      return 1;
+    case CV_REAL:
+      *n = (uint32_t)pred_real_to_text(x->f, buf, PRED_NUM_TEXT_MAX);
+      *p = buf;
+      return 1;
+    case CV_TEXT:
+      *p = x->p; *n = x->n;
+      return 1;
+#ifdef COLUMNAR_LIKE_MATCHES_BLOBS
+    case CV_BLOB:
+      *p = x->p; *n = x->n;
+      return 1;
+#endif
+    default:
+      return 0;
+  }
+}
+
+/* Binary search needs a total order that sorting and probing agree on.
+** NOCASE's stop-at-NUL rule is not one, so TEXT under NOCASE is scanned. */
+static int in_list_searchable(const scan_pred *p){
+  int k;
+  for(k=0; k<p->nin; k++){
+    if( p->in[k].type==CV_NULL ) return 0;
+    if( p->in[k].type==CV_TEXT && p->coll==COLL_NOCASE ) return 0;
+    if( k>0 && pred_value_compare(&p->in[k-1], &p->in[k], p->coll)>0 ) return 0;
+  }
+  return 1;
+}
+
+static void ready_init(pred_ready *r, const scan_pred *p, int for_many){
+  r->p = p;
+  r->pat = 0;
+  r->npat = 0;
+  r->in_bsearch = 0;
+  if( p->op==PRED_LIKE || p->op==PRED_GLOB ){
+    if( !like_text(&p->v, r->patbuf, &r->pat, &r->npat) ) r->pat = 0;
+  }else if( p->op==PRED_IN && for_many && p->nin>8 ){
+    r->in_bsearch = in_list_searchable(p);
+  }
+}
+
+static int op_holds(pred_op op, int c){
+  switch( op ){
+    case PRED_EQ: return c==0;
+    case PRED_NE: return c!=0;
+    case PRED_LT: return c<0;
+    case PRED_LE: return c<=0;
+    case PRED_GT: return c>0;
+    case PRED_GE: return c>=0;
+    default:      return 0;
+  }
+}
+
+static int in_match(const pred_ready *r, const pred_value *x){
+  const scan_pred *p = r->p;
+  if( x->type==CV_NULL ) return 0;
+  if( r->in_bsearch ){
+    int lo = 0, hi = p->nin-1;
+    while( lo<=hi ){
+      int mid = lo + (hi-lo)/2;
+      int c = pred_value_compare(x, &p->in[mid], p->coll);
+      if( c==0 ) return 1;
+      if( c<0 ) hi = mid-1; else lo = mid+1;
+    }
+    return 0;
+  }else{
+    int k;
+    for(k=0; k<p->nin; k++){
+      if( p->in[k].type==CV_NULL ) continue;
+      if( pred_value_compare(x, &p->in[k], p->coll)==0 ) return 1;
+    }
+    return 0;
+  }
+}
+
+static int ready_match(const pred_ready *r, const pred_value *x){
+  const scan_pred *p = r->p;
+  switch( p->op ){
+    case PRED_EQ: case PRED_NE: case PRED_LT:
+    case PRED_LE: case PRED_GT: case PRED_GE:
+      if( x->type==CV_NULL || p->v.type==CV_NULL ) return 0;
+      return op_holds(p->op, pred_value_compare(x, &p->v, p->coll));
+    case PRED_IS: case PRED_ISNOT: {
+      int same;
+      if( x->type==CV_NULL || p->v.type==CV_NULL ){
+        same = x->type==p->v.type;
+      }else{
+        same = pred_value_compare(x, &p->v, p->coll)==0;
+      }
+      return p->op==PRED_IS ? same : !same;
+    }
+    case PRED_ISNULL:  return x->type==CV_NULL;
+    case PRED_NOTNULL: return x->type!=CV_NULL;
+    case PRED_LIKE: case PRED_GLOB: {
+      char buf[PRED_NUM_TEXT_MAX];
+      const char *s;
+      uint32_t n;
+      if( r->pat==0 || !like_text(x, buf, &s, &n) ) return 0;
+      if( p->op==PRED_GLOB ) return pred_glob(r->pat, r->npat, s, n);
+      return pred_like(r->pat, r->npat, s, n, p->like_case_sensitive,
+                       p->like_escape);
+    }
+    case PRED_IN:
+      return in_match(r, x);
+  }
+  return 0;
+}
+
+/* ---- values ---------------------------------------------------------------- */
+
+pred_value pred_value_of(const col_vector *v, uint32_t i){
+  pred_value x;
+  const col_vector *vals = cv_values(v);
+  uint32_t k = cv_slot(v, i);
+  memset(&x, 0, sizeof(x));
+  x.type = (uint8_t)cv_tag(v, i);
+  switch( x.type ){
+    case CV_INT:  x.i = vals->i64[k]; break;
+    case CV_REAL: x.f = vals->f64[k]; break;
+    case CV_TEXT:
+    case CV_BLOB: x.p = vals->str[k].p; x.n = vals->str[k].n; break;
+    default: break;
+  }
+  return x;
+}
+
+int pred_match_value(const scan_pred *p, const pred_value *x){
+  pred_ready r;
+  ready_init(&r, p, 0);
+  return ready_match(&r, x);
+}
+
+/* ---- vectors --------------------------------------------------------------- */
+
+/* Row by row through pred_value_of: any form, any tags. */
+static uint32_t filter_rows(const pred_ready *r, const col_vector *v,
+                            uint32_t *sel, uint32_t nsel){
+  uint32_t k, out = 0;
+  for(k=0; k<nsel; k++){
+    pred_value x = pred_value_of(v, sel[k]);
+    if( ready_match(r, &x) ) sel[out++] = sel[k];
+  }
+  return out;
+}
+
+/* Comparison classes: numbers compare with numbers, and otherwise the class
+** alone decides (numbers < TEXT < BLOB). */
+static int class_group(int t){
+  return t==CV_INT || t==CV_REAL ? 1 : t==CV_TEXT ? 2 : t==CV_BLOB ? 3 : 0;
+}
+
+/* Keep the rows whose sign c (an expression of row i) satisfies op. The
+** selection is rewritten in place without branches on the outcome. */
+#define KEEP_WHERE(op, CMP) do{                                        \
+  uint32_t k_, out_ = 0;                                               \
+  switch( op ){                                                        \
+    case PRED_EQ: for(k_=0; k_<nsel; k_++){ uint32_t i = sel[k_];      \
+      int c = (CMP); sel[out_] = i; out_ += (c==0); } break;           \
+    case PRED_NE: for(k_=0; k_<nsel; k_++){ uint32_t i = sel[k_];      \
+      int c = (CMP); sel[out_] = i; out_ += (c!=0); } break;           \
+    case PRED_LT: for(k_=0; k_<nsel; k_++){ uint32_t i = sel[k_];      \
+      int c = (CMP); sel[out_] = i; out_ += (c<0); } break;            \
+    case PRED_LE: for(k_=0; k_<nsel; k_++){ uint32_t i = sel[k_];      \
+      int c = (CMP); sel[out_] = i; out_ += (c<=0); } break;           \
+    case PRED_GT: for(k_=0; k_<nsel; k_++){ uint32_t i = sel[k_];      \
+      int c = (CMP); sel[out_] = i; out_ += (c>0); } break;            \
+    default: for(k_=0; k_<nsel; k_++){ uint32_t i = sel[k_];           \
+      int c = (CMP); sel[out_] = i; out_ += (c>=0); } break;           \
+  }                                                                    \
+  return out_;                                                         \
+}while(0)
+
+#define SIGN(a, b) (((a)>(b)) - ((a)<(b)))
+
+/* A comparison (op one of EQ..GE) of a FLAT, tag-free, non-null column of
+** class t with the non-null literal rv. */
+static uint32_t filter_compare(pred_op op, pred_coll coll,
+                               const pred_value *rv, const col_vector *v,
+                               uint32_t *sel, uint32_t nsel){
+  int t = v->type;
+  int gc = class_group(t), gr = class_group(rv->type);
+  if( gc!=gr ){
+    return op_holds(op, gc<gr ? -1 : 1) ? nsel : 0;
+  }
+  if( t==CV_INT ){
+    const int64_t *a = v->i64;
+    if( rv->type==CV_INT ){
+      const int64_t b = rv->i;
+      KEEP_WHERE(op, SIGN(a[i], b));
+    }else{
+      const double b = rv->f;
+      KEEP_WHERE(op, pred_int_real_compare(a[i], b));
+    }
+  }
+  if( t==CV_REAL ){
+    const double *a = v->f64;
+    if( rv->type==CV_REAL ){
+      const double b = rv->f;
+      KEEP_WHERE(op, SIGN(a[i], b));
+    }else{
+      const int64_t b = rv->i;
+      KEEP_WHERE(op, -pred_int_real_compare(b, a[i]));
+    }
+  }
+  {
+    const cv_str *a = v->str;
+    const char *bp = rv->p;
+    uint32_t bn = rv->n;
+    /* BLOBs compare by bytes, which is the BINARY collation. */
+    pred_coll c2 = t==CV_TEXT ? coll : COLL_BINARY;
+    KEEP_WHERE(op, pred_text_compare(a[i].p, a[i].n, bp, bn, c2));
+  }
+}
+
+/* LIKE/GLOB over a FLAT, tag-free TEXT column. */
+static uint32_t filter_like_text(const pred_ready *r, const col_vector *v,
+                                 uint32_t *sel, uint32_t nsel){
+  const scan_pred *p = r->p;
+  const cv_str *a = v->str;
+  uint32_t k, out = 0;
+  if( r->pat==0 ) return 0;
+  for(k=0; k<nsel; k++){
+    uint32_t i = sel[k];
+    int m = p->op==PRED_GLOB
+      ? pred_glob(r->pat, r->npat, a[i].p, a[i].n)
+      : pred_like(r->pat, r->npat, a[i].p, a[i].n, p->like_case_sensitive,
+                  p->like_escape);
+    sel[out] = i;
+    out += (m!=0);
+  }
+  return out;
+}
+
+static uint32_t filter_flat(const pred_ready *r, const col_vector *v,
+                            uint32_t *sel, uint32_t nsel){
+  const scan_pred *p = r->p;
+  if( v->tags || v->type==CV_NULL ) return filter_rows(r, v, sel, nsel);
+  /* From here every row is non-null and of class v->type. */
+  switch( p->op ){
+    case PRED_EQ: case PRED_NE: case PRED_LT:
+    case PRED_LE: case PRED_GT: case PRED_GE:
+      if( p->v.type==CV_NULL ) return 0;
+      return filter_compare(p->op, p->coll, &p->v, v, sel, nsel);
+    case PRED_IS: case PRED_ISNOT:
+      if( p->v.type==CV_NULL ) return p->op==PRED_ISNOT ? nsel : 0;
+      return filter_compare(p->op==PRED_IS ? PRED_EQ : PRED_NE, p->coll,
+                            &p->v, v, sel, nsel);
+    case PRED_ISNULL:  return 0;
+    case PRED_NOTNULL: return nsel;
+    case PRED_LIKE: case PRED_GLOB:
+      if( v->type==CV_TEXT ) return filter_like_text(r, v, sel, nsel);
+      return filter_rows(r, v, sel, nsel);
+    default:
+      return filter_rows(r, v, sel, nsel);
+  }
+}
+
+static uint32_t filter_dict(const pred_ready *r, const col_vector *v,
+                            uint32_t *sel, uint32_t nsel, col_arena *scratch){
+  const col_vector *d = v->dict;
+  uint32_t *dsel;
+  uint8_t *hit;
+  uint32_t k, m, out = 0;
+  int null_hit;
+  pred_value nul;
+  /* Evaluating every entry only pays when rows outnumber entries enough. */
+  if( scratch==0 || (uint64_t)d->n > 4*(uint64_t)nsel + 64 ){
+    return filter_rows(r, v, sel, nsel);
+  }
+  dsel = col_arena_alloc(scratch, (size_t)d->n * sizeof(uint32_t));
+  hit = col_arena_alloc(scratch, (size_t)d->n);
+  if( dsel==0 || hit==0 ) return filter_rows(r, v, sel, nsel);
+  for(k=0; k<d->n; k++) dsel[k] = k;
+  m = filter_flat(r, d, dsel, d->n);
+  memset(hit, 0, d->n);
+  for(k=0; k<m; k++) hit[dsel[k]] = 1;
+  if( v->tags==0 ){
+    for(k=0; k<nsel; k++){
+      uint32_t i = sel[k];
+      sel[out] = i;
+      out += hit[v->codes[i]];
+    }
+    return out;
+  }
+  memset(&nul, 0, sizeof(nul));
+  null_hit = ready_match(r, &nul);
+  for(k=0; k<nsel; k++){
+    uint32_t i = sel[k], code = v->codes[i];
+    int t = v->tags[i], keep;
+    int dt = d->tags ? d->tags[code] : d->type;
+    if( t==CV_NULL ){
+      keep = null_hit;
+    }else if( t==dt ){
+      keep = hit[code];
+    }else{
+      /* A row tag that disagrees with its entry: go by the row tag, as
+      ** pred_value_of does. */
+      pred_value x = pred_value_of(v, i);
+      keep = ready_match(r, &x);
+    }
+    sel[out] = i;
+    out += (keep!=0);
+  }
+  return out;
+}
+
+uint32_t pred_filter(const scan_pred *p, const col_vector *v, uint32_t *sel,
+                     uint32_t nsel, col_arena *scratch){
+  pred_ready r;
+  if( nsel==0 ) return 0;
+  ready_init(&r, p, 1);
+  if( v->form==CV_CONST ){
+    pred_value x = pred_value_of(v, 0);
+    return ready_match(&r, &x) ? nsel : 0;
+  }
+  if( v->form==CV_DICT ) return filter_dict(&r, v, sel, nsel, scratch);
+  return filter_flat(&r, v, sel, nsel);
+}
+
+/* ---- statistics -------------------------------------------------------- */
+
+#define ORDER_UNKNOWN 2
+
+/* Where bound stands against v in SQLite order, or ORDER_UNKNOWN when the
+** statistics cannot say: TEXT bounds are byte-wise, which orders TEXT only
+** under BINARY. Across classes the class order always holds. */
+static int bound_order(const pred_value *bound, const pred_value *v,
+                       pred_coll coll){
+  if( bound==0 || bound->type==CV_NULL ) return ORDER_UNKNOWN;
+  if( bound->type==CV_TEXT && v->type==CV_TEXT && coll!=COLL_BINARY ){
+    return ORDER_UNKNOWN;
+  }
+  return pred_value_compare(bound, v, COLL_BINARY);
+}
+
+/* Could a value in [min, max] equal v? */
+static int range_may_equal(const pred_value *min, const pred_value *max,
+                           const pred_value *v, pred_coll coll){
+  int lo = bound_order(min, v, coll), hi = bound_order(max, v, coll);
+  if( lo!=ORDER_UNKNOWN && lo>0 ) return 0;
+  if( hi!=ORDER_UNKNOWN && hi<0 ) return 0;
+  return 1;
+}
+
+/* Is every value in [min, max] certainly equal to v? */
+static int range_all_equal(const pred_value *min, const pred_value *max,
+                           const pred_value *v, pred_coll coll){
+  return bound_order(min, v, coll)==0 && bound_order(max, v, coll)==0;
+}
+
+/* A LIKE/GLOB pattern's literal ASCII head: every matching TEXT starts with
+** it, up to ASCII case when the match ignores case. Stops at any wildcard,
+** the escape character, non-ASCII bytes (they decode with replacement) and
+** NUL (the pattern ends there). */
+static uint32_t pattern_head(const scan_pred *p){
+  uint32_t k;
+  for(k=0; k<p->v.n; k++){
+    unsigned char c = (unsigned char)p->v.p[k];
+    if( c==0 || c>=0x80 ) break;
+    if( p->op==PRED_GLOB ){
+      if( c=='*' || c=='?' || c=='[' ) break;
+    }else{
+      if( c=='%' || c=='_' || c==p->like_escape ) break;
+    }
+  }
+  return k;
+}
+
+static int like_may_match(const scan_pred *p, const pred_value *min,
+                          const pred_value *max){
+  char lo[64], hi[64];
+  uint32_t n, k, kk;
+  int fold;
+  if( p->v.type==CV_NULL ) return 0;
+  if( p->coll!=COLL_BINARY || p->v.type!=CV_TEXT ) return 1;
+  if( min==0 || max==0 || min->type!=CV_TEXT || max->type!=CV_TEXT ) return 1;
+  n = pattern_head(p);
+  if( n>sizeof(lo) ) n = sizeof(lo);   /* a shorter head is still a head */
+  if( n==0 ) return 1;
+  fold = p->op==PRED_LIKE && !p->like_case_sensitive;
+  for(k=0; k<n; k++){
+    char c = p->v.p[k];
+    lo[k] = hi[k] = c;
+    if( fold && c>='a' && c<='z' ) lo[k] = (char)(c-32);
+    if( fold && c>='A' && c<='Z' ) hi[k] = (char)(c+32);
+  }
+  /* Every match is >= lo, and starts with something <= hi byte by byte. */
+  if( pred_text_compare(max->p, max->n, lo, n, COLL_BINARY)<0 ) return 0;
+  kk = min->n<n ? min->n : n;
+  if( kk && memcmp(min->p, hi, kk)>0 ) return 0;
+  return 1;
+}
+
+int pred_may_match_range(const scan_pred *p, const pred_value *min,
+                         const pred_value *max, int has_nulls, int has_values){
+  pred_value nul;
+  int k;
+  memset(&nul, 0, sizeof(nul));
+  if( has_nulls && pred_match_value(p, &nul) ) return 1;
+  if( !has_values ) return 0;
+  /* Only non-null values remain to be considered. */
+  switch( p->op ){
+    case PRED_EQ: case PRED_IS:
+      if( p->v.type==CV_NULL ) return 0;
+      return range_may_equal(min, max, &p->v, p->coll);
+    case PRED_NE: case PRED_ISNOT:
+      if( p->v.type==CV_NULL ) return p->op==PRED_ISNOT;
+      return !range_all_equal(min, max, &p->v, p->coll);
+    case PRED_LT: case PRED_LE: {
+      int lo;
+      if( p->v.type==CV_NULL ) return 0;
+      lo = bound_order(min, &p->v, p->coll);
+      if( lo==ORDER_UNKNOWN ) return 1;
+      return p->op==PRED_LT ? lo<0 : lo<=0;
+    }
+    case PRED_GT: case PRED_GE: {
+      int hi;
+      if( p->v.type==CV_NULL ) return 0;
+      hi = bound_order(max, &p->v, p->coll);
+      if( hi==ORDER_UNKNOWN ) return 1;
+      return p->op==PRED_GT ? hi>0 : hi>=0;
+    }
+    case PRED_ISNULL:  return 0;
+    case PRED_NOTNULL: return 1;
+    case PRED_LIKE: case PRED_GLOB:
+      return like_may_match(p, min, max);
+    case PRED_IN:
+      for(k=0; k<p->nin; k++){
+        if( p->in[k].type==CV_NULL ) continue;
+        if( range_may_equal(min, max, &p->in[k], p->coll) ) return 1;
+      }
+      return 0;
+  }
+  return 1;
+}
