@@ -723,6 +723,7 @@ static void speed_report(void){
   const size_t n = 10*1000*1000;
   uint32_t *v = malloc(n * 4), *o = malloc(n * 4);
   col_error e;
+  memset(o, 0, n * 4); /* fault the pages in before timing */
   static const int widths[] = { 1, 8, 17 };
   for(int wi=0; wi<3; wi++){
     int bw = widths[wi];
@@ -736,10 +737,16 @@ static void speed_report(void){
       b_varint(&b, (1000 << 1) | 1);
       b_pack(&b, tmp, 8000, bw);
     }
-    col_error_clear(&e);
-    double t0 = now_sec();
-    int rc = pq_rle_decode(b.p, b.n, bw, o, n, 0, &e);
-    double t = now_sec() - t0;
+    /* Best of three, so page faults and cold caches do not count. */
+    double t = 1e9;
+    int rc = COL_OK;
+    for(int r=0; r<3; r++){
+      col_error_clear(&e);
+      double t0 = now_sec();
+      rc |= pq_rle_decode(b.p, b.n, bw, o, n, 0, &e);
+      double dt = now_sec() - t0;
+      if( dt<t ) t = dt;
+    }
     CHECK_EQ_INT(rc, COL_OK);
     CHECK(memcmp(v, o, n*4)==0);
     printf("speed: rle bw=%-2d  %7.0f M values/s\n", bw, n / t / 1e6);
@@ -747,15 +754,21 @@ static void speed_report(void){
   }
   free(v); free(o);
   int64_t *dv = malloc(n * 8), *dout = malloc(n * 8);
+  memset(dout, 0, n * 8);
   uint64_t x = 0;
   for(size_t i=0; i<n; i++){ dv[i] = (int64_t)x; x += rnd() % 4096; }
   bytes b = {0};
   enc_delta(&b, dv, n, 128, 4);
-  col_error_clear(&e);
   size_t used;
-  double t0 = now_sec();
-  int rc = pq_delta_binary_decode(b.p, b.n, dout, n, &used, &e);
-  double t = now_sec() - t0;
+  double t = 1e9;
+  int rc = COL_OK;
+  for(int r=0; r<3; r++){
+    col_error_clear(&e);
+    double t0 = now_sec();
+    rc |= pq_delta_binary_decode(b.p, b.n, dout, n, &used, &e);
+    double dt = now_sec() - t0;
+    if( dt<t ) t = dt;
+  }
   CHECK_EQ_INT(rc, COL_OK);
   CHECK(memcmp(dv, dout, n*8)==0);
   printf("speed: delta int64 %7.0f M values/s\n", n / t / 1e6);

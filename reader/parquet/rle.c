@@ -55,6 +55,12 @@ static int rle_varint(const uint8_t *buf, size_t len, size_t *pos,
 RLE_ALWAYS_INLINE void rle_unpack8_u32(const uint8_t *in, uint32_t *out,
                                        const int bw){
   const uint64_t mask = bw==0 ? 0 : (~(uint64_t)0) >> (64 - bw);
+  if( bw<=8 ){
+    /* The whole group is one word: load once. */
+    const uint64_t w = rle_load64(in);
+    for(int k=0; k<8; k++) out[k] = (uint32_t)((w >> (k*bw)) & mask);
+    return;
+  }
   for(int k=0; k<8; k++){
     const unsigned bit = (unsigned)(k*bw);
     out[k] = (uint32_t)((rle_load64(in + (bit>>3)) >> (bit & 7)) & mask);
