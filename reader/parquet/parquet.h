@@ -1,0 +1,50 @@
+/*
+** parquet.h — the Parquet reader as seen from outside reader/parquet/.
+**
+**   pq_options       what CREATE VIRTUAL TABLE ... USING parquet(...) said
+**   pq_dataset_open  open a path, glob or comma-free list of files as one
+**                    col_dataset (footers read once, schemas checked equal)
+**   pq_file_open     one file and its decoded footer, for parquet_schema()
+**                    and parquet_metadata()
+*/
+#ifndef COLUMNAR_PARQUET_H
+#define COLUMNAR_PARQUET_H
+
+#include <stdint.h>
+#include "../dataset.h"
+#include "meta.h"
+
+typedef struct pq_options {
+  int threads;            /* default workers for scans (0/1 serial) */
+  int filename_column;    /* add a column `filename` */
+  int binary_as_string;   /* unannotated BYTE_ARRAY as TEXT */
+  int decimal_text;       /* DECIMAL as exact TEXT instead of REAL */
+  int verify_crc;         /* check page CRCs when present */
+} pq_options;
+
+/* One open Parquet file: descriptor, size and decoded footer. */
+typedef struct pq_file {
+  char *path;             /* as given (malloc'd) */
+  int fd;                 /* open descriptor */
+  int64_t size;           /* file size in bytes */
+  uint8_t *footer;        /* raw FileMetaData bytes (meta points into it) */
+  pq_file_meta meta;      /* decoded footer */
+} pq_file;
+
+/* Open `path`, read and decode its footer. Errors name the file. */
+int pq_file_open(const char *path, pq_file **out, col_error *err);
+void pq_file_close(pq_file *f);
+/* Read exactly n bytes at off (pread, retrying short reads). */
+int pq_file_read(pq_file *f, int64_t off, void *buf, size_t n, col_error *err);
+
+/* Expand a path, glob pattern, or a comma-separated list of either into a
+** sorted list of paths (malloc'd array of malloc'd strings). A pattern
+** matching nothing is an error. */
+int pq_expand_paths(const char *spec, char ***paths, int *n, col_error *err);
+void pq_free_paths(char **paths, int n);
+
+/* Open a dataset over the files `spec` names. */
+int pq_dataset_open(const char *spec, const pq_options *opt,
+                    col_dataset **out, col_error *err);
+
+#endif

@@ -1,0 +1,136 @@
+/*
+** rowgroup.c — decode what a scan needs of one row group (see rowgroup.h).
+*/
+#include "rowgroup.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void pq_rg_free(pq_rg_data *d){
+  if( d==0 || d->fields==0 ) return;
+  /* nfield is not stored: fields were allocated for the plan's nfield and
+  ** unused entries are zeroed, so walk until the sentinel. */
+  for(pq_rg_field *f = d->fields; f->nchunks>=0; f++){
+    pq_colvec_free(&f->col);
+    for(int i=0; i<f->nchunks; i++) pq_chunk_free(&f->chunks[i]);
+    free(f->chunks);
+  }
+  free(d->fields);
+  free(d->sel);
+  d->fields = 0; d->sel = 0;
+}
+
+static int decode_field(pq_file *f, int rg, const pq_schema *s, int field,
+                        pq_codec_ctx *codec, pq_rg_field *out,
+                        scan_stats *stats, col_error *err){
+  const pq_field *F = &s->fields[field];
+  const pq_node *N = &s->nodes[F->node];
+  const pq_row_group *R = &f->meta.row_groups[rg];
+  char where[512];
+  int nleaf = N->leaf_count;
+  if( nleaf==0 ){
+    /* A group without leaves: every row is an empty object. */
+    return col_error_set(err, COL_ERROR, "%s: column %.*s has no leaf columns",
+                         f->path, (int)N->el->name.n, (const char*)N->el->name.p);
+  }
+  out->chunks = calloc((size_t)nleaf, sizeof(pq_chunk));
+  if( !out->chunks ) return col_error_set(err, COL_ENOMEM, "out of memory");
+  for(int i=0; i<nleaf; i++){
+    int leaf = N->leaf_first + i;
+    const pq_node *LN = &s->nodes[s->leaves[leaf].node];
+    snprintf(where, sizeof(where), "%s: row group %d, column %.*s", f->path, rg,
+             (int)LN->el->name.n, (const char*)LN->el->name.p);
+    if( leaf >= R->n_columns ){
+      return col_error_set(err, COL_ERROR, "%s: row group has only %d column chunks", where, R->n_columns);
+    }
+    if( pq_chunk_read(f, &R->columns[leaf], &s->leaves[leaf], R->num_rows, codec,
+                      where, &out->chunks[i], err) ){
+      return err->code;
+    }
+    out->nchunks = i+1;
+    stats->bytes_read += out->chunks[i].bytes_read;
+    stats->pages += out->chunks[i].pages;
+  }
+  int rc;
+  if( F->nested ){
+    rc = pq_assemble_json(s, field, out->chunks, R->num_rows, &out->col, err);
+  }else{
+    rc = pq_convert_flat(&out->chunks[0], &s->leaves[N->leaf_first].conv, R->num_rows, &out->col, err);
+  }
+  if( rc ){
+    snprintf(where, sizeof(where), "%s: row group %d, column %.*s: ", f->path, rg,
+             (int)N->el->name.n, (const char*)N->el->name.p);
+    if( strstr(err->msg, f->path)==0 ) col_error_prefix(err, "%s", where);
+    return rc;
+  }
+  out->decoded = 1;
+  return COL_OK;
+}
+
+void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
+                  pq_codec_ctx *codec, pq_rg_data *out){
+  const pq_row_group *R = &f->meta.row_groups[rg];
+  const scan_spec *spec = plan->spec;
+  memset(out, 0, sizeof(*out));
+  out->file = fileno;
+  out->rg = rg;
+  out->rows = R->num_rows;
+  out->nsel = -1;
+  out->stats.row_groups = 1;
+  col_error *err = &out->err;
+  if( R->num_rows<0 || R->num_rows > INT32_MAX ){
+    col_error_set(err, COL_ERROR, "%s: row group %d claims %lld rows", f->path, rg, (long long)R->num_rows);
+    return;
+  }
+  out->fields = calloc((size_t)plan->nfield+1, sizeof(pq_rg_field));
+  if( !out->fields ){ col_error_set(err, COL_ENOMEM, "out of memory"); return; }
+  out->fields[plan->nfield].nchunks = -1;  /* sentinel for pq_rg_free */
+  if( R->num_rows==0 ){ out->skipped = 1; return; }
+  if( !pq_rg_may_match(f, rg, plan, &out->stats) ){
+    out->skipped = 1;
+    return;
+  }
+  /* Filter columns first: if nothing survives, nothing else is read. */
+  int any_exact = 0;
+  for(int p=0; p<spec->npred; p++) any_exact |= spec->preds[p].exact;
+  if( any_exact ){
+    uint32_t n = (uint32_t)R->num_rows;
+    out->sel = malloc(sizeof(uint32_t)*n);
+    if( !out->sel ){ col_error_set(err, COL_ENOMEM, "out of memory"); return; }
+    for(uint32_t i=0; i<n; i++) out->sel[i] = i;
+    uint32_t nsel = n;
+    col_arena scratch;
+    col_arena_init(&scratch);
+    for(int p=0; p<spec->npred && nsel>0; p++){
+      const scan_pred *pr = &spec->preds[p];
+      if( !pr->exact ) continue;
+      col_vector cv;
+      int64_t slen = plan->filename ? (int64_t)strlen(plan->filename) : 0;
+      cv_str fname = { plan->filename, (uint32_t)slen };
+      if( pr->col==plan->nfield ){
+        memset(&cv, 0, sizeof(cv));
+        cv.type = CV_TEXT; cv.form = CV_CONST; cv.n = n; cv.str = &fname;
+      }else{
+        pq_rg_field *fd = &out->fields[pr->col];
+        if( !fd->decoded && decode_field(f, rg, plan->schema, pr->col, codec, fd, &out->stats, err) ){
+          col_arena_free(&scratch);
+          return;
+        }
+        cv = fd->col.v;
+      }
+      nsel = pred_filter(pr, &cv, out->sel, nsel, &scratch);
+      col_arena_reset(&scratch);
+    }
+    col_arena_free(&scratch);
+    out->stats.rows_decoded += n;
+    out->nsel = nsel;
+    if( nsel==0 ){ out->skipped = 1; return; }
+  }else{
+    out->stats.rows_decoded += R->num_rows;
+  }
+  for(int fi=0; fi<plan->nfield; fi++){
+    if( (plan->need[fi] & 1) && !out->fields[fi].decoded ){
+      if( decode_field(f, rg, plan->schema, fi, codec, &out->fields[fi], &out->stats, err) ) return;
+    }
+  }
+}

@@ -1,0 +1,53 @@
+/*
+** rowgroup.h — one row group's columns, decoded and converted.
+**
+** The unit of work of a Parquet scan, and of its parallelism: a worker
+** decodes a whole row group for the columns a scan needs, filter columns
+** first, so that a row group whose filter rejects every row never touches
+** the other columns.
+*/
+#ifndef COLUMNAR_PARQUET_ROWGROUP_H
+#define COLUMNAR_PARQUET_ROWGROUP_H
+
+#include "nested.h"
+#include "../predicate.h"
+
+typedef struct pq_rg_field {
+  int decoded;               /* 1 when col is valid */
+  pq_colvec col;             /* the field as a SQLite-valued vector */
+  pq_chunk *chunks;          /* its leaves' chunks (kept: strings point in) */
+  int nchunks;
+} pq_rg_field;
+
+typedef struct pq_rg_data {
+  int file, rg;              /* which row group */
+  int64_t rows;              /* rows in it */
+  int skipped;               /* 1: statistics or filters exclude every row */
+  pq_rg_field *fields;       /* indexed by schema field; NULL entries unused */
+  uint32_t *sel;             /* rows passing the exact predicates */
+  int64_t nsel;              /* -1: every row passes (no exact predicate) */
+  scan_stats stats;          /* what decoding this row group cost */
+  col_error err;             /* a decoding error, reported in order */
+} pq_rg_data;
+
+/* What a scan needs from every row group. */
+typedef struct pq_rg_plan {
+  const pq_schema *schema;
+  int nfield;                /* schema fields */
+  const uint8_t *need;       /* need[f]: 1 projected, 2 filter only, 3 both */
+  const scan_spec *spec;     /* predicates: their col is a schema field or
+                             ** the filename column (== nfield) */
+  const char *filename;      /* for filename-column predicates */
+} pq_rg_plan;
+
+/* Decode row group rg of file f per plan. Errors land in out->err. */
+void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
+                  pq_codec_ctx *codec, pq_rg_data *out);
+void pq_rg_free(pq_rg_data *d);
+
+/* May row group rg of f hold a row matching every predicate? (min/max
+** statistics; 0 only when provably not). */
+int pq_rg_may_match(pq_file *f, int rg, const pq_rg_plan *plan,
+                    scan_stats *stats);
+
+#endif

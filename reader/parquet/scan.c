@@ -1,0 +1,460 @@
+/*
+** scan.c — the Parquet dataset and its batch source.
+**
+** A dataset is the files of a path/glob with their footers and schemas,
+** opened once. A scan walks their row groups in file order. Each row group
+** is decoded whole for the columns the scan needs (rowgroup.c), then handed
+** out in batches that are views into it, so memory is bounded by a row group
+** of the read set (times the workers in flight), not by the file.
+**
+** Parallelism: with threads > 1, workers decode the next row groups ahead of
+** the consumer (a window of 2 per worker) and the consumer takes them in
+** order, so rows come out exactly as with threads=1.
+*/
+#include "parquet.h"
+#include "rowgroup.h"
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct pq_dataset {
+  col_dataset base;
+  pq_options opt;
+  int nfile;
+  pq_file **files;
+  pq_schema *schemas;        /* one per file (they agree; nodes differ) */
+  int nsorted;               /* sorting columns shared by every row group */
+  int *sorted;               /* field indexes */
+  int *sorted_desc;
+} pq_dataset;
+
+typedef struct pq_job { int file, rg; } pq_job;
+
+typedef struct pq_scan pq_scan;
+
+/* Workers decoding row groups ahead of the consumer. */
+typedef struct pq_prefetch {
+  pq_scan *scan;
+  int nthread;
+  pthread_t *threads;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  int window;                /* row groups in flight at most */
+  pq_rg_data *slots;         /* window of them */
+  uint8_t *ready;            /* slot j%window holds job j */
+  int next_job;              /* next job a worker takes */
+  int limit_job;             /* jobs past this are not started (max_rows) */
+  int consumed;              /* jobs the consumer has taken */
+  int stop;                  /* close() was called */
+} pq_prefetch;
+
+struct pq_scan {
+  batch_source base;
+  pq_dataset *ds;
+  scan_spec spec;            /* the caller's (arrays must outlive the scan) */
+  uint8_t *need;             /* per field: 1 emit, 2 filter */
+  int nfield;
+  pq_job *jobs;              /* every row group of every file, in order */
+  int njob;
+  int next;                  /* next job (serial) */
+  pq_rg_data cur;            /* row group being emitted */
+  int have_cur;
+  int64_t off;               /* next row of cur to emit */
+  int64_t selpos;            /* next index into cur.sel */
+  int64_t emitted;           /* rows handed out */
+  col_batch batch;
+  col_vector *cols;          /* batch vectors */
+  uint32_t *sel;             /* batch selection */
+  cv_str fname;              /* filename column value */
+  pq_codec_ctx *codec;       /* serial decoding */
+  pq_prefetch *pf;           /* NULL when serial */
+};
+
+/* ---- dataset ----------------------------------------------------------- */
+
+static void ds_close(col_dataset *d){
+  pq_dataset *ds = (pq_dataset*)d;
+  if( !ds ) return;
+  for(int i=0; i<ds->nfile; i++){
+    pq_schema_free(&ds->schemas[i]);
+    pq_file_close(ds->files[i]);
+  }
+  free(ds->files);
+  free(ds->schemas);
+  free(ds->sorted);
+  free(ds->sorted_desc);
+  col_schema_free(&ds->base.schema);
+  free(ds);
+}
+
+static double ds_estimate(col_dataset *d, const scan_spec *spec){
+  (void)spec;
+  return (double)d->total_rows;
+}
+
+static const int *ds_sorted_by(col_dataset *d, int *n, const int **desc){
+  pq_dataset *ds = (pq_dataset*)d;
+  *n = ds->nsorted;
+  *desc = ds->sorted_desc;
+  return ds->sorted;
+}
+
+static int scan_open(col_dataset *d, const scan_spec *spec, batch_source **out, col_error *err);
+
+static const col_dataset_methods pq_dataset_methods = {
+  scan_open, ds_estimate, ds_sorted_by, ds_close
+};
+
+/* Sorting columns every row group of every file declares (a prefix). */
+static int find_sorted(pq_dataset *ds){
+  int best = -1;
+  for(int fi=0; fi<ds->nfile; fi++){
+    pq_file_meta *m = &ds->files[fi]->meta;
+    for(int r=0; r<m->n_row_groups; r++){
+      int n = m->row_groups[r].n_sorting_columns;
+      if( best<0 || n<best ) best = n;
+    }
+  }
+  if( best<=0 ) return COL_OK;
+  pq_row_group *R0 = &ds->files[0]->meta.row_groups[0];
+  ds->sorted = calloc((size_t)best, sizeof(int));
+  ds->sorted_desc = calloc((size_t)best, sizeof(int));
+  if( !ds->sorted || !ds->sorted_desc ) return COL_ENOMEM;
+  int n = 0;
+  for(int k=0; k<best; k++){
+    pq_sorting_column sc = R0->sorting_columns[k];
+    int ok = 1;
+    for(int fi=0; fi<ds->nfile && ok; fi++){
+      pq_file_meta *m = &ds->files[fi]->meta;
+      for(int r=0; r<m->n_row_groups && ok; r++){
+        pq_sorting_column o = m->row_groups[r].sorting_columns[k];
+        ok = o.column_idx==sc.column_idx && o.descending==sc.descending && o.nulls_first==sc.nulls_first;
+      }
+    }
+    const pq_schema *s = &ds->schemas[0];
+    if( !ok || sc.column_idx<0 || sc.column_idx>=s->nleaf ) break;
+    const pq_leaf_desc *L = &s->leaves[sc.column_idx];
+    if( s->fields[L->field].nested || !sc.nulls_first ) break; /* SQLite puts NULLs first */
+    /* Only types whose SQLite order is the Parquet order. */
+    pq_conv_kind k2 = L->conv.kind;
+    if( !(k2==PQC_INT32 || k2==PQC_INT64 || k2==PQC_BOOL || k2==PQC_DOUBLE || k2==PQC_FLOAT
+          || k2==PQC_TEXT || k2==PQC_DATE) ) break;
+    ds->sorted[n] = L->field;
+    ds->sorted_desc[n] = sc.descending;
+    n++;
+  }
+  ds->nsorted = n;
+  return COL_OK;
+}
+
+int pq_dataset_open(const char *spec, const pq_options *opt, col_dataset **out, col_error *err){
+  char **paths = 0;
+  int npath = 0;
+  pq_dataset *ds = 0;
+  *out = 0;
+  if( pq_expand_paths(spec, &paths, &npath, err) ) return err->code;
+  ds = calloc(1, sizeof(*ds));
+  if( !ds ) goto open_nomem;
+  ds->base.m = &pq_dataset_methods;
+  ds->opt = *opt;
+  ds->files = calloc((size_t)npath, sizeof(pq_file*));
+  ds->schemas = calloc((size_t)npath, sizeof(pq_schema));
+  if( !ds->files || !ds->schemas ) goto open_nomem;
+  for(int i=0; i<npath; i++){
+    if( pq_file_open(paths[i], &ds->files[i], err) ) goto open_error;
+    ds->nfile = i+1;
+    if( pq_schema_build(&ds->files[i]->meta, opt, &ds->schemas[i], err) ){
+      col_error_prefix(err, "%s: ", paths[i]);
+      goto open_error;
+    }
+    if( ds->files[i]->meta.has_encryption_algorithm ){
+      col_error_set(err, COL_ERROR, "%s: encrypted Parquet file (plaintext footer): "
+                    "Parquet modular encryption is not supported", paths[i]);
+      goto open_error;
+    }
+    char why[300];
+    if( i>0 && !pq_schema_same(&ds->schemas[0], &ds->schemas[i], why, sizeof(why)) ){
+      col_error_set(err, COL_ERROR, "schema mismatch between %s and %s: %s", paths[0], paths[i], why);
+      goto open_error;
+    }
+    pq_file_meta *m = &ds->files[i]->meta;
+    for(int r=0; r<m->n_row_groups; r++){
+      ds->base.total_rows += m->row_groups[r].num_rows;
+      if( m->row_groups[r].n_columns < ds->schemas[i].nleaf ){
+        col_error_set(err, COL_ERROR, "%s: row group %d has %d column chunks, the schema has %d leaf columns",
+                      paths[i], r, m->row_groups[r].n_columns, ds->schemas[i].nleaf);
+        goto open_error;
+      }
+    }
+    ds->base.total_bytes += ds->files[i]->size;
+  }
+  const pq_schema *s = &ds->schemas[0];
+  int ncol = s->nfield + (opt->filename_column ? 1 : 0);
+  ds->base.schema.cols = calloc((size_t)(ncol ? ncol : 1), sizeof(col_def));
+  if( !ds->base.schema.cols ) goto open_nomem;
+  for(int i=0; i<s->nfield; i++){
+    col_def *cd = &ds->base.schema.cols[i];
+    cd->name = pq_node_name(&s->nodes[s->fields[i].node]);
+    if( !cd->name ) goto open_nomem;
+    cd->type = s->fields[i].type;
+    cd->decl = s->fields[i].decl;
+    ds->base.schema.n = i+1;
+  }
+  if( opt->filename_column ){
+    col_def *cd = &ds->base.schema.cols[s->nfield];
+    cd->name = strdup("filename");
+    if( !cd->name ) goto open_nomem;
+    cd->type = CV_TEXT;
+    cd->decl = "TEXT";
+    ds->base.schema.n = ncol;
+  }
+  if( find_sorted(ds) ) goto open_nomem;
+  pq_free_paths(paths, npath);
+  *out = &ds->base;
+  return COL_OK;
+open_nomem:
+  col_error_set(err, COL_ENOMEM, "out of memory");
+open_error:
+  pq_free_paths(paths, npath);
+  ds_close(ds ? &ds->base : 0);
+  return err->code;
+}
+
+/* ---- decoding one job ---------------------------------------------------- */
+
+static void decode_job(pq_scan *sc, int j, pq_codec_ctx *codec, pq_rg_data *out){
+  pq_job jb = sc->jobs[j];
+  pq_rg_plan plan;
+  plan.schema = &sc->ds->schemas[jb.file];
+  plan.nfield = sc->nfield;
+  plan.need = sc->need;
+  plan.spec = &sc->spec;
+  plan.filename = sc->ds->files[jb.file]->path;
+  pq_rg_decode(sc->ds->files[jb.file], jb.file, jb.rg, &plan, codec, out);
+}
+
+/* ---- prefetching workers ---------------------------------------------- */
+
+static void *prefetch_main(void *arg){
+  pq_prefetch *pf = arg;
+  pq_codec_ctx *codec = pq_codec_ctx_new();
+  pthread_mutex_lock(&pf->mu);
+  for(;;){
+    while( !pf->stop && pf->next_job < pf->limit_job
+        && pf->next_job >= pf->consumed + pf->window ){
+      pthread_cond_wait(&pf->cv, &pf->mu);
+    }
+    if( pf->stop || pf->next_job >= pf->limit_job ) break;
+    int j = pf->next_job++;
+    pthread_mutex_unlock(&pf->mu);
+    pq_rg_data d;
+    if( codec ){
+      decode_job(pf->scan, j, codec, &d);
+    }else{
+      memset(&d, 0, sizeof(d));
+      col_error_set(&d.err, COL_ENOMEM, "out of memory");
+    }
+    pthread_mutex_lock(&pf->mu);
+    pf->slots[j % pf->window] = d;
+    pf->ready[j % pf->window] = 1;
+    pthread_cond_broadcast(&pf->cv);
+  }
+  pthread_mutex_unlock(&pf->mu);
+  pq_codec_ctx_free(codec);
+  return 0;
+}
+
+static void prefetch_stop(pq_prefetch *pf){
+  if( !pf ) return;
+  pthread_mutex_lock(&pf->mu);
+  pf->stop = 1;
+  pthread_cond_broadcast(&pf->cv);
+  pthread_mutex_unlock(&pf->mu);
+  for(int i=0; i<pf->nthread; i++) pthread_join(pf->threads[i], 0);
+  for(int i=0; i<pf->window; i++) if( pf->ready[i] ) pq_rg_free(&pf->slots[i]);
+  pthread_mutex_destroy(&pf->mu);
+  pthread_cond_destroy(&pf->cv);
+  free(pf->threads); free(pf->slots); free(pf->ready);
+  free(pf);
+}
+
+static pq_prefetch *prefetch_start(pq_scan *sc, int nthread){
+  pq_prefetch *pf = calloc(1, sizeof(*pf));
+  if( !pf ) return 0;
+  pf->scan = sc;
+  pf->window = nthread*2;
+  pf->limit_job = sc->njob;
+  pf->threads = calloc((size_t)nthread, sizeof(pthread_t));
+  pf->slots = calloc((size_t)pf->window, sizeof(pq_rg_data));
+  pf->ready = calloc((size_t)pf->window, 1);
+  pthread_mutex_init(&pf->mu, 0);
+  pthread_cond_init(&pf->cv, 0);
+  if( !pf->threads || !pf->slots || !pf->ready ){ prefetch_stop(pf); return 0; }
+  for(int i=0; i<nthread; i++){
+    if( pthread_create(&pf->threads[i], 0, prefetch_main, pf)!=0 ) break;
+    pf->nthread = i+1;
+  }
+  if( pf->nthread==0 ){ prefetch_stop(pf); return 0; }
+  return pf;
+}
+
+/* Take job j's result from the workers (waits). */
+static void prefetch_take(pq_prefetch *pf, int j, pq_rg_data *out){
+  pthread_mutex_lock(&pf->mu);
+  while( !pf->ready[j % pf->window] ) pthread_cond_wait(&pf->cv, &pf->mu);
+  *out = pf->slots[j % pf->window];
+  pf->ready[j % pf->window] = 0;
+  pf->consumed = j+1;
+  pthread_cond_broadcast(&pf->cv);
+  pthread_mutex_unlock(&pf->mu);
+}
+
+/* ---- the batch source ------------------------------------------------- */
+
+static void add_stats(scan_stats *a, const scan_stats *b){
+  a->row_groups += b->row_groups;
+  a->row_groups_pruned_stats += b->row_groups_pruned_stats;
+  a->row_groups_pruned_dict += b->row_groups_pruned_dict;
+  a->row_groups_pruned_bloom += b->row_groups_pruned_bloom;
+  a->pages += b->pages;
+  a->pages_pruned += b->pages_pruned;
+  a->bytes_read += b->bytes_read;
+  a->rows_decoded += b->rows_decoded;
+}
+
+static col_vector slice(const col_vector *v, int64_t off){
+  col_vector s = *v;
+  if( v->form==CV_CONST ) return s;
+  if( s.tags ) s.tags += off;
+  if( v->form==CV_DICT ){
+    s.codes += off;
+  }else{
+    if( s.i64 ) s.i64 += off;
+    if( s.f64 ) s.f64 += off;
+    if( s.str ) s.str += off;
+  }
+  return s;
+}
+
+static int scan_next(batch_source *bs, col_batch **out){
+  pq_scan *sc = (pq_scan*)bs;
+  int bsz = sc->spec.batch_size>0 ? sc->spec.batch_size : DEFAULT_BATCH_SIZE;
+  *out = 0;
+  for(;;){
+    if( sc->base.interrupt && *sc->base.interrupt ){
+      return col_error_set(&sc->base.err, COL_EINTERRUPT, "interrupted");
+    }
+    if( sc->have_cur && sc->off < sc->cur.rows && !sc->cur.skipped ){
+      pq_rg_data *d = &sc->cur;
+      int64_t off = sc->off;
+      int64_t len = d->rows - off < bsz ? d->rows - off : bsz;
+      uint32_t nsel = (uint32_t)len;
+      const uint32_t *sel = 0;
+      if( d->nsel>=0 ){
+        nsel = 0;
+        while( sc->selpos < d->nsel && d->sel[sc->selpos] < off + len ){
+          sc->sel[nsel++] = d->sel[sc->selpos++] - (uint32_t)off;
+        }
+        sel = sc->sel;
+      }
+      sc->off += len;
+      if( nsel==0 ) continue;
+      for(int k=0; k<sc->spec.nproj; k++){
+        int f = sc->spec.proj[k];
+        if( f==sc->nfield ){
+          col_vector *c = &sc->cols[k];
+          memset(c, 0, sizeof(*c));
+          sc->fname.p = sc->ds->files[d->file]->path;
+          sc->fname.n = (uint32_t)strlen(sc->fname.p);
+          c->type = CV_TEXT; c->form = CV_CONST; c->n = (uint32_t)len; c->str = &sc->fname;
+        }else{
+          sc->cols[k] = slice(&d->fields[f].col.v, off);
+          sc->cols[k].n = (uint32_t)len;
+        }
+      }
+      sc->batch.n = (uint32_t)len;
+      sc->batch.nsel = nsel;
+      sc->batch.sel = sel;
+      sc->batch.ncols = sc->spec.nproj;
+      sc->batch.cols = sc->cols;
+      sc->emitted += nsel;
+      sc->base.stats.rows_returned += nsel;
+      *out = &sc->batch;
+      return COL_OK;
+    }
+    /* Next row group. */
+    if( sc->have_cur ){ pq_rg_free(&sc->cur); sc->have_cur = 0; }
+    if( sc->next >= sc->njob ) return COL_OK;
+    if( sc->spec.max_rows>0 && sc->emitted >= sc->spec.max_rows ) return COL_OK;
+    int j = sc->next++;
+    if( sc->pf ) prefetch_take(sc->pf, j, &sc->cur);
+    else decode_job(sc, j, sc->codec, &sc->cur);
+    sc->have_cur = 1;
+    sc->off = 0;
+    sc->selpos = 0;
+    add_stats(&sc->base.stats, &sc->cur.stats);
+    if( sc->cur.err.code ){
+      sc->base.err = sc->cur.err;
+      return sc->cur.err.code;
+    }
+  }
+}
+
+static void scan_close(batch_source *bs){
+  pq_scan *sc = (pq_scan*)bs;
+  if( !sc ) return;
+  prefetch_stop(sc->pf);
+  if( sc->have_cur ) pq_rg_free(&sc->cur);
+  pq_codec_ctx_free(sc->codec);
+  free(sc->need); free(sc->jobs); free(sc->cols); free(sc->sel);
+  free(sc);
+}
+
+static const batch_source_methods pq_scan_methods = { scan_next, scan_close };
+
+static int scan_open(col_dataset *d, const scan_spec *spec, batch_source **out, col_error *err){
+  pq_dataset *ds = (pq_dataset*)d;
+  pq_scan *sc = calloc(1, sizeof(*sc));
+  *out = 0;
+  if( !sc ) return col_error_set(err, COL_ENOMEM, "out of memory");
+  sc->base.m = &pq_scan_methods;
+  sc->ds = ds;
+  sc->spec = *spec;
+  sc->nfield = ds->schemas[0].nfield;
+  int bsz = spec->batch_size>0 ? spec->batch_size : DEFAULT_BATCH_SIZE;
+  sc->need = calloc((size_t)sc->nfield+1, 1);
+  sc->cols = calloc((size_t)(spec->nproj ? spec->nproj : 1), sizeof(col_vector));
+  sc->sel = calloc((size_t)bsz, sizeof(uint32_t));
+  int njob = 0;
+  for(int i=0; i<ds->nfile; i++) njob += ds->files[i]->meta.n_row_groups;
+  sc->jobs = calloc((size_t)(njob ? njob : 1), sizeof(pq_job));
+  sc->codec = pq_codec_ctx_new();
+  if( !sc->need || !sc->cols || !sc->sel || !sc->jobs || !sc->codec ){
+    scan_close(&sc->base);
+    return col_error_set(err, COL_ENOMEM, "out of memory");
+  }
+  for(int k=0; k<spec->nproj; k++){
+    if( spec->proj[k]<0 || spec->proj[k]>sc->nfield ){ scan_close(&sc->base); return col_error_set(err, COL_ERROR, "bad projection"); }
+    sc->need[spec->proj[k]] |= 1;
+  }
+  for(int p=0; p<spec->npred; p++){
+    if( spec->preds[p].col<0 || spec->preds[p].col>sc->nfield ){ scan_close(&sc->base); return col_error_set(err, COL_ERROR, "bad predicate column"); }
+    if( spec->preds[p].exact ) sc->need[spec->preds[p].col] |= 2;
+  }
+  for(int i=0; i<ds->nfile; i++){
+    for(int r=0; r<ds->files[i]->meta.n_row_groups; r++){
+      sc->jobs[sc->njob].file = i;
+      sc->jobs[sc->njob].rg = r;
+      sc->njob++;
+    }
+  }
+  sc->base.stats.files = ds->nfile;
+  int threads = spec->threads;
+  if( threads > sc->njob ) threads = sc->njob;
+  if( threads > 1 && !(spec->max_rows>0 && spec->max_rows <= 4*bsz) ){
+    sc->pf = prefetch_start(sc, threads);
+  }
+  *out = &sc->base;
+  return COL_OK;
+}

@@ -1,0 +1,132 @@
+/*
+** stats.c — row-group pruning from column chunk min/max statistics.
+**
+** A statistic is only trusted where its sort order is the order SQLite
+** compares the converted value in. The deprecated min/max fields (1, 2) were
+** written with signed byte comparison by old writers, so they are used only
+** for types where that is the right order (signed integers, floats,
+** booleans); strings, unsigned integers and decimals stored in bytes need
+** min_value/max_value. Dates and timestamps compare as their ISO text, which
+** orders like the numbers for years 0000-9999 only; outside that range we do
+** not prune.
+*/
+#include "rowgroup.h"
+#include "value.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A pred_value for a statistic's bytes, or 0 when it cannot be used. buf
+** holds formatted text (PQ_TEXT_MAX + decimal room). */
+static int stat_value(const pq_conv *cv, const pq_bytes *b, pred_value *out,
+                      char *buf, size_t cap){
+  memset(out, 0, sizeof(*out));
+  int32_t i32; int64_t i64; float f; double d;
+  switch( cv->kind ){
+    case PQC_BOOL:
+      if( b->n<1 ) return 0;
+      out->type = CV_INT; out->i = b->p[0]!=0; return 1;
+    case PQC_INT32:
+      if( b->n!=4 ) return 0;
+      memcpy(&i32, b->p, 4); out->type = CV_INT; out->i = i32; return 1;
+    case PQC_UINT32:
+      if( b->n!=4 ) return 0;
+      { uint32_t u; memcpy(&u, b->p, 4); out->type = CV_INT; out->i = u; } return 1;
+    case PQC_INT64:
+      if( b->n!=8 ) return 0;
+      memcpy(&i64, b->p, 8); out->type = CV_INT; out->i = i64; return 1;
+    case PQC_UINT64:
+      if( b->n!=8 ) return 0;
+      memcpy(&i64, b->p, 8);
+      if( i64<0 ) return 0;   /* above INT64_MAX: mixed classes, skip */
+      out->type = CV_INT; out->i = i64; return 1;
+    case PQC_FLOAT:
+      if( b->n!=4 ) return 0;
+      memcpy(&f, b->p, 4); if( isnan(f) ) return 0;
+      out->type = CV_REAL; out->f = f; return 1;
+    case PQC_DOUBLE:
+      if( b->n!=8 ) return 0;
+      memcpy(&d, b->p, 8); if( isnan(d) ) return 0;
+      out->type = CV_REAL; out->f = d; return 1;
+    case PQC_DATE:
+      if( b->n!=4 ) return 0;
+      memcpy(&i32, b->p, 4);
+      if( i32 < -719528 || i32 > 2932896 ) return 0;   /* 0000-01-01..9999-12-31 */
+      out->type = CV_TEXT; out->p = buf; out->n = (uint32_t)pq_format_date(i32, buf); return 1;
+    case PQC_TIMESTAMP: {
+      if( b->n!=8 ) return 0;
+      memcpy(&i64, b->p, 8);
+      int64_t per = cv->unit==PQ_UNIT_MILLIS ? 1000 : cv->unit==PQ_UNIT_NANOS ? 1000000000 : 1000000;
+      int64_t secs = i64 / per;
+      if( secs < -62167219200LL || secs > 253402300799LL ) return 0;
+      out->type = CV_TEXT; out->p = buf; out->n = (uint32_t)pq_format_timestamp(i64, cv->unit, buf); return 1;
+    }
+    case PQC_DECIMAL: {
+      if( cv->out==CV_TEXT ) return 0;   /* text order is not numeric order */
+      int len;
+      if( cv->phys==PQ_INT32 ){ if( b->n!=4 ) return 0; memcpy(&i32, b->p, 4); len = pq_decimal_text_i64(i32, cv->scale, buf, cap); }
+      else if( cv->phys==PQ_INT64 ){ if( b->n!=8 ) return 0; memcpy(&i64, b->p, 8); len = pq_decimal_text_i64(i64, cv->scale, buf, cap); }
+      else len = pq_decimal_text_be(b->p, b->n, cv->scale, buf, cap);
+      if( len<0 ) return 0;
+      out->type = CV_REAL; out->f = strtod(buf, 0);
+      return 1;
+    }
+    case PQC_TEXT:
+      out->type = CV_TEXT; out->p = (const char*)b->p; out->n = b->n; return 1;
+    case PQC_BLOB:
+      out->type = CV_BLOB; out->p = (const char*)b->p; out->n = b->n; return 1;
+    default:
+      return 0;
+  }
+}
+
+/* Is the legacy (signed-order) min/max usable for this conversion? */
+static int legacy_order_ok(const pq_conv *cv){
+  switch( cv->kind ){
+    case PQC_BOOL: case PQC_INT32: case PQC_INT64: case PQC_FLOAT: case PQC_DOUBLE:
+    case PQC_DATE: case PQC_TIMESTAMP:
+      return 1;
+    case PQC_DECIMAL:
+      return cv->phys==PQ_INT32 || cv->phys==PQ_INT64;
+    default:
+      return 0;
+  }
+}
+
+int pq_rg_may_match(pq_file *f, int rg, const pq_rg_plan *plan, scan_stats *stats){
+  const scan_spec *spec = plan->spec;
+  const pq_schema *s = plan->schema;
+  const pq_row_group *R = &f->meta.row_groups[rg];
+  for(int p=0; p<spec->npred; p++){
+    const scan_pred *pr = &spec->preds[p];
+    if( pr->col<0 || pr->col>=s->nfield ) continue;
+    const pq_field *F = &s->fields[pr->col];
+    if( F->nested ) continue;
+    int leaf = s->nodes[F->node].leaf;
+    if( leaf<0 || leaf>=R->n_columns ) continue;
+    const pq_column_chunk *cc = &R->columns[leaf];
+    if( !cc->has_meta_data || !cc->meta_data.has_statistics ) continue;
+    const pq_statistics *st = &cc->meta_data.statistics;
+    const pq_conv *cv = &s->leaves[leaf].conv;
+    pred_value mn, mx, *pmn = 0, *pmx = 0;
+    char bmn[128], bmx[128];
+    if( st->has_min_value && st->has_max_value ){
+      if( stat_value(cv, &st->min_value, &mn, bmn, sizeof(bmn)) ) pmn = &mn;
+      if( stat_value(cv, &st->max_value, &mx, bmx, sizeof(bmx)) ) pmx = &mx;
+    }else if( st->has_min && st->has_max && legacy_order_ok(cv) ){
+      if( stat_value(cv, &st->min, &mn, bmn, sizeof(bmn)) ) pmn = &mn;
+      if( stat_value(cv, &st->max, &mx, bmx, sizeof(bmx)) ) pmx = &mx;
+    }
+    int has_nulls = 1, has_values = 1;
+    if( st->has_null_count ){
+      has_nulls = st->null_count > 0;
+      has_values = st->null_count < R->num_rows;
+    }
+    if( s->leaves[leaf].max_def==0 ) has_nulls = 0;
+    if( !pred_may_match_range(pr, pmn, pmx, has_nulls, has_values) ){
+      stats->row_groups_pruned_stats++;
+      return 0;
+    }
+  }
+  return 1;
+}
