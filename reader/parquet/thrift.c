@@ -47,7 +47,7 @@ static int thrift_fail_off(pq_thrift *t, size_t off, const char *what,
   return rc;
 }
 
-int pq_thrift_varint(pq_thrift *t, uint64_t *v, const char *what){
+int pq_thrift_varint_slow(pq_thrift *t, uint64_t *v, const char *what){
   const uint8_t *p = t->buf + t->pos;
   size_t left = t->len - t->pos;
   size_t max = left < 10 ? left : 10;
@@ -76,8 +76,8 @@ static inline int64_t thrift_unzigzag(uint64_t u){
   return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
 }
 
-/* Any integer wire type as a signed 64-bit value. */
-static int thrift_int(pq_thrift *t, int type, int64_t *v, const char *what){
+/* i8 (a raw byte) and every error; the zigzag varint types are inline. */
+int pq_thrift_int_slow(pq_thrift *t, int type, int64_t *v, const char *what){
   if( type==PQ_T_I8 ){
     if( t->pos >= t->len ){
       return pq_thrift_fail(t, what, "truncated i8");
@@ -94,20 +94,10 @@ static int thrift_int(pq_thrift *t, int type, int64_t *v, const char *what){
   return COL_OK;
 }
 
-int pq_thrift_i64(pq_thrift *t, int type, int64_t *v, const char *what){
-  return thrift_int(t, type, v, what);
-}
-
-int pq_thrift_i32(pq_thrift *t, int type, int32_t *v, const char *what){
-  size_t start = t->pos;
-  int64_t x;
-  if( thrift_int(t, type, &x, what) ) return t->err->code;
-  if( x<INT32_MIN || x>INT32_MAX ){
-    return thrift_fail_off(t, start, what, "integer %lld does not fit in i32",
-                           (long long)x);
-  }
-  *v = (int32_t)x;
-  return COL_OK;
+int pq_thrift_i32_range_fail(pq_thrift *t, size_t start, int64_t x,
+                             const char *what){
+  return thrift_fail_off(t, start, what, "integer %lld does not fit in i32",
+                         (long long)x);
 }
 
 int pq_thrift_double(pq_thrift *t, double *v, const char *what){
@@ -141,8 +131,8 @@ int pq_thrift_binary(pq_thrift *t, pq_bytes *v, const char *what){
   return COL_OK;
 }
 
-int pq_thrift_field(pq_thrift *t, int16_t *last_id, int *type, int16_t *id,
-                    const char *what){
+int pq_thrift_field_slow(pq_thrift *t, int16_t *last_id, int *type,
+                         int16_t *id, const char *what){
   if( t->pos >= t->len ){
     return pq_thrift_fail(t, what, "truncated struct: field header expected");
   }
@@ -285,7 +275,7 @@ static int thrift_skip_value(pq_thrift *t, int type, int in_collection,
     case PQ_T_I32:
     case PQ_T_I64: {
       int64_t v;
-      return thrift_int(t, type, &v, what);
+      return pq_thrift_i64(t, type, &v, what);
     }
     case PQ_T_DOUBLE: {
       double d;

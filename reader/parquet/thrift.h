@@ -51,14 +51,55 @@ typedef struct pq_thrift {
 void pq_thrift_init(pq_thrift *t, const uint8_t *buf, size_t len,
                     col_error *err);
 
-/* Unsigned LEB128 varint of at most 10 bytes that fits in 64 bits. */
-int pq_thrift_varint(pq_thrift *t, uint64_t *v, const char *what);
+/* Unsigned LEB128 varint of at most 10 bytes that fits in 64 bits. The
+** common case is inline below; pq_thrift_varint_slow handles the rest
+** (and every error). */
+int pq_thrift_varint_slow(pq_thrift *t, uint64_t *v, const char *what);
+static inline int pq_thrift_varint(pq_thrift *t, uint64_t *v,
+                                   const char *what){
+  /* Fast path: the whole varint (up to 9 bytes) is in the buffer. */
+  if( t->len - t->pos >= 10 ){
+    const uint8_t *p = t->buf + t->pos;
+    uint64_t r = 0;
+    for(int i=0; i<9; i++){
+      r |= (uint64_t)(p[i] & 0x7f) << (7*i);
+      if( (p[i] & 0x80)==0 ){
+        t->pos += (size_t)i + 1;
+        *v = r;
+        return COL_OK;
+      }
+    }
+  }
+  return pq_thrift_varint_slow(t, v, what);
+}
 
 /* An integer of wire type `type` (PQ_T_I8 single byte, PQ_T_I16/I32/I64
 ** zigzag varints), range-checked into the destination width. Any integer
 ** wire type is accepted for any destination, as long as the value fits. */
-int pq_thrift_i32(pq_thrift *t, int type, int32_t *v, const char *what);
-int pq_thrift_i64(pq_thrift *t, int type, int64_t *v, const char *what);
+int pq_thrift_int_slow(pq_thrift *t, int type, int64_t *v, const char *what);
+int pq_thrift_i32_range_fail(pq_thrift *t, size_t start, int64_t x,
+                             const char *what);
+static inline int pq_thrift_i64(pq_thrift *t, int type, int64_t *v,
+                                const char *what){
+  if( type>=PQ_T_I16 && type<=PQ_T_I64 ){
+    uint64_t u;
+    if( pq_thrift_varint(t, &u, what) ) return t->err->code;
+    *v = (int64_t)(u >> 1) ^ -(int64_t)(u & 1);   /* zigzag */
+    return COL_OK;
+  }
+  return pq_thrift_int_slow(t, type, v, what);
+}
+static inline int pq_thrift_i32(pq_thrift *t, int type, int32_t *v,
+                                const char *what){
+  size_t start = t->pos;
+  int64_t x;
+  if( pq_thrift_i64(t, type, &x, what) ) return t->err->code;
+  if( x<INT32_MIN || x>INT32_MAX ){
+    return pq_thrift_i32_range_fail(t, start, x, what);
+  }
+  *v = (int32_t)x;
+  return COL_OK;
+}
 
 /* An 8-byte little-endian IEEE double. */
 int pq_thrift_double(pq_thrift *t, double *v, const char *what);
@@ -70,8 +111,31 @@ int pq_thrift_binary(pq_thrift *t, pq_bytes *v, const char *what);
 ** field id of that struct (0 at its start) and is updated. At the end of the
 ** struct *type is PQ_T_STOP. For boolean fields *type is PQ_T_TRUE or
 ** PQ_T_FALSE and carries the value; there are no further bytes to read. */
-int pq_thrift_field(pq_thrift *t, int16_t *last_id, int *type, int16_t *id,
-                    const char *what);
+int pq_thrift_field_slow(pq_thrift *t, int16_t *last_id, int *type,
+                         int16_t *id, const char *what);
+static inline int pq_thrift_field(pq_thrift *t, int16_t *last_id, int *type,
+                                  int16_t *id, const char *what){
+  /* Fast path: a short-form header of a valid type, or the stop byte. */
+  if( t->pos < t->len ){
+    uint8_t b = t->buf[t->pos];
+    int ty = b & 0x0f;
+    if( b==0 ){
+      t->pos++;
+      *type = PQ_T_STOP;
+      *id = 0;
+      return COL_OK;
+    }
+    if( (b>>4)!=0 && ty!=PQ_T_STOP && ty<=PQ_T_STRUCT
+     && *last_id < INT16_MAX-15 ){
+      t->pos++;
+      *type = ty;
+      *id = (int16_t)(*last_id + (b>>4));
+      *last_id = *id;
+      return COL_OK;
+    }
+  }
+  return pq_thrift_field_slow(t, last_id, type, id, what);
+}
 
 /* A list or set header. *n is checked against the bytes left (every
 ** element takes at least one byte, a double eight) so the caller may
