@@ -23,6 +23,11 @@ int col_error_prefix(col_error *e, const char *fmt, ...){
   vsnprintf(head, sizeof(head), fmt, ap);
   va_end(ap);
   memcpy(old, e->msg, sizeof(old));
-  snprintf(e->msg, sizeof(e->msg), "%s%s", head, old);
+  size_t nh = strlen(head), no = strlen(old);
+  if( nh > sizeof(e->msg)-1 ) nh = sizeof(e->msg)-1;
+  if( no > sizeof(e->msg)-1-nh ) no = sizeof(e->msg)-1-nh;
+  memcpy(e->msg, head, nh);
+  memcpy(e->msg+nh, old, no);
+  e->msg[nh+no] = 0;
   return e->code;
 }

@@ -33,7 +33,7 @@ static size_t fuzz_load_corpus(const char *dir, fuzz_seed *seeds, size_t max){
   while( n<max && (e = readdir(d))!=0 ){
     if( e->d_name[0]=='.' ) continue;
     char path[4096];
-    snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+    if( snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >= (int)sizeof(path) ) continue;
     FILE *f = fopen(path, "rb");
     if( !f ) continue;
     fseek(f, 0, SEEK_END);
@@ -58,7 +58,7 @@ int main(int argc, char **argv){
   fuzz_rng_state = sd ? strtoull(sd, 0, 10) : 0x9e3779b97f4a7c15ull;
   if( fuzz_rng_state==0 ) fuzz_rng_state = 1;
   char dir[4096];
-  snprintf(dir, sizeof(dir), "%s/%s", argc>1 ? argv[1] : "test/corpus", name);
+  if( snprintf(dir, sizeof(dir), "%s/%s", argc>1 ? argv[1] : "test/corpus", name) >= (int)sizeof(dir) ) dir[0] = 0;
   static fuzz_seed seeds[256];
   size_t nseed = fuzz_load_corpus(dir, seeds, 256);
   for(size_t i=0; i<nseed; i++) LLVMFuzzerTestOneInput(seeds[i].p, seeds[i].n);
