@@ -116,13 +116,26 @@ void delta_unpack8(const uint8_t *in, uint64_t *out, const int bw){
   }
 }
 
+/* Unpack one group and turn its deltas into values: the running sum is
+** the only serial dependency, so keep it in a register. */
+static inline __attribute__((always_inline))
+void delta_group(const uint8_t *in, uint64_t *out, const int bw,
+                 uint64_t min_delta, uint64_t *last){
+  uint64_t d[8], v = *last;
+  delta_unpack8(in, d, bw);
+  for(int k=0; k<8; k++){ v += min_delta + d[k]; out[k] = v; }
+  *last = v;
+}
+
 #define DELTA_CASE(K) case K: { \
-  for(size_t g=0; g<ng; g++){ delta_unpack8(in + g*(K), out + 8*g, K); } \
+  for(size_t g=0; g<ng; g++){ \
+    delta_group(in + g*(K), out + 8*g, K, min_delta, &v); } \
   break; }
 
-/* ng groups of 8; in must have ng*bw + 8 readable bytes. */
+/* ng groups of 8 into values; in must have ng*bw + 8 readable bytes. */
 static void delta_unpack_groups(const uint8_t *in, uint64_t *out, size_t ng,
-                                int bw){
+                                int bw, uint64_t min_delta, uint64_t *last){
+  uint64_t v = *last;
   switch( bw ){
     DELTA_CASE(0)  DELTA_CASE(1)  DELTA_CASE(2)  DELTA_CASE(3)
     DELTA_CASE(4)  DELTA_CASE(5)  DELTA_CASE(6)  DELTA_CASE(7)
@@ -143,29 +156,34 @@ static void delta_unpack_groups(const uint8_t *in, uint64_t *out, size_t ng,
     DELTA_CASE(64)
     default: break;
   }
+  *last = v;
 }
 
-/* Unpack `take` deltas of bw bits from in, which has `avail` readable bytes
-** (at least ceil(take*bw/8), checked by the caller). Groups near the end of
-** the buffer go through a zero-padded copy so no load runs past it. */
+/* Decode `take` values from deltas of bw bits at in, which has `avail`
+** readable bytes (at least ceil(take*bw/8), checked by the caller). Groups
+** near the end of the buffer go through a zero-padded copy so no load runs
+** past it. */
 static void delta_unpack(const uint8_t *in, size_t avail, uint64_t *out,
-                         size_t take, int bw){
+                         size_t take, int bw, uint64_t min_delta,
+                         uint64_t *last){
   size_t ng = take / 8;
   size_t fast = ng;
   if( bw>0 ){
     fast = avail >= (size_t)bw + 8 ? (avail - bw - 8) / (size_t)bw + 1 : 0;
     if( fast > ng ) fast = ng;
   }
-  delta_unpack_groups(in, out, fast, bw);
+  delta_unpack_groups(in, out, fast, bw, min_delta, last);
   for(size_t g=fast; g*8<take; g++){
     uint8_t tmp[64 + 8] = {0};
-    uint64_t vals[8];
+    uint64_t d[8], v = *last;
     size_t off = g * (size_t)bw;
     size_t nb = avail - off < (size_t)bw ? avail - off : (size_t)bw;
-    memcpy(tmp, in + off, nb);
-    delta_unpack_groups(tmp, vals, 1, bw);
     size_t m = take - g*8 < 8 ? take - g*8 : 8;
-    memcpy(out + g*8, vals, m * sizeof(uint64_t));
+    memcpy(tmp, in + off, nb);
+    delta_unpack8(tmp, d, bw);  /* rare: the generic, unspecialised form */
+    /* Only the first m deltas are real: sum those, not the padding. */
+    for(size_t k=0; k<m; k++){ v += min_delta + d[k]; out[g*8 + k] = v; }
+    *last = v;
   }
 }
 
@@ -216,14 +234,9 @@ static int delta_run(const uint8_t *buf, size_t len, const delta_hdr *h,
               "%zu values of %d bits, only %zu left", pos, need, take, bw,
               left);
         }
-        /* Deltas land in out as uint64 (an allowed alias of int64), then
-        ** become values in place. */
+        /* uint64_t is an allowed alias of int64_t: wrapping sums. */
         uint64_t *o = (uint64_t *)(out + 1 + done);
-        delta_unpack(buf + pos, left, o, take, bw);
-        for(size_t k=0; k<take; k++){
-          last += min_delta + o[k];
-          o[k] = last;
-        }
+        delta_unpack(buf + pos, left, o, take, bw, min_delta, &last);
       }
       /* A padded final miniblock may be cut short: clamp, and let the next
       ** block header (if any) report the truncation. */
