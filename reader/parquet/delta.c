@@ -17,6 +17,17 @@
 ** Each block is checked against the buffer once (its bit widths) and each
 ** miniblock once (its bytes); the unpacking loop below is specialised per
 ** bit width and carries no bounds checks.
+**
+** n may be less than the header's total count. Then *consumed still walks
+** (without decoding) to the end of the whole stream, since that is where
+** the next part of the page starts, and a truncated tail is an error; with
+** consumed==NULL the tail is not looked at. A final miniblock cut short is
+** accepted when the values wanted from it are all present. For
+** DELTA_LENGTH_BYTE_ARRAY, *consumed ends after the bytes of the n values.
+** DELTA_BYTE_ARRAY output can be much larger than its input (that is the
+** point of it), but a value repeating the previous one, or a prefix of it,
+** points at it instead of being copied, and every byte is copied at most
+** once: the work is O(output bytes).
 */
 #include "encoding.h"
 #include <stdlib.h>

@@ -12,6 +12,12 @@
 ** per value, no bounds checks) and RLE runs by a fill loop. Groups close to
 ** the end of the buffer, where a 64-bit load could run past it, go through
 ** a zero-padded copy instead.
+**
+** Leniencies, each because writers do it and the result is unambiguous:
+** a final bit-packed run may declare more groups than the bytes left (only
+** the bytes of the values wanted must be there; *consumed then stops at the
+** end of the buffer), and at bit width 0 a stream that ends early means
+** zeros. An RLE value that does not fit in bw bits is an error.
 */
 #include "encoding.h"
 #include <string.h>
