@@ -1,0 +1,335 @@
+/*
+** aggregate.c — per-group aggregate states; see aggregate.h.
+*/
+#include "aggregate.h"
+#include "value.h"
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* sum / total / avg (SumCtx in SQLite 3.40's func.c). */
+typedef struct agg_sum {
+  double r;               /* the sum as doubles, in row order */
+  int64_t i;              /* the integer sum while exact */
+  int64_t cnt;            /* non-NULL inputs */
+  uint8_t overflow;       /* the integer sum overflowed */
+  uint8_t approx;         /* a non-INTEGER input was seen */
+} agg_sum;
+
+/* min / max / any_value: the best value so far. */
+typedef struct agg_best {
+  uint8_t tag;            /* CV_NULL until a value is seen */
+  uint32_t n;             /* TEXT/BLOB length */
+  int64_t i;              /* CV_INT */
+  double f;               /* CV_REAL */
+  char *p;                /* TEXT/BLOB bytes (malloc'd, owned) */
+} agg_best;
+
+/* group_concat: the text so far. */
+typedef struct agg_text {
+  char *p;                /* bytes (malloc'd, owned) */
+  uint64_t n;             /* bytes used */
+  uint64_t cap;           /* bytes allocated */
+  uint8_t any;            /* a non-NULL value was seen */
+} agg_text;
+
+static size_t agg_elem_size(agg_kind k){
+  switch( k ){
+    case AGG_COUNT_STAR: case AGG_COUNT: return sizeof(int64_t);
+    case AGG_SUM: case AGG_TOTAL: case AGG_AVG: return sizeof(agg_sum);
+    case AGG_MIN: case AGG_MAX: case AGG_ANY_VALUE: return sizeof(agg_best);
+    default: return sizeof(agg_text);
+  }
+}
+
+int agg_kind_from_name(const char *z, int n){
+  static const struct { const char *name; agg_kind k; } names[] = {
+    {"count", AGG_COUNT}, {"sum", AGG_SUM}, {"total", AGG_TOTAL},
+    {"avg", AGG_AVG}, {"min", AGG_MIN}, {"max", AGG_MAX},
+    {"group_concat", AGG_GROUP_CONCAT}, {"any_value", AGG_ANY_VALUE},
+  };
+  for(size_t i=0; i<sizeof(names)/sizeof(names[0]); i++){
+    if( (int)strlen(names[i].name)==n && strncasecmp(names[i].name, z, (size_t)n)==0 ){
+      return (int)names[i].k;
+    }
+  }
+  return -1;
+}
+
+int agg_state_init(agg_state *s, agg_kind kind, int distinct){
+  memset(s, 0, sizeof(*s));
+  s->kind = kind;
+  s->distinct = distinct;
+  agg_hasher_init(&s->hs);
+  if( distinct && agg_table_init(&s->dset, 2) ) return -1;
+  return 0;
+}
+
+void agg_state_free(agg_state *s){
+  if( s->a ){
+    if( s->kind==AGG_MIN || s->kind==AGG_MAX || s->kind==AGG_ANY_VALUE ){
+      agg_best *b = s->a;
+      for(uint32_t g=0; g<s->cap; g++) free(b[g].p);
+    }else if( s->kind==AGG_GROUP_CONCAT ){
+      agg_text *t = s->a;
+      for(uint32_t g=0; g<s->cap; g++) free(t[g].p);
+    }
+  }
+  free(s->a);
+  if( s->distinct ) agg_table_free(&s->dset);
+  agg_hasher_free(&s->hs);
+  free(s->g64); free(s->h); free(s->tmp);
+  memset(s, 0, sizeof(*s));
+}
+
+int agg_state_reserve(agg_state *s, uint32_t ngroup, col_error *err){
+  if( ngroup<=s->cap ) return COL_OK;
+  uint32_t cap = s->cap ? s->cap : 64;
+  while( cap<ngroup ) cap = cap > UINT32_MAX/2 ? UINT32_MAX : cap*2;
+  size_t es = agg_elem_size(s->kind);
+  char *a = realloc(s->a, (size_t)cap * es);
+  if( a==0 ){
+    return col_error_set(err, COL_ENOMEM, "group_by: out of memory for aggregate states");
+  }
+  memset(a + (size_t)s->cap*es, 0, (size_t)(cap - s->cap)*es);
+  s->a = a;
+  s->cap = cap;
+  return COL_OK;
+}
+
+uint64_t agg_state_footprint(const agg_state *s){
+  uint64_t n = (uint64_t)s->cap * agg_elem_size(s->kind) + s->owned;
+  if( s->distinct ){
+    n += agg_table_footprint(&s->dset) + agg_table_owned(&s->dset);
+    n += (uint64_t)s->scratch_cap * (8+8+4);
+  }
+  return n;
+}
+
+/* Keep only the first row of each (group, value) pair not seen before. */
+static int agg_distinct_filter(agg_state *s, const col_vector *arg, uint32_t nrow,
+                               uint32_t *rows, uint32_t *gid, uint32_t *pn,
+                               col_error *err){
+  uint32_t n = *pn;
+  if( nrow > s->scratch_cap ){
+    int64_t *g = realloc(s->g64, (size_t)nrow*8);
+    if( g ) s->g64 = g;
+    uint64_t *h = realloc(s->h, (size_t)nrow*8);
+    if( h ) s->h = h;
+    uint32_t *t = realloc(s->tmp, (size_t)nrow*4);
+    if( t ) s->tmp = t;
+    if( !g || !h || !t ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
+    s->scratch_cap = nrow;
+  }
+  /* NULLs never reach an aggregate's step, so they need no place in the set. */
+  uint32_t m = 0;
+  for(uint32_t k=0; k<n; k++){
+    if( cv_tag(arg, rows[k])!=CV_NULL ){ rows[m] = rows[k]; gid[m] = gid[k]; m++; }
+  }
+  n = m;
+  for(uint32_t k=0; k<n; k++) s->g64[rows[k]] = gid[k];
+  col_vector gv;
+  memset(&gv, 0, sizeof(gv));
+  gv.type = CV_INT; gv.form = CV_FLAT; gv.n = nrow; gv.i64 = s->g64;
+  const col_vector *keys[2] = { &gv, arg };
+  if( agg_hash_keys(&s->hs, keys, 2, rows, n, s->h) ){
+    return col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
+  }
+  uint32_t expect = s->dset.ngroup, nnew;
+  int rc = agg_table_lookup(&s->dset, keys, rows, n, s->h, s->tmp, &nnew, err);
+  if( rc ) return rc;
+  m = 0;
+  for(uint32_t k=0; k<n; k++){
+    if( s->tmp[k]==expect ){ expect++; rows[m] = rows[k]; gid[m] = gid[k]; m++; }
+  }
+  *pn = m;
+  return COL_OK;
+}
+
+static void agg_sum_add(agg_sum *p, const pred_value *x0){
+  pred_value x = agg_numeric_affinity(x0);
+  p->cnt++;
+  if( x.type==CV_INT ){
+    p->r += (double)x.i;
+    if( (p->approx|p->overflow)==0 && __builtin_add_overflow(p->i, x.i, &p->i) ){
+      p->approx = p->overflow = 1;
+    }
+  }else{
+    p->r += agg_real_value(&x);
+    p->approx = 1;
+  }
+}
+
+static int agg_best_set(agg_state *s, agg_best *b, const pred_value *x){
+  char *p = 0;
+  if( x->type==CV_TEXT || x->type==CV_BLOB ){
+    p = malloc(x->n ? x->n : 1);
+    if( p==0 ) return -1;
+    if( x->n ) memcpy(p, x->p, x->n);
+  }
+  if( b->p ){ s->owned -= b->n ? b->n : 1; free(b->p); }
+  b->p = p;
+  if( p ) s->owned += x->n ? x->n : 1;
+  b->tag = x->type; b->n = x->n; b->i = x->i; b->f = x->f;
+  return 0;
+}
+
+static int agg_text_append(agg_state *s, agg_text *t, const char *p, uint64_t n){
+  if( t->n + n > t->cap ){
+    uint64_t cap = t->cap ? t->cap*2 : 32;
+    while( cap < t->n + n ) cap *= 2;
+    char *q = realloc(t->p, (size_t)cap);
+    if( q==0 ) return -1;
+    s->owned += cap - t->cap;
+    t->p = q; t->cap = cap;
+  }
+  if( n ) memcpy(t->p + t->n, p, (size_t)n);
+  t->n += n;
+  return 0;
+}
+
+/* The text SQLite's sqlite3_value_text gives for x (x not NULL). */
+static const char *agg_text_of(const pred_value *x, char *buf, uint32_t *n){
+  switch( x->type ){
+    case CV_INT: *n = (uint32_t)agg_int_to_text(x->i, buf); return buf;
+    case CV_REAL: *n = (uint32_t)agg_real_to_text(x->f, buf); return buf;
+    default: *n = x->n; return x->p ? x->p : "";
+  }
+}
+
+int agg_state_update(agg_state *s, const col_vector *arg, const col_vector *sep,
+                     uint32_t nrow, uint32_t *rows, uint32_t *gid, uint32_t n,
+                     col_error *err){
+  if( s->distinct && arg ){
+    int rc = agg_distinct_filter(s, arg, nrow, rows, gid, &n, err);
+    if( rc ) return rc;
+  }
+  switch( s->kind ){
+    case AGG_COUNT_STAR: {
+      int64_t *c = s->a;
+      for(uint32_t k=0; k<n; k++) c[gid[k]]++;
+      return COL_OK;
+    }
+    case AGG_COUNT: {
+      int64_t *c = s->a;
+      if( arg->form!=CV_DICT && arg->tags==0 && arg->type!=CV_NULL ){
+        for(uint32_t k=0; k<n; k++) c[gid[k]]++;
+      }else{
+        for(uint32_t k=0; k<n; k++) c[gid[k]] += cv_tag(arg, rows[k])!=CV_NULL;
+      }
+      return COL_OK;
+    }
+    case AGG_SUM: case AGG_TOTAL: case AGG_AVG: {
+      agg_sum *a = s->a;
+      if( arg->form==CV_FLAT && arg->tags==0 && arg->type==CV_INT ){
+        const int64_t *x = arg->i64;
+        for(uint32_t k=0; k<n; k++){
+          agg_sum *p = &a[gid[k]];
+          int64_t v = x[rows[k]];
+          p->cnt++;
+          p->r += (double)v;
+          if( (p->approx|p->overflow)==0 && __builtin_add_overflow(p->i, v, &p->i) ){
+            p->approx = p->overflow = 1;
+          }
+        }
+      }else if( arg->form==CV_FLAT && arg->tags==0 && arg->type==CV_REAL ){
+        const double *x = arg->f64;
+        for(uint32_t k=0; k<n; k++){
+          agg_sum *p = &a[gid[k]];
+          p->cnt++; p->r += x[rows[k]]; p->approx = 1;
+        }
+      }else{
+        for(uint32_t k=0; k<n; k++){
+          pred_value x = agg_value_at(arg, rows[k]);
+          if( x.type!=CV_NULL ) agg_sum_add(&a[gid[k]], &x);
+        }
+      }
+      return COL_OK;
+    }
+    case AGG_MIN: case AGG_MAX: case AGG_ANY_VALUE: {
+      agg_best *a = s->a;
+      int want = s->kind==AGG_MIN ? 1 : -1;
+      for(uint32_t k=0; k<n; k++){
+        pred_value x = agg_value_at(arg, rows[k]);
+        if( x.type==CV_NULL ) continue;
+        agg_best *b = &a[gid[k]];
+        if( b->tag!=CV_NULL ){
+          if( s->kind==AGG_ANY_VALUE ) continue;
+          pred_value cur;
+          cur.type = b->tag; cur.i = b->i; cur.f = b->f; cur.p = b->p; cur.n = b->n;
+          int c = agg_value_compare(&cur, &x);
+          if( !(c*want > 0) ) continue;   /* ties keep the first */
+        }
+        if( agg_best_set(s, b, &x) ) goto oom;
+      }
+      return COL_OK;
+    }
+    case AGG_GROUP_CONCAT: {
+      agg_text *a = s->a;
+      char buf[40], sbuf[40];
+      for(uint32_t k=0; k<n; k++){
+        pred_value x = agg_value_at(arg, rows[k]);
+        if( x.type==CV_NULL ) continue;
+        agg_text *t = &a[gid[k]];
+        if( t->any ){
+          if( sep ){
+            pred_value y = agg_value_at(sep, rows[k]);
+            if( y.type!=CV_NULL ){
+              uint32_t sn;
+              const char *sp = agg_text_of(&y, sbuf, &sn);
+              if( agg_text_append(s, t, sp, sn) ) goto oom;
+            }
+          }else if( agg_text_append(s, t, ",", 1) ) goto oom;
+        }
+        t->any = 1;
+        uint32_t xn;
+        const char *xp = agg_text_of(&x, buf, &xn);
+        if( agg_text_append(s, t, xp, xn) ) goto oom;
+      }
+      return COL_OK;
+    }
+  }
+  return COL_OK;
+oom:
+  return col_error_set(err, COL_ENOMEM, "group_by: out of memory in an aggregate");
+}
+
+int agg_state_result(const agg_state *s, uint32_t g, pred_value *out,
+                     char *buf, col_error *err){
+  memset(out, 0, sizeof(*out));
+  (void)buf;
+  if( g>=s->cap ){
+    /* a group no row reached (zero keys over no rows) */
+    if( s->kind==AGG_COUNT_STAR || s->kind==AGG_COUNT ){ out->type = CV_INT; }
+    else if( s->kind==AGG_TOTAL ){ out->type = CV_REAL; }
+    return COL_OK;
+  }
+  switch( s->kind ){
+    case AGG_COUNT_STAR: case AGG_COUNT:
+      out->type = CV_INT; out->i = ((const int64_t*)s->a)[g];
+      return COL_OK;
+    case AGG_SUM: case AGG_TOTAL: case AGG_AVG: {
+      const agg_sum *p = &((const agg_sum*)s->a)[g];
+      if( s->kind==AGG_TOTAL ){ out->type = CV_REAL; out->f = p->r; return COL_OK; }
+      if( p->cnt==0 ) return COL_OK;
+      if( s->kind==AGG_AVG ){ out->type = CV_REAL; out->f = p->r/(double)p->cnt; return COL_OK; }
+      if( p->overflow ) return col_error_set(err, COL_ERROR, "integer overflow");
+      if( p->approx ){ out->type = CV_REAL; out->f = p->r; }
+      else{ out->type = CV_INT; out->i = p->i; }
+      return COL_OK;
+    }
+    case AGG_MIN: case AGG_MAX: case AGG_ANY_VALUE: {
+      const agg_best *b = &((const agg_best*)s->a)[g];
+      out->type = b->tag; out->i = b->i; out->f = b->f;
+      out->p = b->p ? b->p : ""; out->n = b->n;
+      return COL_OK;
+    }
+    case AGG_GROUP_CONCAT: {
+      const agg_text *t = &((const agg_text*)s->a)[g];
+      if( !t->any ) return COL_OK;
+      out->type = CV_TEXT; out->p = t->p ? t->p : ""; out->n = (uint32_t)t->n;
+      return COL_OK;
+    }
+  }
+  return COL_OK;
+}

@@ -1,0 +1,79 @@
+/*
+** aggregate.h — aggregate states for every group, updated a column at a time.
+**
+** One agg_state holds one aggregate's state for every group of one hash
+** table: an array indexed by group slot. A batch updates it with parallel
+** arrays rows[k] (row in the batch) and gid[k] (that row's group), so the
+** loop over a column runs once per aggregate with the type dispatch outside.
+**
+** Semantics are SQLite 3.40's func.c, to the bit:
+**   count(*), count(x)   INTEGER
+**   sum(x)               NULL for no non-NULL input; INTEGER while every input
+**                        is an INTEGER (TEXT that looks like one counts);
+**                        "integer overflow" error when that sum overflows;
+**                        else REAL, the inputs added as doubles in row order
+**   total(x)             REAL, 0.0 for no input
+**   avg(x)               REAL: the double sum / count; NULL for no input
+**   min(x), max(x)       SQLite ordering (NULL ignored, numbers < TEXT < BLOB,
+**                        TEXT under BINARY); the first of equal values wins
+**   group_concat(x[,s])  TEXT; s taken from each row after the first
+**                        (NULL s: no separator), default ','; NULL x skipped
+**   any_value(x)         the first non-NULL value
+** DISTINCT (any aggregate but count(*)) passes only the first row of each
+** (group, value) pair, with values compared as SQLite compares them.
+*/
+#ifndef COLUMNAR_AGG_AGGREGATE_H
+#define COLUMNAR_AGG_AGGREGATE_H
+
+#include <stdint.h>
+#include "../reader/vector.h"
+#include "../reader/error.h"
+#include "table.h"
+#include "hash.h"
+
+typedef enum agg_kind {
+  AGG_COUNT_STAR, AGG_COUNT, AGG_SUM, AGG_TOTAL, AGG_AVG,
+  AGG_MIN, AGG_MAX, AGG_GROUP_CONCAT, AGG_ANY_VALUE
+} agg_kind;
+
+typedef struct agg_state {
+  agg_kind kind;          /* which aggregate */
+  int distinct;           /* DISTINCT: filter through dset first */
+  uint32_t cap;           /* groups the state array holds */
+  void *a;                /* per-group states (malloc'd, kind-specific) */
+  uint64_t owned;         /* bytes of strings the states own */
+  agg_table dset;         /* DISTINCT: set of (group, value) pairs */
+  agg_hasher hs;          /* DISTINCT: hashing scratch */
+  int64_t *g64;           /* DISTINCT: group of each batch row, as a key */
+  uint64_t *h;            /* DISTINCT: hash of each batch row */
+  uint32_t *tmp;          /* DISTINCT: slots / surviving positions */
+  uint32_t scratch_cap;   /* rows the DISTINCT scratch arrays hold */
+} agg_state;
+
+/* A new state; 0 or -1 on OOM. */
+int agg_state_init(agg_state *s, agg_kind kind, int distinct);
+void agg_state_free(agg_state *s);
+
+/* Make room for groups 0..ngroup-1 (new ones start empty). */
+int agg_state_reserve(agg_state *s, uint32_t ngroup, col_error *err);
+
+/* Add rows rows[0..n) (batch row indexes) of arg (NULL for count(*)) to
+** groups gid[0..n). sep is group_concat's separator vector or NULL.
+** nrow is the batch's row count (for DISTINCT scratch). rows/gid may be
+** rewritten (DISTINCT compacts them). */
+int agg_state_update(agg_state *s, const col_vector *arg, const col_vector *sep,
+                     uint32_t nrow, uint32_t *rows, uint32_t *gid, uint32_t n,
+                     col_error *err);
+
+/* The result of group g. TEXT may point into the state or into buf (>= 32
+** bytes). Errors: sum's "integer overflow". */
+int agg_state_result(const agg_state *s, uint32_t g, pred_value *out,
+                     char *buf, col_error *err);
+
+/* Bytes held, by capacity, owned strings and the DISTINCT set included. */
+uint64_t agg_state_footprint(const agg_state *s);
+
+/* Parse an aggregate's name (case-insensitive): kind, or -1 if unknown. */
+int agg_kind_from_name(const char *name, int n);
+
+#endif

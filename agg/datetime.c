@@ -1,0 +1,253 @@
+/*
+** datetime.c — strftime() and friends as SQLite 3.40's date.c computes them;
+** see datetime.h. Times are held as milliseconds of Julian day (iJD).
+*/
+#include "datetime.h"
+#include "value.h"
+#include <stdio.h>
+#include <string.h>
+
+/* A parsed date and time (SQLite's DateTime, without the modifier state). */
+typedef struct agg_dt {
+  int64_t jd;             /* Julian day * 86400000 */
+  int Y, M, D;            /* year, month, day */
+  int h, m;               /* hour, minute */
+  int tz;                 /* time zone offset in minutes */
+  double s;               /* seconds with fraction */
+  uint8_t valid_jd;       /* jd is set */
+  uint8_t valid_ymd;      /* Y, M, D are set */
+  uint8_t valid_hms;      /* h, m, s are set */
+  uint8_t valid_tz;       /* tz must be applied */
+  uint8_t raw_s;          /* s holds a raw number */
+  uint8_t error;          /* the value is not a date */
+} agg_dt;
+
+static int dt_isspace(char c){ return c==' '||c=='\t'||c=='\n'||c=='\v'||c=='\f'||c=='\r'; }
+static int dt_isdigit(char c){ return c>='0' && c<='9'; }
+
+/* Read fixed-width digit fields: spec is groups of (width, min, max-code,
+** separator) as in date.c's getDigits. Returns the number of fields read. */
+static int dt_digits(const char *z, const char *spec, int *out[], int nfield){
+  static const int mx[] = { 12, 14, 24, 31, 59, 9999 };
+  int cnt = 0;
+  for(int f=0; f<nfield; f++){
+    int n = spec[0]-'0', lo = spec[1]-'0', hi = mx[spec[2]-'a'];
+    char next = spec[3];
+    int v = 0;
+    while( n-- ){
+      if( !dt_isdigit(*z) ) return cnt;
+      v = v*10 + (*z - '0');
+      z++;
+    }
+    if( v<lo || v>hi || (next && next!=*z) ) return cnt;
+    *out[f] = v;
+    cnt++;
+    if( next ) z++;
+    spec += 4;
+  }
+  return cnt;
+}
+
+static int dt_timezone(const char *z, agg_dt *p){
+  int sgn = 0, hr, mn;
+  while( dt_isspace(*z) ) z++;
+  p->tz = 0;
+  char c = *z;
+  if( c=='-' ) sgn = -1;
+  else if( c=='+' ) sgn = 1;
+  else if( c=='Z' || c=='z' ){ z++; goto zulu; }
+  else return c!=0;
+  z++;
+  int *o[2] = { &hr, &mn };
+  if( dt_digits(z, "20b:20e\0", o, 2)!=2 ) return 1;
+  z += 5;
+  p->tz = sgn*(mn + hr*60);
+zulu:
+  while( dt_isspace(*z) ) z++;
+  return *z!=0;
+}
+
+static int dt_hms(const char *z, agg_dt *p){
+  int h, m, s;
+  double ms = 0.0;
+  int *o[2] = { &h, &m };
+  if( dt_digits(z, "20c:20e\0", o, 2)!=2 ) return 1;
+  z += 5;
+  if( *z==':' ){
+    z++;
+    int *o1[1] = { &s };
+    if( dt_digits(z, "20e\0", o1, 1)!=1 ) return 1;
+    z += 2;
+    if( *z=='.' && dt_isdigit(z[1]) ){
+      double scale = 1.0;
+      z++;
+      while( dt_isdigit(*z) ){ ms = ms*10.0 + (*z - '0'); scale *= 10.0; z++; }
+      ms /= scale;
+    }
+  }else{
+    s = 0;
+  }
+  p->valid_jd = 0; p->raw_s = 0; p->valid_hms = 1;
+  p->h = h; p->m = m; p->s = s + ms;
+  if( dt_timezone(z, p) ) return 1;
+  p->valid_tz = p->tz!=0;
+  return 0;
+}
+
+static void dt_compute_jd(agg_dt *p){
+  int Y, M, D;
+  if( p->valid_jd ) return;
+  if( p->valid_ymd ){ Y = p->Y; M = p->M; D = p->D; }
+  else{ Y = 2000; M = 1; D = 1; }
+  if( Y<-4713 || Y>9999 || p->raw_s ){ p->error = 1; return; }
+  if( M<=2 ){ Y--; M += 12; }
+  int A = Y/100;
+  int B = 2 - A + (A/4);
+  int X1 = 36525*(Y+4716)/100;
+  int X2 = 306001*(M+1)/10000;
+  p->jd = (int64_t)((X1 + X2 + D + B - 1524.5) * 86400000);
+  p->valid_jd = 1;
+  if( p->valid_hms ){
+    p->jd += p->h*3600000 + p->m*60000 + (int64_t)(p->s*1000 + 0.5);
+    if( p->valid_tz ){
+      p->jd -= p->tz*60000;
+      p->valid_ymd = 0; p->valid_hms = 0; p->valid_tz = 0;
+    }
+  }
+}
+
+static int dt_ymd(const char *z, agg_dt *p){
+  int Y, M, D, neg = 0;
+  if( z[0]=='-' ){ z++; neg = 1; }
+  int *o[3] = { &Y, &M, &D };
+  if( dt_digits(z, "40f-21a-21d\0", o, 3)!=3 ) return 1;
+  z += 10;
+  while( dt_isspace(*z) || *z=='T' ) z++;
+  if( dt_hms(z, p)==0 ){
+    /* the time is set */
+  }else if( *z==0 ){
+    p->valid_hms = 0;
+  }else{
+    return 1;
+  }
+  p->valid_jd = 0; p->valid_ymd = 1;
+  p->Y = neg ? -Y : Y; p->M = M; p->D = D;
+  if( p->valid_tz ) dt_compute_jd(p);
+  return 0;
+}
+
+static void dt_raw_number(agg_dt *p, double r){
+  p->s = r;
+  p->raw_s = 1;
+  if( r>=0.0 && r<5373484.5 ){
+    p->jd = (int64_t)(r*86400000.0 + 0.5);
+    p->valid_jd = 1;
+  }
+}
+
+static int dt_valid_jd(int64_t jd){ return jd>=0 && jd<=464269060799999LL; }
+
+/* isDate() without modifiers: 0 when x is a date, else 1. */
+static int dt_parse(const pred_value *x, agg_dt *p){
+  memset(p, 0, sizeof(*p));
+  if( x->type==CV_NULL ) return 1;
+  if( x->type==CV_INT || x->type==CV_REAL ){
+    dt_raw_number(p, x->type==CV_INT ? (double)x->i : x->f);
+  }else{
+    char buf[128];
+    uint32_t n = x->n < sizeof(buf)-1 ? x->n : (uint32_t)sizeof(buf)-1;
+    if( x->n >= sizeof(buf) ) return 1;   /* no date is this long */
+    memcpy(buf, x->p, n);
+    buf[n] = 0;                           /* text stops at a NUL, as in C */
+    uint32_t len = (uint32_t)strlen(buf);
+    double r;
+    if( dt_ymd(buf, p)==0 ){
+    }else if( (memset(p, 0, sizeof(*p)), dt_hms(buf, p)==0) ){
+    }else if( memset(p, 0, sizeof(*p)), agg_atof(buf, len, &r)>0 ){
+      dt_raw_number(p, r);
+    }else{
+      return 1;
+    }
+  }
+  dt_compute_jd(p);
+  if( p->error || !dt_valid_jd(p->jd) ) return 1;
+  return 0;
+}
+
+static void dt_compute_ymd(agg_dt *p){
+  if( p->valid_ymd ) return;
+  if( !p->valid_jd ){ p->Y = 2000; p->M = 1; p->D = 1; }
+  else{
+    int Z = (int)((p->jd + 43200000)/86400000);
+    int A = (int)((Z - 1867216.25)/36524.25);
+    A = Z + 1 + A - (A/4);
+    int B = A + 1524;
+    int C = (int)((B - 122.1)/365.25);
+    int D = (36525*(C&32767))/100;
+    int E = (int)((B-D)/30.6001);
+    int X1 = (int)(30.6001*E);
+    p->D = B - D - X1;
+    p->M = E<14 ? E-1 : E-13;
+    p->Y = p->M>2 ? C - 4716 : C - 4715;
+  }
+  p->valid_ymd = 1;
+}
+
+static void dt_compute_hms(agg_dt *p){
+  if( p->valid_hms ) return;
+  dt_compute_jd(p);
+  int s = (int)((p->jd + 43200000) % 86400000);
+  p->s = s/1000.0;
+  s = (int)p->s;
+  p->s -= s;
+  p->h = s/3600;
+  s -= p->h*3600;
+  p->m = s/60;
+  p->s += s - p->m*60;
+  p->raw_s = 0;
+  p->valid_hms = 1;
+}
+
+int agg_strftime(const char *fmt, uint32_t nfmt, const pred_value *x, char *out){
+  agg_dt d;
+  if( dt_parse(x, &d) ) return -1;
+  dt_compute_jd(&d);
+  dt_compute_ymd(&d);
+  dt_compute_hms(&d);
+  int o = 0;
+  for(uint32_t i=0; i<nfmt; i++){
+    if( fmt[i]==0 ) break;     /* the format is C text too */
+    if( fmt[i]!='%' ){ out[o++] = fmt[i]; continue; }
+    i++;
+    char c = i<nfmt ? fmt[i] : 0;
+    switch( c ){
+      case 'd': o += sprintf(out+o, "%02d", d.D); break;
+      case 'f': { double s = d.s; if( s>59.999 ) s = 59.999; o += sprintf(out+o, "%06.3f", s); break; }
+      case 'H': o += sprintf(out+o, "%02d", d.h); break;
+      case 'W': case 'j': {
+        agg_dt y = d;
+        y.valid_jd = 0; y.M = 1; y.D = 1;
+        dt_compute_jd(&y);
+        int nday = (int)((d.jd - y.jd + 43200000)/86400000);
+        if( c=='W' ){
+          int wd = (int)(((d.jd+43200000)/86400000)%7);
+          o += sprintf(out+o, "%02d", (nday+7-wd)/7);
+        }else{
+          o += sprintf(out+o, "%03d", nday+1);
+        }
+        break;
+      }
+      case 'J': o += sprintf(out+o, "%.16g", d.jd/86400000.0); break;
+      case 'm': o += sprintf(out+o, "%02d", d.M); break;
+      case 'M': o += sprintf(out+o, "%02d", d.m); break;
+      case 's': o += sprintf(out+o, "%lld", (long long)(d.jd/1000 - 21086676*(int64_t)10000)); break;
+      case 'S': o += sprintf(out+o, "%02d", (int)d.s); break;
+      case 'w': out[o++] = (char)('0' + ((d.jd+129600000)/86400000) % 7); break;
+      case 'Y': o += sprintf(out+o, "%04d", d.Y); break;
+      case '%': out[o++] = '%'; break;
+      default: return -1;
+    }
+  }
+  out[o] = 0;
+  return o;
+}

@@ -1,0 +1,780 @@
+/*
+** expr.c — parser and batch evaluator for group_by expressions; see expr.h.
+**
+** The parser is recursive descent over a tiny tokenizer. Each node of the
+** tree evaluates a whole batch at once: its children first (a column is the
+** batch's vector as is, a literal a CONST vector), then one loop over the
+** live rows that writes a FLAT vector the node owns. Strings a node builds go
+** into the caller's arena, reset between batches.
+*/
+#include "expr.h"
+#include "value.h"
+#include "datetime.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+enum { EX_COL, EX_LIT, EX_BIN, EX_FUNC };
+enum { FN_LENGTH, FN_SUBSTR, FN_LOWER, FN_UPPER, FN_STRFTIME, FN_DATE,
+       FN_TIME, FN_DATETIME };
+
+#define EX_MAXARG 3
+
+struct agg_expr {
+  int op;                 /* EX_COL, EX_LIT, EX_BIN, EX_FUNC */
+  int sub;                /* EX_BIN: '+','-','*','/','%','|'; EX_FUNC: FN_* */
+  int src;                /* EX_COL: source column index */
+  int bcol;               /* EX_COL: index in the batch (agg_expr_bind) */
+  int nargs;              /* EX_BIN: 2; EX_FUNC: argument count */
+  agg_expr *args[EX_MAXARG]; /* children */
+  pred_value lit;         /* EX_LIT: the value (p points into lit_mem) */
+  char *lit_mem;          /* EX_LIT: TEXT/BLOB bytes (malloc'd) */
+  uint8_t lit_tag;        /* EX_LIT: the one tag of the CONST vector */
+  cv_str lit_str;         /* EX_LIT: the one string of the CONST vector */
+  col_vector out;         /* the vector eval returns for EX_LIT/BIN/FUNC */
+  uint8_t *tags;          /* out's per-row tags (malloc'd) */
+  int64_t *i64;           /* out's INTEGER values (malloc'd) */
+  double *f64;            /* out's REAL values (malloc'd) */
+  cv_str *str;            /* out's TEXT/BLOB values (malloc'd) */
+  uint32_t cap;           /* rows the four arrays hold */
+};
+
+/* ---- tokenizer ---------------------------------------------------------- */
+
+enum { TK_END, TK_INT, TK_REAL, TK_STR, TK_BLOB, TK_ID, TK_QID, TK_PUNCT, TK_BAD };
+
+typedef struct ex_parser {
+  const char *z;          /* the whole text */
+  size_t pos;             /* current position */
+  int tk;                 /* current token kind */
+  size_t ts, tn;          /* current token start and length */
+  int punct;              /* TK_PUNCT: the character ('|' for ||) */
+  const col_schema *schema; /* columns names resolve against */
+  col_error *err;         /* where errors go */
+  int depth;              /* nesting of parentheses and calls */
+} ex_parser;
+
+static int ex_isid(char c){
+  return (c>='a'&&c<='z')||(c>='A'&&c<='Z')||(c>='0'&&c<='9')||c=='_'||(c&0x80);
+}
+
+static void ex_next(ex_parser *p){
+  const char *z = p->z;
+  size_t i = p->pos;
+  while( z[i]==' '||z[i]=='\t'||z[i]=='\n'||z[i]=='\r'||z[i]=='\f'||z[i]=='\v' ) i++;
+  p->ts = i;
+  char c = z[i];
+  if( c==0 ){ p->tk = TK_END; p->tn = 0; p->pos = i; return; }
+  if( (c>='0'&&c<='9') || (c=='.' && z[i+1]>='0' && z[i+1]<='9') ){
+    size_t j = i;
+    int real = 0;
+    if( c=='0' && (z[i+1]=='x'||z[i+1]=='X') && ex_isid(z[i+2]) ){
+      j = i+2;
+      while( (z[j]>='0'&&z[j]<='9')||(z[j]>='a'&&z[j]<='f')||(z[j]>='A'&&z[j]<='F') ) j++;
+      p->tk = ex_isid(z[j]) ? TK_BAD : TK_INT;
+      p->tn = j - i; p->pos = j; return;
+    }
+    while( z[j]>='0'&&z[j]<='9' ) j++;
+    if( z[j]=='.' ){ real = 1; j++; while( z[j]>='0'&&z[j]<='9' ) j++; }
+    if( (z[j]=='e'||z[j]=='E') ){
+      size_t k = j+1;
+      if( z[k]=='+'||z[k]=='-' ) k++;
+      if( z[k]>='0'&&z[k]<='9' ){ real = 1; j = k; while( z[j]>='0'&&z[j]<='9' ) j++; }
+    }
+    p->tk = ex_isid(z[j]) ? TK_BAD : real ? TK_REAL : TK_INT;
+    p->tn = j - i; p->pos = j; return;
+  }
+  if( (c=='x'||c=='X') && z[i+1]=='\'' ){
+    size_t j = i+2;
+    while( z[j] && z[j]!='\'' ) j++;
+    p->tk = z[j] ? TK_BLOB : TK_BAD;
+    p->tn = (z[j] ? j+1 : j) - i; p->pos = i + p->tn; return;
+  }
+  if( c=='\'' || c=='"' || c=='`' || c=='[' ){
+    char close = c=='[' ? ']' : c;
+    size_t j = i+1;
+    for(;;){
+      if( z[j]==0 ){ p->tk = TK_BAD; p->tn = j-i; p->pos = j; return; }
+      if( z[j]==close ){
+        if( close!=']' && z[j+1]==close ){ j += 2; continue; }
+        break;
+      }
+      j++;
+    }
+    p->tk = c=='\'' ? TK_STR : TK_QID;
+    p->tn = j+1-i; p->pos = j+1; return;
+  }
+  if( ex_isid(c) ){
+    size_t j = i;
+    while( ex_isid(z[j]) ) j++;
+    p->tk = TK_ID; p->tn = j-i; p->pos = j; return;
+  }
+  if( c=='|' && z[i+1]=='|' ){ p->tk = TK_PUNCT; p->punct = '|'; p->tn = 2; p->pos = i+2; return; }
+  if( strchr("(),*+-/%", c) ){ p->tk = TK_PUNCT; p->punct = c; p->tn = 1; p->pos = i+1; return; }
+  p->tk = TK_BAD; p->tn = 1; p->pos = i+1;
+}
+
+static int ex_is(ex_parser *p, int punct){ return p->tk==TK_PUNCT && p->punct==punct; }
+static int ex_kw(ex_parser *p, const char *kw){
+  return p->tk==TK_ID && strlen(kw)==p->tn && strncasecmp(p->z+p->ts, kw, p->tn)==0;
+}
+
+static int ex_syntax(ex_parser *p){
+  if( p->tk==TK_END ) return col_error_set(p->err, COL_ERROR, "incomplete expression: \"%s\"", p->z);
+  return col_error_set(p->err, COL_ERROR, "syntax error near \"%.*s\" in \"%s\"",
+                       (int)(p->tn ? p->tn : 1), p->z+p->ts, p->z);
+}
+
+/* The text of a quoted token, quotes removed and doubled quotes undone. */
+static char *ex_unquote(const char *s, size_t n, uint32_t *len){
+  char *o = malloc(n+1);
+  if( o==0 ) return 0;
+  char q = s[0], close = q=='[' ? ']' : q;
+  size_t k = 0;
+  for(size_t i=1; i+1<n; i++){
+    o[k++] = s[i];
+    if( s[i]==close && close!=']' ) i++;
+  }
+  o[k] = 0;
+  *len = (uint32_t)k;
+  return o;
+}
+
+/* ---- nodes -------------------------------------------------------------- */
+
+static agg_expr *ex_node(int op){
+  agg_expr *e = calloc(1, sizeof(*e));
+  if( e ){ e->op = op; e->src = -1; e->bcol = -1; }
+  return e;
+}
+
+static void ex_free(agg_expr *e){
+  if( e==0 ) return;
+  for(int i=0; i<e->nargs; i++) ex_free(e->args[i]);
+  free(e->lit_mem); free(e->tags); free(e->i64); free(e->f64); free(e->str);
+  free(e);
+}
+
+static agg_expr *ex_oom(ex_parser *p){
+  col_error_set(p->err, COL_ENOMEM, "out of memory parsing \"%s\"", p->z);
+  return 0;
+}
+
+static agg_expr *ex_parse_expr(ex_parser *p);
+
+/* A number literal; neg when a unary minus was folded into it. */
+static agg_expr *ex_number(ex_parser *p, int neg){
+  agg_expr *e = ex_node(EX_LIT);
+  if( e==0 ) return ex_oom(p);
+  char buf[400];
+  size_t n = p->tn < sizeof(buf)-2 ? p->tn : sizeof(buf)-2;
+  buf[0] = '-';
+  memcpy(buf+1, p->z+p->ts, n);
+  buf[n+1] = 0;
+  char *s = neg ? buf : buf+1;
+  if( p->tk==TK_INT && n>2 && s[neg]=='0' && (s[neg+1]=='x'||s[neg+1]=='X') ){
+    uint64_t u = strtoull(s+neg+2, 0, 16);
+    if( n-2>16 ){ ex_free(e); col_error_set(p->err, COL_ERROR, "hex literal too big: %s", s); return 0; }
+    e->lit.type = CV_INT; e->lit.i = neg ? -(int64_t)u : (int64_t)u;
+  }else if( p->tk==TK_INT && agg_atoi64(s, (uint32_t)strlen(s), &e->lit.i)==0 ){
+    e->lit.type = CV_INT;
+  }else{
+    e->lit.type = CV_REAL;
+    agg_atof(s, (uint32_t)strlen(s), &e->lit.f);
+  }
+  ex_next(p);
+  return e;
+}
+
+static int ex_hexval(char c){
+  return c>='0'&&c<='9' ? c-'0' : c>='a'&&c<='f' ? c-'a'+10 : c>='A'&&c<='F' ? c-'A'+10 : -1;
+}
+
+static agg_expr *ex_column(ex_parser *p, const char *name, size_t n){
+  for(int c=0; c<p->schema->n; c++){
+    const char *cn = p->schema->cols[c].name;
+    if( strlen(cn)==n && strncasecmp(cn, name, n)==0 ){
+      agg_expr *e = ex_node(EX_COL);
+      if( e==0 ) return ex_oom(p);
+      e->src = c;
+      return e;
+    }
+  }
+  col_error_set(p->err, COL_ERROR, "no such column: %.*s", (int)n, name);
+  return 0;
+}
+
+static const struct { const char *name; int fn, lo, hi; } ex_funcs[] = {
+  {"length", FN_LENGTH, 1, 1}, {"substr", FN_SUBSTR, 2, 3},
+  {"substring", FN_SUBSTR, 2, 3}, {"lower", FN_LOWER, 1, 1},
+  {"upper", FN_UPPER, 1, 1}, {"strftime", FN_STRFTIME, 2, 2},
+  {"date", FN_DATE, 1, 1}, {"time", FN_TIME, 1, 1},
+  {"datetime", FN_DATETIME, 1, 1},
+};
+
+static agg_expr *ex_primary(ex_parser *p){
+  agg_expr *e = 0;
+  switch( p->tk ){
+    case TK_INT: case TK_REAL: return ex_number(p, 0);
+    case TK_STR: case TK_BLOB: {
+      e = ex_node(EX_LIT);
+      if( e==0 ) return ex_oom(p);
+      if( p->tk==TK_STR ){
+        e->lit_mem = ex_unquote(p->z+p->ts, p->tn, &e->lit.n);
+        if( e->lit_mem==0 ){ ex_free(e); return ex_oom(p); }
+        e->lit.type = CV_TEXT;
+      }else{
+        size_t nh = p->tn - 3;
+        const char *h = p->z + p->ts + 2;
+        if( nh%2 ){ ex_free(e); col_error_set(p->err, COL_ERROR, "malformed blob literal: %.*s", (int)p->tn, p->z+p->ts); return 0; }
+        e->lit_mem = malloc(nh/2 + 1);
+        if( e->lit_mem==0 ){ ex_free(e); return ex_oom(p); }
+        for(size_t i=0; i<nh; i+=2){
+          int a = ex_hexval(h[i]), b = ex_hexval(h[i+1]);
+          if( a<0 || b<0 ){ ex_free(e); col_error_set(p->err, COL_ERROR, "malformed blob literal: %.*s", (int)p->tn, p->z+p->ts); return 0; }
+          e->lit_mem[i/2] = (char)(a*16+b);
+        }
+        e->lit.type = CV_BLOB; e->lit.n = (uint32_t)(nh/2);
+      }
+      e->lit.p = e->lit_mem;
+      ex_next(p);
+      return e;
+    }
+    case TK_QID: {
+      uint32_t n;
+      char *name = ex_unquote(p->z+p->ts, p->tn, &n);
+      if( name==0 ) return ex_oom(p);
+      e = ex_column(p, name, n);
+      free(name);
+      if( e ) ex_next(p);
+      return e;
+    }
+    case TK_ID: {
+      size_t ts = p->ts, tn = p->tn;
+      if( ex_kw(p, "NULL") ){
+        e = ex_node(EX_LIT);
+        if( e==0 ) return ex_oom(p);
+        ex_next(p);
+        return e;
+      }
+      ex_next(p);
+      if( !ex_is(p, '(') ) return ex_column(p, p->z+ts, tn);
+      int fn = -1, lo = 0, hi = 0;
+      for(size_t i=0; i<sizeof(ex_funcs)/sizeof(ex_funcs[0]); i++){
+        if( strlen(ex_funcs[i].name)==tn && strncasecmp(ex_funcs[i].name, p->z+ts, tn)==0 ){
+          fn = ex_funcs[i].fn; lo = ex_funcs[i].lo; hi = ex_funcs[i].hi;
+        }
+      }
+      if( fn<0 ){
+        if( agg_kind_from_name(p->z+ts, (int)tn)>=0 ){
+          col_error_set(p->err, COL_ERROR, "misuse of aggregate function %.*s()", (int)tn, p->z+ts);
+        }else{
+          col_error_set(p->err, COL_ERROR, "no such function: %.*s", (int)tn, p->z+ts);
+        }
+        return 0;
+      }
+      e = ex_node(EX_FUNC);
+      if( e==0 ) return ex_oom(p);
+      e->sub = fn;
+      ex_next(p);
+      if( !ex_is(p, ')') ){
+        for(;;){
+          if( e->nargs>=EX_MAXARG ) break;
+          agg_expr *a = ex_parse_expr(p);
+          if( a==0 ){ ex_free(e); return 0; }
+          e->args[e->nargs++] = a;
+          if( !ex_is(p, ',') ) break;
+          ex_next(p);
+        }
+      }
+      if( !ex_is(p, ')') ){ ex_free(e); ex_syntax(p); return 0; }
+      ex_next(p);
+      if( e->nargs<lo || e->nargs>hi ){
+        col_error_set(p->err, COL_ERROR, "wrong number of arguments to function %.*s()", (int)tn, p->z+ts);
+        ex_free(e);
+        return 0;
+      }
+      return e;
+    }
+    case TK_PUNCT:
+      if( p->punct=='(' ){
+        ex_next(p);
+        e = ex_parse_expr(p);
+        if( e==0 ) return 0;
+        if( !ex_is(p, ')') ){ ex_free(e); ex_syntax(p); return 0; }
+        ex_next(p);
+        return e;
+      }
+      /* fall through */
+    default:
+      ex_syntax(p);
+      return 0;
+  }
+}
+
+static agg_expr *ex_binary(ex_parser *p, int op, agg_expr *l, agg_expr *r){
+  if( l==0 || r==0 ){ ex_free(l); ex_free(r); return 0; }
+  agg_expr *e = ex_node(EX_BIN);
+  if( e==0 ){ ex_free(l); ex_free(r); return ex_oom(p); }
+  e->sub = op; e->nargs = 2; e->args[0] = l; e->args[1] = r;
+  return e;
+}
+
+static agg_expr *ex_unary(ex_parser *p, int depth){
+  if( depth>200 ){ col_error_set(p->err, COL_ERROR, "expression nested too deeply"); return 0; }
+  if( ex_is(p, '-') ){
+    ex_next(p);
+    if( p->tk==TK_INT || p->tk==TK_REAL ) return ex_number(p, 1);
+    agg_expr *zero = ex_node(EX_LIT);
+    if( zero==0 ) return ex_oom(p);
+    zero->lit.type = CV_INT;
+    return ex_binary(p, '-', zero, ex_unary(p, depth+1));
+  }
+  if( ex_is(p, '+') ){ ex_next(p); return ex_unary(p, depth+1); }
+  return ex_primary(p);
+}
+
+static agg_expr *ex_concat(ex_parser *p){
+  agg_expr *e = ex_unary(p, 0);
+  while( e && ex_is(p, '|') ){ ex_next(p); e = ex_binary(p, '|', e, ex_unary(p, 0)); }
+  return e;
+}
+
+static agg_expr *ex_term(ex_parser *p){
+  agg_expr *e = ex_concat(p);
+  while( e && (ex_is(p, '*') || ex_is(p, '/') || ex_is(p, '%')) ){
+    int op = p->punct; ex_next(p);
+    e = ex_binary(p, op, e, ex_concat(p));
+  }
+  return e;
+}
+
+static agg_expr *ex_parse_expr_depth(ex_parser *p){
+  agg_expr *e = ex_term(p);
+  while( e && (ex_is(p, '+') || ex_is(p, '-')) ){
+    int op = p->punct; ex_next(p);
+    e = ex_binary(p, op, e, ex_term(p));
+  }
+  return e;
+}
+
+static agg_expr *ex_parse_expr(ex_parser *p){
+  /* parentheses and calls recurse through here: bound the stack */
+  if( p->depth>=100 ){
+    col_error_set(p->err, COL_ERROR, "expression nested too deeply: \"%.40s\"", p->z);
+    return 0;
+  }
+  p->depth++;
+  agg_expr *e = ex_parse_expr_depth(p);
+  p->depth--;
+  return e;
+}
+
+/* ---- lists -------------------------------------------------------------- */
+
+void agg_item_list_free(agg_item_list *l){
+  for(int i=0; i<l->n; i++){
+    free(l->items[i].name);
+    ex_free(l->items[i].expr);
+    ex_free(l->items[i].sep);
+  }
+  free(l->items);
+  l->n = 0; l->items = 0;
+}
+
+static char *ex_span(const char *z, size_t a, size_t b){
+  while( a<b && (z[a]==' '||z[a]=='\t'||z[a]=='\n'||z[a]=='\r') ) a++;
+  while( b>a && (z[b-1]==' '||z[b-1]=='\t'||z[b-1]=='\n'||z[b-1]=='\r') ) b--;
+  char *s = malloc(b-a+1);
+  if( s ){ memcpy(s, z+a, b-a); s[b-a] = 0; }
+  return s;
+}
+
+/* One item: an expression or aggregate call, then an optional alias. */
+static int ex_item(ex_parser *p, int aggs, agg_item *it){
+  size_t start = p->ts;
+  it->kind = -1; it->src_col = -1;
+  if( aggs ){
+    if( p->tk!=TK_ID ) return ex_syntax(p);
+    int kind = agg_kind_from_name(p->z+p->ts, (int)p->tn);
+    if( kind<0 ){
+      return col_error_set(p->err, COL_ERROR, "not an aggregate function: %.*s (expected count, sum, total, avg, min, max, group_concat or any_value)", (int)p->tn, p->z+p->ts);
+    }
+    size_t fs = p->ts, fn = p->tn;
+    ex_next(p);
+    if( !ex_is(p, '(') ) return ex_syntax(p);
+    ex_next(p);
+    if( kind==AGG_COUNT && ex_is(p, '*') ){
+      kind = AGG_COUNT_STAR;
+      ex_next(p);
+    }else{
+      if( ex_kw(p, "DISTINCT") ){ it->distinct = 1; ex_next(p); }
+      else if( ex_kw(p, "ALL") ) ex_next(p);
+      it->expr = ex_parse_expr(p);
+      if( it->expr==0 ) return p->err->code;
+      if( ex_is(p, ',') ){
+        if( kind!=AGG_GROUP_CONCAT ){
+          return col_error_set(p->err, COL_ERROR, "wrong number of arguments to function %.*s()", (int)fn, p->z+fs);
+        }
+        if( it->distinct ){
+          return col_error_set(p->err, COL_ERROR, "DISTINCT aggregates must have exactly one argument");
+        }
+        ex_next(p);
+        it->sep = ex_parse_expr(p);
+        if( it->sep==0 ) return p->err->code;
+      }
+    }
+    if( !ex_is(p, ')') ) return ex_syntax(p);
+    ex_next(p);
+    it->kind = kind;
+  }else{
+    it->expr = ex_parse_expr(p);
+    if( it->expr==0 ) return p->err->code;
+    if( it->expr->op==EX_COL ) it->src_col = it->expr->src;
+  }
+  size_t end = p->ts;
+  if( ex_kw(p, "AS") ){
+    ex_next(p);
+    if( p->tk==TK_ID ){
+      it->name = ex_span(p->z, p->ts, p->ts+p->tn);
+    }else if( p->tk==TK_QID || p->tk==TK_STR ){
+      uint32_t n;
+      it->name = ex_unquote(p->z+p->ts, p->tn, &n);
+    }else{
+      return ex_syntax(p);
+    }
+    if( it->name==0 ) return col_error_set(p->err, COL_ENOMEM, "out of memory");
+    ex_next(p);
+  }else{
+    it->name = ex_span(p->z, start, end);
+    if( it->name==0 ) return col_error_set(p->err, COL_ENOMEM, "out of memory");
+  }
+  return COL_OK;
+}
+
+int agg_parse_list(const char *text, int aggs, const col_schema *schema,
+                   agg_item_list *out, col_error *err){
+  ex_parser p;
+  memset(&p, 0, sizeof(p));
+  memset(out, 0, sizeof(*out));
+  p.z = text ? text : "";
+  p.schema = schema;
+  p.err = err;
+  ex_next(&p);
+  if( p.tk==TK_END ) return COL_OK;
+  int cap = 0;
+  for(;;){
+    if( out->n>=cap ){
+      cap = cap ? cap*2 : 8;
+      agg_item *ni = realloc(out->items, (size_t)cap*sizeof(agg_item));
+      if( ni==0 ){ agg_item_list_free(out); return col_error_set(err, COL_ENOMEM, "out of memory"); }
+      out->items = ni;
+    }
+    agg_item *it = &out->items[out->n++];
+    memset(it, 0, sizeof(*it));
+    if( ex_item(&p, aggs, it) ) goto parse_error;
+    if( p.tk==TK_END ) break;
+    if( !ex_is(&p, ',') ){ ex_syntax(&p); goto parse_error; }
+    ex_next(&p);
+  }
+  return COL_OK;
+parse_error:
+  agg_item_list_free(out);
+  return err->code ? err->code : COL_ERROR;
+}
+
+/* ---- binding ------------------------------------------------------------ */
+
+void agg_expr_columns(const agg_expr *e, void (*fn)(void *, int), void *ctx){
+  if( e==0 ) return;
+  if( e->op==EX_COL ) fn(ctx, e->src);
+  for(int i=0; i<e->nargs; i++) agg_expr_columns(e->args[i], fn, ctx);
+}
+
+void agg_expr_bind(agg_expr *e, const int *map){
+  if( e==0 ) return;
+  if( e->op==EX_COL ) e->bcol = map[e->src];
+  for(int i=0; i<e->nargs; i++) agg_expr_bind(e->args[i], map);
+}
+
+int agg_expr_type(const agg_expr *e, const col_schema *schema){
+  switch( e->op ){
+    case EX_COL: return schema->cols[e->src].type;
+    case EX_LIT: return e->lit.type;
+    case EX_FUNC:
+      if( e->sub==FN_LENGTH ) return CV_INT;
+      return CV_NULL;
+    default: return CV_NULL;
+  }
+}
+
+/* ---- evaluation --------------------------------------------------------- */
+
+static int ex_reserve(agg_expr *e, uint32_t n){
+  if( n<=e->cap ) return 0;
+  uint32_t cap = n;
+  uint8_t *t = realloc(e->tags, cap); if( t ) e->tags = t;
+  int64_t *i = realloc(e->i64, (size_t)cap*8); if( i ) e->i64 = i;
+  double *f = realloc(e->f64, (size_t)cap*8); if( f ) e->f64 = f;
+  cv_str *s = realloc(e->str, (size_t)cap*sizeof(cv_str)); if( s ) e->str = s;
+  if( !t || !i || !f || !s ) return -1;
+  e->cap = cap;
+  return 0;
+}
+
+static void ex_set(agg_expr *e, uint32_t r, const pred_value *v){
+  e->tags[r] = v->type;
+  switch( v->type ){
+    case CV_INT: e->i64[r] = v->i; break;
+    case CV_REAL: e->f64[r] = v->f; break;
+    case CV_TEXT: case CV_BLOB: e->str[r].p = v->p; e->str[r].n = v->n; break;
+    default: break;
+  }
+}
+
+/* The text of v (sqlite3_value_text): numbers are formatted into the arena. */
+static int ex_text(const pred_value *v, col_arena *a, const char **p, uint32_t *n){
+  char buf[40];
+  int len;
+  if( v->type==CV_INT ) len = agg_int_to_text(v->i, buf);
+  else if( v->type==CV_REAL ) len = agg_real_to_text(v->f, buf);
+  else{ *p = v->p ? v->p : ""; *n = v->n; return 0; }
+  char *q = col_arena_dup(a, buf, (size_t)len);
+  if( q==0 ) return -1;
+  *p = q; *n = (uint32_t)len;
+  return 0;
+}
+
+static pred_value ex_null(void){ pred_value v; memset(&v, 0, sizeof(v)); return v; }
+
+/* l op r, as vdbe.c's OP_Add..OP_Remainder and OP_Concat. */
+static int ex_arith(int op, const pred_value *l, const pred_value *r,
+                    col_arena *a, pred_value *out){
+  *out = ex_null();
+  if( l->type==CV_NULL || r->type==CV_NULL ) return 0;
+  if( op=='|' ){
+    const char *lp, *rp; uint32_t ln, rn;
+    if( ex_text(l, a, &lp, &ln) || ex_text(r, a, &rp, &rn) ) return -1;
+    char *q = col_arena_alloc(a, (size_t)ln + rn);
+    if( q==0 ) return -1;
+    if( ln ) memcpy(q, lp, ln);
+    if( rn ) memcpy(q+ln, rp, rn);
+    out->type = CV_TEXT; out->p = q; out->n = ln + rn;
+    return 0;
+  }
+  int64_t il = 0, ir = 0;
+  double fl, fr;
+  int tl = agg_numeric_type(l, &il, &fl);
+  int tr = agg_numeric_type(r, &ir, &fr);
+  if( tl==CV_INT && tr==CV_INT ){
+    int64_t v;
+    switch( op ){
+      case '+': if( __builtin_add_overflow(il, ir, &v) ) goto fp; break;
+      case '-': if( __builtin_sub_overflow(il, ir, &v) ) goto fp; break;
+      case '*': if( __builtin_mul_overflow(il, ir, &v) ) goto fp; break;
+      case '/':
+        if( ir==0 ) return 0;
+        if( ir==-1 && il==INT64_MIN ) goto fp;
+        v = il / ir;
+        break;
+      default:
+        if( ir==0 ) return 0;
+        if( ir==-1 ) ir = 1;
+        v = il % ir;
+        break;
+    }
+    out->type = CV_INT; out->i = v;
+    return 0;
+  }
+fp:;
+  double a1 = agg_real_value(l), b1 = agg_real_value(r), v;
+  switch( op ){
+    case '+': v = a1 + b1; break;
+    case '-': v = a1 - b1; break;
+    case '*': v = a1 * b1; break;
+    case '/': if( b1==0.0 ) return 0; v = a1 / b1; break;
+    default: {
+      int64_t x = agg_int_value(l), y = agg_int_value(r);
+      if( y==0 ) return 0;
+      if( y==-1 ) y = 1;
+      v = (double)(x % y);
+      break;
+    }
+  }
+  if( v!=v ) return 0;
+  out->type = CV_REAL; out->f = v;
+  return 0;
+}
+
+/* Skip one UTF-8 character the way SQLITE_SKIP_UTF8 does. */
+static inline uint32_t ex_skip_utf8(const unsigned char *z, uint32_t i, uint32_t n){
+  if( z[i++]>=0xc0 ){ while( i<n && (z[i]&0xc0)==0x80 ) i++; }
+  return i;
+}
+
+/* Length of C text: stop at a NUL as SQLite's string functions do. */
+static uint32_t ex_cstrlen(const char *p, uint32_t n){
+  const char *z = memchr(p, 0, n);
+  return z ? (uint32_t)(z - p) : n;
+}
+
+static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_value *out){
+  *out = ex_null();
+  switch( e->sub ){
+    case FN_LENGTH: {
+      if( x[0].type==CV_NULL ) return 0;
+      out->type = CV_INT;
+      if( x[0].type==CV_BLOB ){ out->i = x[0].n; return 0; }
+      const char *p; uint32_t n;
+      if( ex_text(&x[0], a, &p, &n) ) return -1;
+      n = ex_cstrlen(p, n);
+      int64_t len = 0;
+      for(uint32_t i=0; i<n; len++) i = ex_skip_utf8((const unsigned char*)p, i, n);
+      out->i = len;
+      return 0;
+    }
+    case FN_SUBSTR: {
+      if( x[1].type==CV_NULL || (nx==3 && x[2].type==CV_NULL) ) return 0;
+      if( x[0].type==CV_NULL ) return 0;
+      int64_t p1 = (int)agg_int_value(&x[1]), p2;
+      int neg2 = 0;
+      const unsigned char *z;
+      uint32_t n, len = 0;
+      if( x[0].type==CV_BLOB ){
+        z = (const unsigned char*)(x[0].p ? x[0].p : ""); n = x[0].n; len = n;
+      }else{
+        const char *p;
+        if( ex_text(&x[0], a, &p, &n) ) return -1;
+        z = (const unsigned char*)p;
+        n = ex_cstrlen(p, n);
+        if( p1<0 ){ for(uint32_t i=0; i<n; len++) i = ex_skip_utf8(z, i, n); }
+      }
+      if( nx==3 ){
+        p2 = (int)agg_int_value(&x[2]);
+        if( p2<0 ){ p2 = -p2; neg2 = 1; }
+      }else{
+        p2 = 1000000000;
+      }
+      if( p1<0 ){
+        p1 += len;
+        if( p1<0 ){ p2 += p1; if( p2<0 ) p2 = 0; p1 = 0; }
+      }else if( p1>0 ){
+        p1--;
+      }else if( p2>0 ){
+        p2--;
+      }
+      if( neg2 ){
+        p1 -= p2;
+        if( p1<0 ){ p2 += p1; p1 = 0; }
+      }
+      if( x[0].type==CV_BLOB ){
+        if( p1+p2>len ){ p2 = len-p1; if( p2<0 ) p2 = 0; }
+        out->type = CV_BLOB;
+        out->p = p1<len ? (const char*)z + p1 : (const char*)z;
+        out->n = (uint32_t)p2;
+        return 0;
+      }
+      uint32_t i = 0;
+      while( i<n && p1 ){ i = ex_skip_utf8(z, i, n); p1--; }
+      uint32_t j = i;
+      while( j<n && p2 ){ j = ex_skip_utf8(z, j, n); p2--; }
+      out->type = CV_TEXT; out->p = (const char*)z + i; out->n = j - i;
+      return 0;
+    }
+    case FN_LOWER: case FN_UPPER: {
+      if( x[0].type==CV_NULL ) return 0;
+      const char *p; uint32_t n;
+      if( ex_text(&x[0], a, &p, &n) ) return -1;
+      char *q = col_arena_alloc(a, n);
+      if( q==0 ) return -1;
+      for(uint32_t i=0; i<n; i++){
+        char c = p[i];
+        if( e->sub==FN_LOWER ){ if( c>='A' && c<='Z' ) c += 32; }
+        else if( c>='a' && c<='z' ) c -= 32;
+        q[i] = c;
+      }
+      out->type = CV_TEXT; out->p = q; out->n = n;
+      return 0;
+    }
+    default: {
+      const char *f; uint32_t nf;
+      const pred_value *d = &x[0];
+      switch( e->sub ){
+        case FN_DATE: f = "%Y-%m-%d"; nf = 8; break;
+        case FN_TIME: f = "%H:%M:%S"; nf = 8; break;
+        case FN_DATETIME: f = "%Y-%m-%d %H:%M:%S"; nf = 17; break;
+        default:
+          if( x[0].type==CV_NULL ) return 0;
+          if( ex_text(&x[0], a, &f, &nf) ) return -1;
+          d = &x[1];
+          break;
+      }
+      if( d->type==CV_NULL ) return 0;
+      char *q = col_arena_alloc(a, AGG_STRFTIME_CAP(nf));
+      if( q==0 ) return -1;
+      int len = agg_strftime(f, nf, d, q);
+      if( len<0 ) return 0;
+      out->type = CV_TEXT; out->p = q; out->n = (uint32_t)len;
+      return 0;
+    }
+  }
+}
+
+int agg_expr_eval(agg_expr *e, const col_batch *b, col_arena *arena,
+                  const col_vector **out, col_error *err){
+  if( e->op==EX_COL ){ *out = &b->cols[e->bcol]; return COL_OK; }
+  col_vector *v = &e->out;
+  if( e->op==EX_LIT ){
+    memset(v, 0, sizeof(*v));
+    v->form = CV_CONST; v->n = b->n; v->type = e->lit.type;
+    e->lit_tag = e->lit.type;
+    v->tags = &e->lit_tag;
+    v->i64 = &e->lit.i; v->f64 = &e->lit.f;
+    e->lit_str.p = e->lit.p; e->lit_str.n = e->lit.n;
+    v->str = &e->lit_str;
+    *out = v;
+    return COL_OK;
+  }
+  const col_vector *arg[EX_MAXARG];
+  for(int i=0; i<e->nargs; i++){
+    int rc = agg_expr_eval(e->args[i], b, arena, &arg[i], err);
+    if( rc ) return rc;
+  }
+  if( ex_reserve(e, b->n ? b->n : 1) ){
+    return col_error_set(err, COL_ENOMEM, "group_by: out of memory evaluating an expression");
+  }
+  uint32_t nsel = b->sel ? b->nsel : b->n;
+  /* The common case gets a loop without conversions: INTEGER op INTEGER. */
+  if( e->op==EX_BIN && e->sub!='|' && e->sub!='/' && e->sub!='%'
+   && arg[0]->form==CV_FLAT && arg[1]->form==CV_FLAT && !arg[0]->tags && !arg[1]->tags
+   && arg[0]->type==CV_INT && arg[1]->type==CV_INT ){
+    const int64_t *x = arg[0]->i64, *y = arg[1]->i64;
+    int ok = 1;
+    for(uint32_t k=0; k<nsel && ok; k++){
+      uint32_t r = b->sel ? b->sel[k] : k;
+      int64_t v;
+      int of = e->sub=='+' ? __builtin_add_overflow(x[r], y[r], &v)
+             : e->sub=='-' ? __builtin_sub_overflow(x[r], y[r], &v)
+             : __builtin_mul_overflow(x[r], y[r], &v);
+      if( of ){ ok = 0; break; }
+      e->i64[r] = v; e->tags[r] = CV_INT;
+    }
+    if( ok ) goto done;
+  }
+  for(uint32_t k=0; k<nsel; k++){
+    uint32_t r = b->sel ? b->sel[k] : k;
+    pred_value x[EX_MAXARG], res;
+    for(int i=0; i<e->nargs; i++) x[i] = agg_value_at(arg[i], r);
+    int rc = e->op==EX_BIN ? ex_arith(e->sub, &x[0], &x[1], arena, &res)
+                           : ex_func(e, x, e->nargs, arena, &res);
+    if( rc ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory evaluating an expression");
+    ex_set(e, r, &res);
+  }
+done:
+  memset(v, 0, sizeof(*v));
+  v->form = CV_FLAT; v->n = b->n; v->type = CV_NULL;
+  v->tags = e->tags; v->i64 = e->i64; v->f64 = e->f64; v->str = e->str;
+  *out = v;
+  return COL_OK;
+}

@@ -1,0 +1,73 @@
+/*
+** expr.h — the expressions group_by accepts for keys and aggregate arguments.
+**
+**   keys       = 'RegionID, substr(URL, 1, 10) AS prefix, strftime(''%Y'', d)'
+**   aggregates = 'count(*), count(DISTINCT UserID) AS users, sum(a*b),
+**                 group_concat(name, ''; '')'
+**
+** Grammar (SQLite's precedence): literals (integers, reals, 'strings', NULL,
+** X'hex'), column names (bare or "quoted", [bracketed], `backticked`;
+** matched case-insensitively as SQLite does), unary - and +, || (binds
+** tightest), * / %, + -, parentheses, and the functions length, substr,
+** lower, upper, strftime, date, time, datetime. Values follow SQLite 3.40:
+** integer arithmetic until it overflows (then REAL), integer division, NULL
+** for division by zero, TEXT operands converted as SQLite converts them.
+**
+** Evaluation is a batch at a time: agg_expr_eval() returns a vector holding
+** the expression's value for the batch's live rows. A column reference
+** returns the batch's own vector (dictionary form kept), a literal a CONST
+** vector, anything else a FLAT vector owned by the node.
+*/
+#ifndef COLUMNAR_AGG_EXPR_H
+#define COLUMNAR_AGG_EXPR_H
+
+#include <stdint.h>
+#include "../reader/scan.h"
+#include "../reader/arena.h"
+#include "../reader/error.h"
+#include "aggregate.h"
+
+typedef struct agg_expr agg_expr;
+
+/* One parsed item of a keys= or aggregates= list. */
+typedef struct agg_item {
+  char *name;             /* output column name: the alias, else the text */
+  agg_expr *expr;         /* keys: the key; aggregates: the argument (NULL
+                          ** for count(*)) */
+  agg_expr *sep;          /* group_concat's separator, or NULL */
+  int kind;               /* aggregates: an agg_kind; keys: -1 */
+  int distinct;           /* aggregates: DISTINCT was given */
+  int src_col;            /* a plain column reference: its source column
+                          ** index, else -1 */
+} agg_item;
+
+typedef struct agg_item_list {
+  int n;                  /* items */
+  agg_item *items;        /* malloc'd array of n */
+} agg_item_list;
+
+/* Parse a comma-separated list of key expressions (aggs==0) or aggregate
+** calls (aggs==1) over the columns of schema. An empty or blank text is an
+** empty list. On error returns COL_ERROR with a message naming the problem. */
+int agg_parse_list(const char *text, int aggs, const col_schema *schema,
+                   agg_item_list *out, col_error *err);
+void agg_item_list_free(agg_item_list *l);
+
+/* Call fn(ctx, source column) for every column reference in e. */
+void agg_expr_columns(const agg_expr *e, void (*fn)(void *, int), void *ctx);
+
+/* Point every column reference at its position in the batch: map[source
+** column] = index into col_batch.cols. */
+void agg_expr_bind(agg_expr *e, const int *map);
+
+/* Evaluate e over the live rows of b. *out is valid until the next eval of
+** e or until strings in arena are reset. Strings built go into arena. */
+int agg_expr_eval(agg_expr *e, const col_batch *b, col_arena *arena,
+                  const col_vector **out, col_error *err);
+
+/* The storage class every value of e has, when it is known from the schema
+** (a column whose type does not vary, a literal, arithmetic never yields
+** TEXT), else CV_NULL. Used to declare output column types. */
+int agg_expr_type(const agg_expr *e, const col_schema *schema);
+
+#endif

@@ -1,0 +1,116 @@
+/*
+** hash.c — column-at-a-time key hashing; see hash.h.
+**
+** Each form of a column has its own loop, and every loop produces what
+** agg_hash_word() produces for the same value: that is the whole invariant.
+** A dictionary hashes each distinct entry once and then gathers.
+*/
+#include "hash.h"
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+/* The word a NULL contributes: a constant, so NULL does not hash as 0. */
+#define AGG_HASH_NULL 0x9e3779b97f4a7c15ull
+/* Mixed into BLOB words so x'61' and 'a' usually differ (the compare decides). */
+#define AGG_HASH_BLOB 0x5851f42d4c957f2dull
+
+void agg_hasher_init(agg_hasher *hs){ memset(hs, 0, sizeof(*hs)); }
+void agg_hasher_free(agg_hasher *hs){ free(hs->dict_words); memset(hs, 0, sizeof(*hs)); }
+
+static inline uint64_t agg_mix(uint64_t h, uint64_t w){
+  h = (h<<23 | h>>41) ^ w;
+  return h * 0xbf58476d1ce4e5b9ull;
+}
+
+static inline uint64_t agg_spread(uint64_t h){
+  h ^= h >> 33; h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33; h *= 0xc4ceb9fe1a85ec53ull;
+  h ^= h >> 33;
+  return h;
+}
+
+/* A REAL that is integral and fits an int64 hashes as that INTEGER. */
+static inline uint64_t agg_real_word(double f){
+  if( f >= -9223372036854775808.0 && f < 9223372036854775808.0 ){
+    int64_t i = (int64_t)f;
+    if( (double)i==f ) return (uint64_t)i;
+  }
+  uint64_t b;
+  memcpy(&b, &f, 8);
+  return b;
+}
+
+uint64_t agg_hash_word(int tag, int64_t i, double f, const char *p, uint32_t n){
+  switch( tag ){
+    case CV_INT: return (uint64_t)i;
+    case CV_REAL: return agg_real_word(f);
+    case CV_TEXT: return XXH3_64bits(p ? p : "", n);
+    case CV_BLOB: return XXH3_64bits(p ? p : "", n) ^ AGG_HASH_BLOB;
+    default: return AGG_HASH_NULL;
+  }
+}
+
+/* Word of entry j of a flat (or const) vector whose storage class is tag. */
+static inline uint64_t agg_flat_word(const col_vector *v, uint32_t j, int tag){
+  switch( tag ){
+    case CV_INT: return (uint64_t)v->i64[j];
+    case CV_REAL: return agg_real_word(v->f64[j]);
+    case CV_TEXT: case CV_BLOB:
+      return agg_hash_word(tag, 0, 0, v->str[j].p, v->str[j].n);
+    default: return AGG_HASH_NULL;
+  }
+}
+
+#define AGG_FOR_ROWS(body) do{ \
+  if( sel ){ for(uint32_t k=0; k<nsel; k++){ uint32_t r = sel[k]; body; } } \
+  else{ for(uint32_t r=0; r<nsel; r++){ body; } } }while(0)
+
+static int agg_fold(agg_hasher *hs, const col_vector *v, const uint32_t *sel,
+                    uint32_t nsel, uint64_t *h){
+  if( v->form==CV_CONST ){
+    int tag = v->tags ? v->tags[0] : v->type;
+    uint64_t w = agg_flat_word(v, 0, tag);
+    AGG_FOR_ROWS( h[r] = agg_mix(h[r], w) );
+    return 0;
+  }
+  if( v->form==CV_DICT ){
+    const col_vector *d = v->dict;
+    if( d->n > hs->dict_cap ){
+      uint64_t *nw = realloc(hs->dict_words, (size_t)d->n * sizeof(uint64_t));
+      if( nw==0 ) return -1;
+      hs->dict_words = nw;
+      hs->dict_cap = d->n;
+    }
+    uint64_t *dw = hs->dict_words;
+    for(uint32_t j=0; j<d->n; j++){
+      dw[j] = agg_flat_word(d, j, d->tags ? d->tags[j] : d->type);
+    }
+    if( v->tags ){
+      AGG_FOR_ROWS( h[r] = agg_mix(h[r], v->tags[r]==CV_NULL ? AGG_HASH_NULL : dw[v->codes[r]]) );
+    }else{
+      AGG_FOR_ROWS( h[r] = agg_mix(h[r], dw[v->codes[r]]) );
+    }
+    return 0;
+  }
+  if( v->tags ){
+    AGG_FOR_ROWS( h[r] = agg_mix(h[r], agg_flat_word(v, r, v->tags[r])) );
+    return 0;
+  }
+  switch( v->type ){
+    case CV_INT: { const int64_t *x = v->i64; AGG_FOR_ROWS( h[r] = agg_mix(h[r], (uint64_t)x[r]) ); break; }
+    case CV_REAL: { const double *x = v->f64; AGG_FOR_ROWS( h[r] = agg_mix(h[r], agg_real_word(x[r])) ); break; }
+    default: AGG_FOR_ROWS( h[r] = agg_mix(h[r], agg_flat_word(v, r, v->type)) ); break;
+  }
+  return 0;
+}
+
+int agg_hash_keys(agg_hasher *hs, const col_vector *const *keys, int nkeys,
+                  const uint32_t *sel, uint32_t nsel, uint64_t *h){
+  AGG_FOR_ROWS( h[r] = 0 );
+  for(int c=0; c<nkeys; c++){
+    if( agg_fold(hs, keys[c], sel, nsel, h) ) return -1;
+  }
+  AGG_FOR_ROWS( h[r] = agg_spread(h[r]) );
+  return 0;
+}

@@ -1,0 +1,219 @@
+/*
+** table.c — the group-by hash table; see table.h and seed 003.
+*/
+#include "table.h"
+#include "value.h"
+#include <stdlib.h>
+#include <string.h>
+
+#define AGG_FIRST_BUCKETS 64  /* small: most group bys have few groups */
+
+int agg_table_init(agg_table *t, int nkey){
+  memset(t, 0, sizeof(*t));
+  t->nkey = nkey;
+  t->buckets = malloc(AGG_FIRST_BUCKETS * sizeof(uint32_t));
+  t->cols = calloc(nkey>0 ? (size_t)nkey : 1, sizeof(agg_keycol));
+  if( t->buckets==0 || t->cols==0 ){ agg_table_free(t); return -1; }
+  memset(t->buckets, 0xff, AGG_FIRST_BUCKETS * sizeof(uint32_t));
+  t->nbucket = AGG_FIRST_BUCKETS;
+  return 0;
+}
+
+void agg_table_free(agg_table *t){
+  if( t->cols ){
+    for(int c=0; c<t->nkey; c++){
+      free(t->cols[c].tags); free(t->cols[c].vals);
+      free(t->cols[c].lens); free(t->cols[c].heap);
+    }
+  }
+  free(t->cols); free(t->buckets); free(t->hashes);
+  memset(t, 0, sizeof(*t));
+}
+
+uint64_t agg_table_footprint(const agg_table *t){
+  uint64_t per_group = sizeof(uint64_t) + (uint64_t)t->nkey*(1+8+4);
+  return (uint64_t)t->nbucket*sizeof(uint32_t) + (uint64_t)t->cap*per_group
+       + (uint64_t)t->nkey*sizeof(agg_keycol);
+}
+
+uint64_t agg_table_owned(const agg_table *t){
+  uint64_t n = 0;
+  for(int c=0; c<t->nkey; c++) n += t->cols[c].heap_cap;
+  return n;
+}
+
+pred_value agg_table_key(const agg_table *t, int col, uint32_t slot){
+  const agg_keycol *k = &t->cols[col];
+  pred_value v;
+  memset(&v, 0, sizeof(v));
+  v.type = k->tags[slot];
+  switch( v.type ){
+    case CV_INT: v.i = (int64_t)k->vals[slot]; break;
+    case CV_REAL: memcpy(&v.f, &k->vals[slot], 8); break;
+    case CV_TEXT: case CV_BLOB:
+      v.p = k->heap ? k->heap + k->vals[slot] : "";
+      v.n = k->lens[slot];
+      break;
+    default: break;
+  }
+  return v;
+}
+
+/* Does the group in slot have, in key column c, the value v holds at row? */
+static inline int agg_key_same(const agg_keycol *k, uint32_t slot,
+                               const col_vector *v, uint32_t row){
+  int st = k->tags[slot];
+  int rt = cv_tag(v, row);
+  if( st==rt ){
+    switch( st ){
+      case CV_NULL: return 1;
+      case CV_INT: return (int64_t)k->vals[slot]==cv_int(v, row);
+      case CV_REAL: { double f; memcpy(&f, &k->vals[slot], 8); return f==cv_real(v, row); }
+      default: {
+        cv_str s = cv_bytes(v, row);
+        return s.n==k->lens[slot] && (s.n==0 || memcmp(s.p, k->heap + k->vals[slot], s.n)==0);
+      }
+    }
+  }
+  if( st==CV_INT && rt==CV_REAL ) return agg_int_real_compare((int64_t)k->vals[slot], cv_real(v, row))==0;
+  if( st==CV_REAL && rt==CV_INT ){
+    double f; memcpy(&f, &k->vals[slot], 8);
+    return agg_int_real_compare(cv_int(v, row), f)==0;
+  }
+  return 0;
+}
+
+static inline int agg_holds(const agg_table *t, uint32_t slot,
+                            const col_vector *const *keys, uint32_t row){
+  for(int c=0; c<t->nkey; c++){
+    if( !agg_key_same(&t->cols[c], slot, keys[c], row) ) return 0;
+  }
+  return 1;
+}
+
+uint32_t agg_table_probe(const agg_table *t, uint64_t hash,
+                         const col_vector *const *keys, uint32_t row,
+                         uint32_t *bucket){
+  uint32_t mask = t->nbucket - 1;
+  uint32_t at = (uint32_t)hash & mask;
+  for(;;){
+    uint32_t slot = t->buckets[at];
+    if( slot==AGG_EMPTY ){ *bucket = at; return AGG_EMPTY; }
+    if( t->hashes[slot]==hash && agg_holds(t, slot, keys, row) ) return slot;
+    at = (at + 1) & mask;
+  }
+}
+
+/* Double the buckets and re-place every group by its stored hash. */
+static int agg_regrow(agg_table *t){
+  uint32_t n = t->nbucket * 2;
+  uint32_t *b = malloc((size_t)n * sizeof(uint32_t));
+  if( b==0 ) return -1;
+  memset(b, 0xff, (size_t)n * sizeof(uint32_t));
+  uint32_t mask = n - 1;
+  for(uint32_t s=0; s<t->ngroup; s++){
+    uint32_t at = (uint32_t)t->hashes[s] & mask;
+    while( b[at]!=AGG_EMPTY ) at = (at + 1) & mask;
+    b[at] = s;
+  }
+  free(t->buckets);
+  t->buckets = b;
+  t->nbucket = n;
+  return 0;
+}
+
+/* Grow hashes and key columns to hold at least one more group. */
+static int agg_grow_groups(agg_table *t){
+  uint32_t cap = t->cap ? (t->cap > AGG_MAX_GROUPS/2 ? AGG_MAX_GROUPS : t->cap*2) : 64;
+  uint64_t *h = realloc(t->hashes, (size_t)cap * sizeof(uint64_t));
+  if( h==0 ) return -1;
+  t->hashes = h;
+  for(int c=0; c<t->nkey; c++){
+    agg_keycol *k = &t->cols[c];
+    uint8_t *tg = realloc(k->tags, cap);
+    if( tg==0 ) return -1;
+    k->tags = tg;
+    uint64_t *v = realloc(k->vals, (size_t)cap * 8);
+    if( v==0 ) return -1;
+    k->vals = v;
+    uint32_t *l = realloc(k->lens, (size_t)cap * 4);
+    if( l==0 ) return -1;
+    k->lens = l;
+  }
+  t->cap = cap;
+  return 0;
+}
+
+static int agg_heap_append(agg_keycol *k, const char *p, uint32_t n){
+  if( k->heap_len + n > k->heap_cap ){
+    uint64_t cap = k->heap_cap ? k->heap_cap*2 : 256;
+    while( cap < k->heap_len + n ) cap *= 2;
+    char *h = realloc(k->heap, (size_t)cap);
+    if( h==0 ) return -1;
+    k->heap = h;
+    k->heap_cap = cap;
+  }
+  if( n ) memcpy(k->heap + k->heap_len, p, n);
+  k->heap_len += n;
+  return 0;
+}
+
+int agg_table_insert(agg_table *t, uint32_t bucket, uint64_t hash,
+                     const col_vector *const *keys, uint32_t row,
+                     uint32_t *slot, col_error *err){
+  uint32_t s = t->ngroup;
+  if( s>=AGG_MAX_GROUPS ){
+    return col_error_set(err, COL_ENOMEM,
+        "group_by: a single group by cannot hold more than %u groups", AGG_MAX_GROUPS);
+  }
+  if( s>=t->cap && agg_grow_groups(t) ) goto oom;
+  for(int c=0; c<t->nkey; c++){
+    agg_keycol *k = &t->cols[c];
+    const col_vector *v = keys[c];
+    int tag = cv_tag(v, row);
+    k->tags[s] = (uint8_t)tag;
+    k->lens[s] = 0;
+    switch( tag ){
+      case CV_INT: k->vals[s] = (uint64_t)cv_int(v, row); break;
+      case CV_REAL: { double f = cv_real(v, row); memcpy(&k->vals[s], &f, 8); break; }
+      case CV_TEXT: case CV_BLOB: {
+        cv_str str = cv_bytes(v, row);
+        k->vals[s] = k->heap_len;
+        k->lens[s] = str.n;
+        if( agg_heap_append(k, str.p, str.n) ) goto oom;
+        break;
+      }
+      default: k->vals[s] = 0; break;
+    }
+  }
+  t->hashes[s] = hash;
+  t->buckets[bucket] = s;
+  t->ngroup = s + 1;
+  /* Half full at most: a linear probe at higher loads walks long runs. */
+  if( (uint64_t)t->ngroup*2 >= t->nbucket && agg_regrow(t) ) goto oom;
+  *slot = s;
+  return COL_OK;
+oom:
+  return col_error_set(err, COL_ENOMEM, "group_by: out of memory growing the hash table");
+}
+
+int agg_table_lookup(agg_table *t, const col_vector *const *keys,
+                     const uint32_t *sel, uint32_t nsel,
+                     const uint64_t *hashes, uint32_t *gid, uint32_t *nnew,
+                     col_error *err){
+  uint32_t created = 0;
+  for(uint32_t k=0; k<nsel; k++){
+    uint32_t row = sel ? sel[k] : k;
+    uint64_t h = hashes[row];
+    uint32_t bucket;
+    uint32_t s = agg_table_probe(t, h, keys, row, &bucket);
+    if( s==AGG_EMPTY ){
+      int rc = agg_table_insert(t, bucket, h, keys, row, &s, err);
+      if( rc ){ *nnew = created; return rc; }
+      created++;
+    }
+    gid[k] = s;
+  }
+  *nnew = created;
+  return COL_OK;
+}

@@ -1,0 +1,80 @@
+/*
+** table.h — the hash table a group by probes, keys held column at a time.
+**
+** Seed 003's table in C. Buckets are u32 slots (UINT32_MAX is empty),
+** probed linearly and kept at most half full; each group's hash is stored so
+** a probe compares one word before it compares a key, and so doubling the
+** buckets re-places groups by their stored hash without touching a key.
+** Keys are stored a column at a time (a tag, a value word and a length per
+** group; TEXT/BLOB bytes in a per-column heap the table owns). A group's
+** slot is the number of groups before it, so groups come out in the order
+** they were first seen. Memory is charged by capacity, strings included.
+**
+** Equality is SQLite's GROUP BY equality: NULL with NULL, INTEGER and REAL
+** numerically (1 and 1.0, -0.0 and 0.0 are one group; the first seen value
+** is kept as the key), TEXT under BINARY, BLOB by bytes.
+*/
+#ifndef COLUMNAR_AGG_TABLE_H
+#define COLUMNAR_AGG_TABLE_H
+
+#include <stdint.h>
+#include "../reader/vector.h"
+#include "../reader/scan.h"
+#include "../reader/error.h"
+
+#define AGG_EMPTY UINT32_MAX          /* a bucket holding no group */
+#define AGG_MAX_GROUPS (UINT32_MAX-1) /* most groups one table holds */
+
+/* One key column of every group, in slot order. */
+typedef struct agg_keycol {
+  uint8_t *tags;          /* storage class per group */
+  uint64_t *vals;         /* INTEGER, REAL bits, or heap offset of TEXT/BLOB */
+  uint32_t *lens;         /* TEXT/BLOB length in bytes */
+  char *heap;             /* TEXT/BLOB bytes of all groups (malloc'd) */
+  uint64_t heap_len;      /* bytes used in heap */
+  uint64_t heap_cap;      /* bytes allocated for heap */
+} agg_keycol;
+
+typedef struct agg_table {
+  uint32_t *buckets;      /* nbucket slots, AGG_EMPTY where none */
+  uint32_t nbucket;       /* a power of two */
+  uint64_t *hashes;       /* hash of each group's key */
+  uint32_t ngroup;        /* groups held */
+  uint32_t cap;           /* capacity of hashes and the key columns */
+  int nkey;               /* key columns */
+  agg_keycol *cols;       /* nkey columns (malloc'd) */
+} agg_table;
+
+/* An empty table over nkey key columns (nkey may be 0). 0, or -1 on OOM. */
+int agg_table_init(agg_table *t, int nkey);
+void agg_table_free(agg_table *t);
+
+/* Look for the key keys[*] holds at row. Returns its slot, or AGG_EMPTY with
+** *bucket set to where it would go. */
+uint32_t agg_table_probe(const agg_table *t, uint64_t hash,
+                         const col_vector *const *keys, uint32_t row,
+                         uint32_t *bucket);
+
+/* Add the key at row in the bucket a probe of the same row left vacant.
+** Returns COL_OK with *slot set, or an error (out of memory, group limit). */
+int agg_table_insert(agg_table *t, uint32_t bucket, uint64_t hash,
+                     const col_vector *const *keys, uint32_t row,
+                     uint32_t *slot, col_error *err);
+
+/* Probe-or-insert every row sel[0..nsel) (rows 0..nsel-1 when sel is NULL),
+** writing each row's group slot into gid[k] (k the position in sel).
+** *nnew gets how many groups were created. */
+int agg_table_lookup(agg_table *t, const col_vector *const *keys,
+                     const uint32_t *sel, uint32_t nsel,
+                     const uint64_t *hashes, uint32_t *gid, uint32_t *nnew,
+                     col_error *err);
+
+/* Bytes taken from the allocator (buckets, hashes, key columns, by capacity). */
+uint64_t agg_table_footprint(const agg_table *t);
+/* Bytes of TEXT/BLOB the stored keys own (heap capacity). */
+uint64_t agg_table_owned(const agg_table *t);
+
+/* Key column col of the group in slot, as a value pointing into the table. */
+pred_value agg_table_key(const agg_table *t, int col, uint32_t slot);
+
+#endif

@@ -1,0 +1,202 @@
+/*
+** value.c — SQLite's value rules for agg/; see value.h.
+*/
+#include "value.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int agg_isspace(char c){
+  return c==' ' || c=='\t' || c=='\n' || c=='\v' || c=='\f' || c=='\r';
+}
+
+int agg_int_real_compare(int64_t i, double r){
+  if( r < -9223372036854775808.0 ) return +1;
+  if( r >= 9223372036854775808.0 ) return -1;
+  int64_t y = (int64_t)r;
+  if( i<y ) return -1;
+  if( i>y ) return +1;
+  double s = (double)i;
+  if( s<r ) return -1;
+  if( s>r ) return +1;
+  return 0;
+}
+
+static int agg_class(int t){
+  /* NULL < numbers < TEXT < BLOB */
+  return t==CV_NULL ? 0 : (t==CV_INT || t==CV_REAL) ? 1 : t==CV_TEXT ? 2 : 3;
+}
+
+int agg_value_compare(const pred_value *a, const pred_value *b){
+  int ca = agg_class(a->type), cb = agg_class(b->type);
+  if( ca!=cb ) return ca<cb ? -1 : 1;
+  switch( ca ){
+    case 0: return 0;
+    case 1:
+      if( a->type==CV_INT && b->type==CV_INT ) return a->i<b->i ? -1 : a->i>b->i;
+      if( a->type==CV_REAL && b->type==CV_REAL ) return a->f<b->f ? -1 : a->f>b->f;
+      if( a->type==CV_INT ) return agg_int_real_compare(a->i, b->f);
+      return -agg_int_real_compare(b->i, a->f);
+    default: {
+      uint32_t n = a->n<b->n ? a->n : b->n;
+      int c = n ? memcmp(a->p, b->p, n) : 0;
+      if( c ) return c;
+      return a->n<b->n ? -1 : a->n>b->n;
+    }
+  }
+}
+
+int agg_int_to_text(int64_t i, char *buf){
+  return snprintf(buf, 24, "%lld", (long long)i);
+}
+
+int agg_real_to_text(double r, char *buf){
+  if( r==0.0 ){ memcpy(buf, "0.0", 4); return 3; }
+  if( isinf(r) ){
+    if( r<0 ){ memcpy(buf, "-Inf", 5); return 4; }
+    memcpy(buf, "Inf", 4); return 3;
+  }
+  char tmp[40];
+  int n = snprintf(tmp, sizeof(tmp), "%.15g", r);
+  char *e = memchr(tmp, 'e', (size_t)n);
+  size_t mant = e ? (size_t)(e - tmp) : (size_t)n;
+  int has_dot = memchr(tmp, '.', mant)!=0;
+  int o = 0;
+  memcpy(buf, tmp, mant); o = (int)mant;
+  if( !has_dot ){ memcpy(buf+o, ".0", 2); o += 2; }
+  if( e ){ size_t rest = (size_t)n - mant; memcpy(buf+o, e, rest); o += (int)rest; }
+  buf[o] = 0;
+  return o;
+}
+
+/* Scan the longest numeric prefix of z[0..n): returns its end (after
+** trailing spaces if the whole thing is clean), sets *digits when any
+** mantissa digit was seen and *real when a '.' or exponent was taken. */
+static uint32_t agg_num_prefix(const char *z, uint32_t n, uint32_t *start,
+                               int *digits, int *real){
+  uint32_t i = 0;
+  *digits = 0; *real = 0;
+  while( i<n && agg_isspace(z[i]) ) i++;
+  *start = i;
+  if( i<n && (z[i]=='+' || z[i]=='-') ) i++;
+  while( i<n && z[i]>='0' && z[i]<='9' ){ i++; *digits = 1; }
+  if( i<n && z[i]=='.' ){
+    uint32_t j = i+1;
+    int frac = 0;
+    while( j<n && z[j]>='0' && z[j]<='9' ){ j++; frac = 1; }
+    if( *digits || frac ){ i = j; *real = 1; *digits = 1; }
+  }
+  if( *digits && i<n && (z[i]=='e' || z[i]=='E') ){
+    uint32_t j = i+1;
+    if( j<n && (z[j]=='+' || z[j]=='-') ) j++;
+    if( j<n && z[j]>='0' && z[j]<='9' ){
+      while( j<n && z[j]>='0' && z[j]<='9' ) j++;
+      i = j; *real = 1;
+    }
+  }
+  return i;
+}
+
+int agg_atof(const char *z, uint32_t n, double *r){
+  uint32_t start;
+  int digits, real;
+  uint32_t end = agg_num_prefix(z, n, &start, &digits, &real);
+  *r = 0.0;
+  if( !digits ) return 0;
+  char small[128];
+  size_t len = end - start;
+  char *buf = len<sizeof(small) ? small : malloc(len+1);
+  if( buf ){
+    memcpy(buf, z+start, len);
+    buf[len] = 0;
+    *r = strtod(buf, 0);
+    if( buf!=small ) free(buf);
+  }
+  uint32_t k = end;
+  while( k<n && agg_isspace(z[k]) ) k++;
+  if( k==n ) return real ? 2 : 1;
+  return real ? -1 : 0;
+}
+
+int agg_atoi64(const char *z, uint32_t n, int64_t *v){
+  uint32_t i = 0;
+  int neg = 0, rc = 0;
+  uint64_t u = 0;
+  while( i<n && agg_isspace(z[i]) ) i++;
+  if( i<n ){
+    if( z[i]=='-' ){ neg = 1; i++; }
+    else if( z[i]=='+' ) i++;
+  }
+  uint32_t start = i;
+  while( i<n && z[i]=='0' ) i++;
+  uint32_t d0 = i;
+  while( i<n && z[i]>='0' && z[i]<='9' ){ u = u*10 + (uint64_t)(z[i]-'0'); i++; }
+  uint32_t nd = i - d0;
+  if( u>(uint64_t)INT64_MAX ) *v = neg ? INT64_MIN : INT64_MAX;
+  else *v = neg ? -(int64_t)u : (int64_t)u;
+  if( nd==0 && start==d0 ){
+    rc = -1;
+  }else{
+    for(uint32_t j=i; j<n; j++) if( !agg_isspace(z[j]) ){ rc = 1; break; }
+  }
+  if( nd<19 ) return rc;
+  int c;
+  if( nd>19 ) c = 1;
+  else c = memcmp(z+d0, "9223372036854775808", 19);
+  if( c<0 ) return rc;
+  *v = neg ? INT64_MIN : INT64_MAX;
+  if( c>0 ) return 2;
+  return neg ? rc : 3;
+}
+
+pred_value agg_numeric_affinity(const pred_value *v){
+  pred_value out = *v;
+  if( v->type!=CV_TEXT ) return out;
+  double r;
+  int rc = agg_atof(v->p, v->n, &r);
+  if( rc<=0 ) return out;
+  int64_t i;
+  if( rc==1 && agg_atoi64(v->p, v->n, &i)==0 ){
+    out.type = CV_INT; out.i = i;
+  }else{
+    out.type = CV_REAL; out.f = r;
+  }
+  return out;
+}
+
+double agg_real_value(const pred_value *v){
+  double r = 0.0;
+  switch( v->type ){
+    case CV_INT: return (double)v->i;
+    case CV_REAL: return v->f;
+    case CV_TEXT: case CV_BLOB: agg_atof(v->p, v->n, &r); return r;
+    default: return 0.0;
+  }
+}
+
+int64_t agg_int_value(const pred_value *v){
+  int64_t i = 0;
+  switch( v->type ){
+    case CV_INT: return v->i;
+    case CV_REAL:
+      if( v->f <= -9223372036854775808.0 ) return INT64_MIN;
+      if( v->f >= 9223372036854775807.0 ) return INT64_MAX;
+      return (int64_t)v->f;
+    case CV_TEXT: case CV_BLOB: agg_atoi64(v->p, v->n, &i); return i;
+    default: return 0;
+  }
+}
+
+int agg_numeric_type(const pred_value *v, int64_t *i, double *r){
+  if( v->type==CV_INT ){ *i = v->i; return CV_INT; }
+  if( v->type==CV_REAL ){ *r = v->f; return CV_REAL; }
+  int rc = agg_atof(v->p, v->n, r);
+  int64_t ix;
+  if( rc<=0 ){
+    if( rc==0 && agg_atoi64(v->p, v->n, &ix)<=1 ){ *i = ix; return CV_INT; }
+    return CV_REAL;
+  }
+  if( rc==1 && agg_atoi64(v->p, v->n, &ix)==0 ){ *i = ix; return CV_INT; }
+  return CV_REAL;
+}

@@ -1,0 +1,74 @@
+/*
+** value.h — SQLite's value rules for agg/, without sqlite3.h.
+**
+** group_by must answer what SQLite answers, so the conversions SQLite applies
+** inside aggregates and arithmetic are written out here once: the ordering of
+** sqlite3MemCompare (NULL < numbers < TEXT < BLOB, INTEGER vs REAL compared
+** exactly, TEXT under BINARY), the text form of a REAL ("%!.15g", as 3.40
+** renders it), and the string-to-number rules of sqlite3AtoF/sqlite3Atoi64
+** as numeric affinity and arithmetic use them.
+**
+** A value is a pred_value (scan.h): the same shape the predicate code uses.
+*/
+#ifndef COLUMNAR_AGG_VALUE_H
+#define COLUMNAR_AGG_VALUE_H
+
+#include <stdint.h>
+#include "../reader/scan.h"
+
+/* Compare a and b as sqlite3MemCompare with BINARY collation: <0, 0, >0.
+** NULL equals NULL. */
+int agg_value_compare(const pred_value *a, const pred_value *b);
+
+/* Exact comparison of an INTEGER with a REAL (sqlite3IntFloatCompare). */
+int agg_int_real_compare(int64_t i, double r);
+
+/* Text of a REAL as SQLite 3.40 renders it ("%!.15g": "1.0", "1.0e+20",
+** "Inf"). Writes a NUL-terminated string into buf (at least 32 bytes) and
+** returns its length. */
+int agg_real_to_text(double r, char *buf);
+
+/* Text of an INTEGER; buf at least 24 bytes. Returns the length. */
+int agg_int_to_text(int64_t i, char *buf);
+
+/* sqlite3AtoF: parse z[0..n). Returns 1 for a pure integer, 2 for a real,
+** 0 when no prefix is a number, -1 when a prefix is a number followed by
+** other text; *r gets the value of the longest numeric prefix (0.0 if none). */
+int agg_atof(const char *z, uint32_t n, double *r);
+
+/* sqlite3Atoi64: 0 ok, 1 extra text after the integer (or none at all),
+** 2 too large (saturated), 3 exactly 9223372036854775808. *v gets the
+** (saturated) integer prefix. */
+int agg_atoi64(const char *z, uint32_t n, int64_t *v);
+
+/* sqlite3_value_numeric_type's conversion of TEXT (applyNumericAffinity):
+** the value itself when it is not TEXT, else INTEGER/REAL when the text is a
+** well-formed number, else the TEXT unchanged. */
+pred_value agg_numeric_affinity(const pred_value *v);
+
+/* sqlite3VdbeRealValue: any value as a double (NULL is 0.0). */
+double agg_real_value(const pred_value *v);
+
+/* sqlite3VdbeIntValue: any value as an int64 (REAL saturates). */
+int64_t agg_int_value(const pred_value *v);
+
+/* The arithmetic operand class of a value (numericType in vdbe.c):
+** CV_INT (with *i set) or CV_REAL (with *r set). v must not be NULL. */
+int agg_numeric_type(const pred_value *v, int64_t *i, double *r);
+
+
+
+/* Row i of vector v as a value (no copy: p points into the vector). */
+static inline pred_value agg_value_at(const col_vector *v, uint32_t i){
+  pred_value x;
+  x.type = (uint8_t)cv_tag(v, i);
+  x.i = 0; x.f = 0; x.p = 0; x.n = 0;
+  switch( x.type ){
+    case CV_INT: x.i = cv_int(v, i); break;
+    case CV_REAL: x.f = cv_real(v, i); break;
+    case CV_TEXT: case CV_BLOB: { cv_str s = cv_bytes(v, i); x.p = s.p; x.n = s.n; break; }
+    default: break;
+  }
+  return x;
+}
+#endif
