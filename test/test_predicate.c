@@ -57,6 +57,8 @@ static const char *const pieces[] = {
   "a", "A", "b", "B", "z", "Z", " ", "  ", "%", "_", "\\", "[", "]", "^",
   "-", "*", "?", "\xc3\xa9", "\xc3\x89", "\xe2\x82\xac", "0", "1", ".",
   "e", "+", "\xff", "\xc3", "\x80", "!", "\x01", "{", "~", "ab", "aB",
+  "\t", "\xef\xbf\xbe", "\xef\xbf\xbf", "\xef\xbf\xbd", "\xc0\x80",
+  "\xed\xa0\x80", "\xf4\x8f\xbf\xbf",
 };
 #define NPIECES (int)(sizeof(pieces)/sizeof(pieces[0]))
 
@@ -151,6 +153,53 @@ static void gen_value(rng *r, pred_value *v, char *buf){
   gen_class(r, gen_cls(r), v, buf);
 }
 
+/* A value near x, to land on the edges the rules care about: the other
+** case or trailing spaces of a TEXT (NOCASE, RTRIM), a change after an
+** embedded NUL, an INTEGER as the nearest REALs, a REAL as an INTEGER. */
+static void gen_variant(rng *r, const pred_value *x, pred_value *v, char *buf){
+  *v = *x;
+  switch( x->type ){
+    case CV_TEXT: case CV_BLOB: {
+      uint32_t n = x->n < VBUF-8 ? x->n : VBUF-8;
+      if( n ) memcpy(buf, x->p, n);
+      for(uint32_t k=0; k<n; k++){
+        char c = buf[k];
+        if( rn(r, 3)==0 && c>='a' && c<='z' ) buf[k] = (char)(c-32);
+        else if( rn(r, 3)==0 && c>='A' && c<='Z' ) buf[k] = (char)(c+32);
+      }
+      switch( rn(r, 5) ){
+        case 0: { uint32_t m = 1 + rn(r, 3); while( m-- ) buf[n++] = ' '; break; }
+        case 1: if( n ) n--; break;
+        case 2: if( n ){ buf[n-1] ^= (char)(1 + rn(r, 3)); } break;
+        case 3: buf[n++] = 0; buf[n++] = (char)('a' + rn(r, 3)); break;
+        default: break;
+      }
+      v->p = buf;
+      v->n = n;
+      break;
+    }
+    case CV_INT: {
+      double d = (double)x->i;
+      switch( rn(r, 4) ){
+        case 0: v->type = CV_REAL; v->f = d; break;
+        case 1: v->type = CV_REAL; v->f = nextafter(d, HUGE_VAL); break;
+        case 2: v->type = CV_REAL; v->f = nextafter(d, -HUGE_VAL); break;
+        default: v->i = (int64_t)((uint64_t)x->i + (rn(r, 2) ? 1u : (uint64_t)-1)); break;
+      }
+      break;
+    }
+    case CV_REAL:
+      if( x->f > -9.2e18 && x->f < 9.2e18 ){
+        v->type = CV_INT;
+        v->i = (int64_t)x->f + (int64_t)rn(r, 3) - 1;
+      }else{
+        v->f = nextafter(x->f, rn(r, 2) ? HUGE_VAL : -HUGE_VAL);
+      }
+      break;
+    default: break;
+  }
+}
+
 /* ---- SQLite as the oracle ------------------------------------------------ */
 
 typedef struct oracle {
@@ -192,7 +241,11 @@ static void bind(sqlite3_stmt *st, int k, const pred_value *v){
   }
 }
 
-/* Step once: 1 for a true result, 0 for false or NULL; -2 on error. */
+/* Step once: 1 for a true result, 0 for false or NULL; -2 when SQLite
+** fails. It does, for one input here: 3.40's ephemeral index for IN under
+** RTRIM reports "database disk image is malformed" when the list holds
+** values equal but for trailing spaces ('a' COLLATE RTRIM IN ('a ','a','b')).
+** There is no answer to agree with then, so those cases are counted apart. */
 static int truth(sqlite3_stmt *st){
   int rc = sqlite3_step(st);
   if( rc!=SQLITE_ROW ) return -2;
@@ -250,8 +303,8 @@ static void gen_pattern(rng *r, int glob, const pred_value *from, pred_value *pa
       if( x==0 ) c = glob ? '?' : '_';
       else if( x==1 ) c = glob ? '*' : '%';
       else if( x==2 ){ buf[n++] = glob ? '*' : '%'; }
-      else if( x==3 && c>='a' && c<='z' ) c = (char)(c-32);
-      else if( x==4 && c>='A' && c<='Z' ) c = (char)(c+32);
+      else if( x<8 && c>='a' && c<='z' ) c = (char)(c-32);
+      else if( x<8 && c>='A' && c<='Z' ) c = (char)(c+32);
       buf[n++] = c;
     }
   }else{
@@ -311,6 +364,7 @@ static void gen_pred(rng *r, tpred *t, const pred_value *hint){
       p->nin = (int)rn(r, 9);
       for(int k=0; k<p->nin; k++){
         if( hint && rn(r, 4)==0 ) t->in[k] = *hint;
+        else if( hint && rn(r, 4)==0 ) gen_variant(r, hint, &t->in[k], t->buf[k+1]);
         else gen_value(r, &t->in[k], t->buf[k+1]);
       }
       p->in = t->in;
@@ -318,6 +372,8 @@ static void gen_pred(rng *r, tpred *t, const pred_value *hint){
     default:
       if( hint && rn(r, 4)==0 ){
         p->v = *hint;
+      }else if( hint && rn(r, 3)==0 ){
+        gen_variant(r, hint, &p->v, t->buf[0]);
       }else{
         gen_value(r, &p->v, t->buf[0]);
       }
@@ -403,7 +459,10 @@ static void test_order(void){
     pred_value a, b;
     pred_coll coll = (pred_coll)rn(&r, 3);
     gen_value(&r, &a, b1);
-    if( rn(&r, 5)==0 ) b = a; else gen_value(&r, &b, b2);
+    uint32_t how = rn(&r, 8);
+    if( how==0 ) b = a;
+    else if( how<4 ) gen_variant(&r, &a, &b, b2);
+    else gen_value(&r, &b, b2);
     snprintf(sql, sizeof(sql), "SELECT ?1 IS ?2 COLLATE %s", coll_name(coll));
     sqlite3_stmt *st = stmt(&O, O.db, sql);
     bind(st, 1, &a); bind(st, 2, &b);
@@ -434,7 +493,7 @@ static void test_order(void){
 /* One predicate category: ops drawn from [lo, hi]. */
 static void run_match(const char *name, uint64_t salt, int lo, int hi){
   rng r; rng_init(&r, salt);
-  int bad = 0, hits = 0;
+  int bad = 0, hits = 0, errs = 0;
   for(int c=0; c<CASES; c++){
     tpred t;
     char bx[VBUF];
@@ -442,6 +501,7 @@ static void run_match(const char *name, uint64_t salt, int lo, int hi){
     gen_value(&r, &x, bx);
     do{ gen_pred(&r, &t, &x); }while( (int)t.p.op<lo || (int)t.p.op>hi );
     int expect = oracle_match(&O, &t, &x);
+    if( expect==-2 ){ errs++; continue; }
     scan_pred p = t.p;
     if( p.op==PRED_IN ) pred_contract_in(&p, inv);
     int got = pred_match_value(&p, &x);
@@ -453,7 +513,8 @@ static void run_match(const char *name, uint64_t salt, int lo, int hi){
       }
     }
   }
-  printf("  %-8s %d cases (%d true), %d mismatches\n", name, CASES, hits, bad);
+  printf("  %-8s %d cases (%d true, %d SQLite errors), %d mismatches\n", name,
+         CASES, hits, errs, bad);
   CHECK(bad==0);
 }
 
@@ -672,6 +733,7 @@ static void test_filter_oracle(void){
       int expect = oracle_match(&O, &t, &tv.truth[i]);
       int kept = g<got && sel[g]==i;
       if( kept ) g++;
+      if( expect==-2 ) continue;
       cases++;
       if( kept!=expect && bad++ < 10 ){
         fprintf(stderr, "filter/oracle: row %u kept %d sqlite %d\n", i, kept, expect);
