@@ -536,6 +536,7 @@ static int truncation_errors(const uint8_t *p, size_t n){
     col_error_clear(&e);
     int rc = pq_file_meta_decode(q, k, &m, &e);
     if( rc!=COL_ERROR || e.msg[0]==0 || m.owner!=0 ) bad++;
+    if( rc==COL_OK ) pq_file_meta_free(&m);
     free(q);
   }
   return bad;
@@ -919,12 +920,13 @@ static long page_type_count(const char *cell, const char *name){
 typedef struct corpus_stats {
   int files;            /* footers decoded */
   int encrypted;        /* PARE files skipped */
+  int plaintext_encrypted; /* encrypted files with a plaintext footer */
   int bad_errors;       /* bad_data files refused cleanly */
   int bad_decoded;      /* bad_data files that decoded */
   long pages;           /* page headers decoded */
   int manifest_checked; /* files compared against MANIFEST.tsv */
   int failures;         /* data/ files that did not check out */
-  int seeds;            /* fuzz seeds written (when asked) */
+  long indexes[3];      /* offset indexes, column indexes, bloom headers */
 } corpus_stats;
 
 /* Where a chunk's first page is: the dictionary page when there is one.
@@ -939,14 +941,102 @@ static int64_t chunk_start(const pq_column_meta *cm){
   return data;
 }
 
+/* A chunk's offset index must list its data pages, its column index have
+** one entry per data page, and its bloom filter header decode. extra[]
+** counts offset indexes, column indexes and bloom headers decoded. */
+static int check_indexes(const uint8_t *file, size_t size,
+                         const pq_column_chunk *cc, int64_t data_pages,
+                         int g, int c, long extra[3], char *why, size_t whyn){
+  col_error e;
+  if( cc->has_offset_index && cc->offset_index_offset>=4
+   && cc->offset_index_length>0
+   && (uint64_t)cc->offset_index_offset + (uint64_t)cc->offset_index_length <= size ){
+    size_t n = (size_t)cc->offset_index_length;
+    uint8_t *q = malloc(n);
+    memcpy(q, file+cc->offset_index_offset, n);
+    pq_offset_index oi;
+    col_error_clear(&e);
+    int rc = pq_offset_index_decode(q, n, &oi, &e);
+    free(q);
+    if( rc ){
+      snprintf(why, whyn, "rg %d col %d: offset index: %s", g, c, e.msg);
+      return -1;
+    }
+    int bad = oi.n_page_locations!=data_pages;
+    for(int i=0; !bad && i<oi.n_page_locations; i++){
+      const pq_page_location *pl = &oi.page_locations[i];
+      pq_page_header h; size_t hl;
+      col_error_clear(&e);
+      /* every location must be a data page header of the size stated */
+      bad = pl->offset<4 || (uint64_t)pl->offset>=size
+         || pq_page_header_decode(file+pl->offset, size-(size_t)pl->offset,
+                                  &h, &hl, &e)
+         || (int64_t)hl + h.compressed_page_size != pl->compressed_page_size;
+    }
+    pq_offset_index_free(&oi);
+    if( bad ){
+      snprintf(why, whyn, "rg %d col %d: offset index disagrees with the "
+               "%lld data pages walked", g, c, (long long)data_pages);
+      return -1;
+    }
+    extra[0]++;
+  }
+  if( cc->has_column_index && cc->column_index_offset>=4
+   && cc->column_index_length>0
+   && (uint64_t)cc->column_index_offset + (uint64_t)cc->column_index_length <= size ){
+    size_t n = (size_t)cc->column_index_length;
+    uint8_t *q = malloc(n);
+    memcpy(q, file+cc->column_index_offset, n);
+    pq_column_index ci;
+    col_error_clear(&e);
+    int rc = pq_column_index_decode(q, n, &ci, &e);
+    free(q);
+    if( rc ){
+      snprintf(why, whyn, "rg %d col %d: column index: %s", g, c, e.msg);
+      return -1;
+    }
+    int32_t n_pages = ci.n_pages;
+    pq_column_index_free(&ci);
+    if( n_pages!=data_pages ){
+      snprintf(why, whyn, "rg %d col %d: column index has %d pages, walked "
+               "%lld", g, c, (int)n_pages, (long long)data_pages);
+      return -1;
+    }
+    extra[1]++;
+  }
+  const pq_column_meta *cm = &cc->meta_data;
+  if( cm->has_bloom_filter && cm->bloom_filter_offset>=4
+   && (uint64_t)cm->bloom_filter_offset < size ){
+    pq_bloom_filter_header bh; size_t hl;
+    col_error_clear(&e);
+    if( pq_bloom_filter_header_decode(file+cm->bloom_filter_offset,
+                                      size-(size_t)cm->bloom_filter_offset,
+                                      &bh, &hl, &e) ){
+      snprintf(why, whyn, "rg %d col %d: bloom filter: %s", g, c, e.msg);
+      return -1;
+    }
+    if( !bh.algorithm_block || !bh.hash_xxhash || !bh.compression_uncompressed
+     || (cm->has_bloom_filter_length
+         && (int64_t)hl + bh.num_bytes != cm->bloom_filter_length) ){
+      snprintf(why, whyn, "rg %d col %d: unexpected bloom filter header", g, c);
+      return -1;
+    }
+    extra[2]++;
+  }
+  return 0;
+}
+
 /* Walk every column chunk's pages. Returns 0 or -1 with a message. */
 static int walk_pages(const uint8_t *file, size_t size, const pq_file_meta *m,
-                      long counts[4], char *why, size_t whyn){
+                      long counts[4], long extra[3], char *why, size_t whyn){
   for(int g=0; g<m->n_row_groups; g++){
     const pq_row_group *rg = &m->row_groups[g];
     for(int c=0; c<rg->n_columns; c++){
       const pq_column_chunk *cc = &rg->columns[c];
-      if( !cc->has_meta_data || cc->file_path.n ) continue;
+      /* encrypted columns' pages are ciphertext */
+      if( !cc->has_meta_data || cc->file_path.n || cc->has_crypto_metadata ){
+        continue;
+      }
       const pq_column_meta *cm = &cc->meta_data;
       int64_t start = chunk_start(cm);
       int64_t end = start + cm->total_compressed_size;
@@ -955,7 +1045,7 @@ static int walk_pages(const uint8_t *file, size_t size, const pq_file_meta *m,
                  g, c, (long long)start, (long long)end);
         return -1;
       }
-      int64_t pos = start, values = 0;
+      int64_t pos = start, values = 0, data_pages = 0;
       while( pos<end ){
         pq_page_header h; size_t hl; col_error e;
         col_error_clear(&e);
@@ -965,6 +1055,7 @@ static int walk_pages(const uint8_t *file, size_t size, const pq_file_meta *m,
           return -1;
         }
         if( h.type>=0 && h.type<4 ) counts[h.type]++;
+        data_pages += h.type==PQ_PAGE_DATA || h.type==PQ_PAGE_DATA_V2;
         if( h.has_data_page_header ) values += h.data_page_header.num_values;
         if( h.has_data_page_header_v2 ) values += h.data_page_header_v2.num_values;
         pos += (int64_t)hl + h.compressed_page_size;
@@ -975,17 +1066,12 @@ static int walk_pages(const uint8_t *file, size_t size, const pq_file_meta *m,
                  (long long)values, (long long)cm->num_values);
         return -1;
       }
+      if( check_indexes(file, size, cc, data_pages, g, c, extra, why, whyn) ){
+        return -1;
+      }
     }
   }
   return 0;
-}
-
-static void write_seed(const char *dir, const char *base, const uint8_t *p,
-                       size_t n){
-  char path[1024];
-  snprintf(path, sizeof(path), "%.500s/%.500s", dir, base);
-  FILE *f = fopen(path, "wb");
-  if( f ){ fwrite(p, 1, n, f); fclose(f); }
 }
 
 static void check_file(const char *root, const char *rel, const manifest *mf,
@@ -1024,6 +1110,14 @@ static void check_file(const char *root, const char *rel, const manifest *mf,
     return;
   }
   st->files++;
+  /* A plaintext footer of an encrypted file says so. */
+  if( strstr(rel, ".encrypted") ){
+    st->plaintext_encrypted++;
+    if( !m.has_encryption_algorithm ){
+      st->failures++;
+      fprintf(stderr, "%s: no encryption_algorithm in the footer\n", rel);
+    }
+  }
   int64_t sum = 0;
   for(int g=0; g<m.n_row_groups; g++) sum += m.row_groups[g].num_rows;
   char why[700] = "";
@@ -1043,7 +1137,7 @@ static void check_file(const char *root, const char *rel, const manifest *mf,
   }
   long counts[4] = {0,0,0,0};
   char pwhy[600] = "";
-  int prc = walk_pages(file, size, &m, counts, pwhy, sizeof(pwhy));
+  int prc = walk_pages(file, size, &m, counts, st->indexes, pwhy, sizeof(pwhy));
   st->pages += counts[0]+counts[1]+counts[2]+counts[3];
   if( !why[0] && prc && !is_bad ) snprintf(why, sizeof(why), "%s", pwhy);
   if( !why[0] && prc==0 && r && !is_bad && r->page_types[0] ){
@@ -1062,30 +1156,12 @@ static void check_file(const char *root, const char *rel, const manifest *mf,
   if( is_bad ){
     if( prc ) st->bad_errors++; else st->bad_decoded++;
   }
-  /* FOOTER_SEEDS=dir writes small footers as fuzz seeds. */
-  const char *sd = getenv("FOOTER_SEEDS");
-  if( sd && !is_bad && flen < 4096 && st->seeds < 8 && prc==0 ){
-    const char *base = strrchr(rel, '/') ? strrchr(rel, '/')+1 : rel;
-    char name[512];
-    snprintf(name, sizeof(name), "footer/%.400s.footer", base);
-    write_seed(sd, name, foot, flen);
-    /* and the first page header of the first column */
-    if( m.n_row_groups && m.row_groups[0].n_columns ){
-      const pq_column_meta *cm = &m.row_groups[0].columns[0].meta_data;
-      int64_t at = chunk_start(cm);
-      pq_page_header h; size_t hl;
-      col_error_clear(&e);
-      if( at>=4 && (uint64_t)at<size
-       && pq_page_header_decode(file+at, size-(size_t)at, &h, &hl, &e)==0 ){
-        snprintf(name, sizeof(name), "page_header/%.400s.header", base);
-        write_seed(sd, name, file+at, hl);
-      }
-    }
-    st->seeds++;
-  }
   /* Every prefix of a real footer is an error; small footers only, since
   ** this is quadratic. */
-  if( !is_bad && flen < 3000 && truncation_errors(foot, flen) ){
+  /* (A plaintext footer of an encrypted file ends in a 28-byte signature,
+  ** so its prefixes that hold the whole FileMetaData do decode.) */
+  if( !is_bad && !strstr(rel, ".encrypted") && flen < 3000
+   && truncation_errors(foot, flen) ){
     st->failures++;
     fprintf(stderr, "%s: a truncated footer decoded\n", rel);
   }
@@ -1123,7 +1199,10 @@ static void walk_dir(const char *root, const char *rel, const manifest *mf,
       walk_dir(root, sub, mf, st);
     }else{
       size_t ln = strlen(names[i]);
-      if( ln>8 && !strcmp(names[i]+ln-8, ".parquet") ) check_file(root, sub, mf, st);
+      if( (ln>8 && !strcmp(names[i]+ln-8, ".parquet"))
+       || (ln>18 && !strcmp(names[i]+ln-18, ".parquet.encrypted")) ){
+        check_file(root, sub, mf, st);
+      }
     }
     free(names[i]);
   }
@@ -1144,9 +1223,12 @@ static void test_corpus(void){
   walk_dir(CORPUS, "bad_data", &mf, &st);
   walk_dir(CORPUS, "shredded_variant", &mf, &st);
   printf("  parquet-testing corpus: %d footers decoded (%d checked against "
-         "MANIFEST.tsv), %ld page headers, %d encrypted skipped; bad_data: "
+         "MANIFEST.tsv), %ld page headers, %d encrypted skipped (%d with a "
+         "plaintext footer decoded); bad_data: "
          "%d refused, %d decoded; %d failures\n", st.files, st.manifest_checked,
-         st.pages, st.encrypted, st.bad_errors, st.bad_decoded, st.failures);
+         st.pages, st.encrypted, st.plaintext_encrypted, st.bad_errors, st.bad_decoded, st.failures);
+  printf("  page indexes: %ld offset indexes, %ld column indexes, %ld bloom "
+         "filter headers decoded\n", st.indexes[0], st.indexes[1], st.indexes[2]);
   CHECK(st.files > 100);
   CHECK_EQ_INT(st.failures, 0);
   free(mf.rows);
