@@ -45,6 +45,14 @@ static void fmt_real(double d, char *out, size_t cap){
     snprintf(out, cap, "%.*g", prec, d);
     if( strtod(out, 0)==d ) break;
   }
+  /* Plain notation for moderate magnitudes, as JavaScript prints them. */
+  if( strchr(out, 'e') && fabs(d)>=1e-6 && fabs(d)<1e21 ){
+    int e10 = (int)floor(log10(fabs(d)));
+    for(int prec=e10+1; prec<=17; prec++){
+      snprintf(out, cap, "%.*g", prec, d);
+      if( !strchr(out, 'e') && strtod(out, 0)==d ) break;
+    }
+  }
   if( !strpbrk(out, ".eni") ) strcat(out, ".0");
 }
 

@@ -17,8 +17,10 @@
 **     decodes. Only the read set (projection plus predicate columns) is
 **     decoded, so a bad value in a column the query never reads is not an
 **     error: this is what makes count(*) and narrow projections fast.
-**   - Integers with leading zeros ("007") are INTEGER 7, as DuckDB.
-**   - A quoted empty field "" is '' in a TEXT column, NULL in a typed one.
+**   - A column whose sample has numbers with leading zeros ("007") is TEXT,
+**     as DuckDB's sniffer decides.
+**   - A quoted empty field "" is '' in a TEXT column, NULL in a typed one
+**     (DuckDB 1.5 reads it as NULL: its allow_quoted_nulls default).
 **   - Blank lines are skipped; a quote char only opens a quoted field at the
 **     start of a field; after a closing quote only a delimiter or line end
 **     may follow (else an error naming the line).

@@ -10,7 +10,9 @@
 ** column's type; with every column TEXT, when its values are non-empty,
 ** unique and none is a number. Names are made unique DuckDB's way (a, a_1);
 ** empty names and files without a header give c0, c1, ... (csv.c's names).
-** Types: see types.c; a column with no non-null sample value is TEXT.
+** Types: see types.c; a column with no non-null sample value is TEXT, and
+** one with a number written with a leading zero ("007", a zip code) is TEXT,
+** as DuckDB decides (a typed column still reads "007" as 7 when scanning).
 */
 #include "sniff.h"
 #include "types.h"
@@ -51,9 +53,9 @@ static long sniff_score(const char *p, size_t n, int eof, const csv_dialect *d,
   col_error_clear(&e);
   *ncols = 0;
   if( csv_tok_init(&t, d) ) return -1;
-  enum { MAXC = 64 };
-  int counts[MAXC+1];
-  memset(counts, 0, sizeof(counts));
+  enum { MAXC = 16384 };
+  int *counts = calloc(MAXC+1, sizeof(int));
+  if( counts==0 ){ csv_tok_free(&t); return -1; }
   size_t pos = 0, used;
   for(int r=0; r<2000; ){
     int rc = csv_tok_record(&t, p+pos, n-pos, eof, &used, &e);
@@ -67,7 +69,9 @@ static long sniff_score(const char *p, size_t n, int eof, const csv_dialect *d,
   int best = 0;
   for(int c=1; c<=MAXC; c++) if( counts[c]>=counts[best] ) best = c;
   *ncols = best;
-  return best>1 ? counts[best] : 0;
+  long score = best>1 ? counts[best] : 0;
+  free(counts);
+  return score;
 }
 
 static char *sniff_strdup(const char *p, size_t n){
@@ -227,6 +231,7 @@ int csv_sniff_sample(const char *buf, size_t n, int eof, const csv_options *o,
       if( sniff_is_null(o, &t, rec, j) ) continue;
       seen[j] = 1;
       mask[j] = csv_type_narrow(mask[j], rec+t.fs[j], t.fe[j]-t.fs[j]);
+      if( csv_leading_zero(rec+t.fs[j], t.fe[j]-t.fs[j]) ) mask[j] &= ~CSV_T_NUMERIC;
     }
   }
 
@@ -259,6 +264,7 @@ int csv_sniff_sample(const char *buf, size_t n, int eof, const csv_options *o,
       if( isnull ) continue;
       seen[j] = 1;
       mask[j] = csv_type_narrow(mask[j], first[j], (uint32_t)fl);
+      if( csv_leading_zero(first[j], (uint32_t)fl) ) mask[j] &= ~CSV_T_NUMERIC;
     }
   }
   s->header = header;

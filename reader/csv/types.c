@@ -2,9 +2,10 @@
 ** types.c — parsing CSV fields as INTEGER, REAL, booleans, dates, times.
 **
 ** Choices (DuckDB's read_csv is the reference where it has one):
-**   INTEGER  [+-]digits, 64-bit; leading zeros allowed ("007" is 7, as
-**            DuckDB); out of range is not an INTEGER (sniffing then picks
-**            REAL). No blanks around the digits.
+**   INTEGER  [+-]digits, 64-bit; out of range is not an INTEGER (sniffing
+**            then picks REAL). No blanks around the digits. Sniffing makes a
+**            column with leading zeros ("007") TEXT, as DuckDB does; in a
+**            column typed INTEGER (types= or a later row) "007" reads as 7.
 **   REAL     [+-](digits[.digits]|.digits)([eE][+-]digits)?, also inf,
 **            infinity, nan (any case). NaN reads as NULL.
 **   booleans true/false in any case, stored as INTEGER 1/0.
@@ -198,6 +199,11 @@ int csv_parse_ts(const char *p, uint32_t n, char *out, uint32_t *outn){
   if( k==0 ) return 0;
   *outn = 11+k;
   return 1;
+}
+
+int csv_leading_zero(const char *p, uint32_t n){
+  uint32_t i = n && (p[0]=='-' || p[0]=='+');
+  return i+1<n && p[i]=='0' && (unsigned)(p[i+1]-'0')<10;
 }
 
 unsigned csv_type_narrow(unsigned mask, const char *p, uint32_t n){

@@ -27,6 +27,11 @@ int csv_parse_time(const char *p, uint32_t n, char *out, uint32_t *outn);
 int csv_parse_date(const char *p, uint32_t n, char *out, uint32_t *outn);
 int csv_parse_ts(const char *p, uint32_t n, char *out, uint32_t *outn);
 
+/* INT and REAL bits of a mask. */
+#define CSV_T_NUMERIC ((1u<<CSV_T_INT)|(1u<<CSV_T_REAL))
+/* Does p[0..n) look like a number with a leading zero ("007", "-01.5")? */
+int csv_leading_zero(const char *p, uint32_t n);
+
 /* Clear from mask the types that p[0..n) is not a value of. */
 unsigned csv_type_narrow(unsigned mask, const char *p, uint32_t n);
 /* The preferred type in a viable mask (TEXT when none). */
