@@ -1,0 +1,40 @@
+/*
+** conn.c — the per-connection registry of scan tables (see conn.h).
+*/
+#include "sqlite3ext.h"
+SQLITE_EXTENSION_INIT3
+#include "conn.h"
+#include <string.h>
+
+int columnar_conn_add(columnar_conn *cc, const char *name, scan_table *tab){
+  columnar_table_entry *e = sqlite3_malloc64(sizeof(*e));
+  if( !e ) return SQLITE_NOMEM;
+  e->name = sqlite3_mprintf("%s", name);
+  if( !e->name ){ sqlite3_free(e); return SQLITE_NOMEM; }
+  e->tab = tab;
+  e->next = cc->tables;
+  cc->tables = e;
+  return SQLITE_OK;
+}
+
+void columnar_conn_remove(columnar_conn *cc, scan_table *tab){
+  for(columnar_table_entry **pp = &cc->tables; *pp; pp = &(*pp)->next){
+    if( (*pp)->tab==tab ){
+      columnar_table_entry *e = *pp;
+      *pp = e->next;
+      sqlite3_free(e->name);
+      sqlite3_free(e);
+      return;
+    }
+  }
+}
+
+scan_table *columnar_conn_find(columnar_conn *cc, const char *name){
+  /* "temp.hits" and "hits" both find hits. */
+  const char *dot = strchr(name, '.');
+  if( dot ) name = dot+1;
+  for(columnar_table_entry *e = cc->tables; e; e = e->next){
+    if( sqlite3_stricmp(e->name, name)==0 ) return e->tab;
+  }
+  return 0;
+}

@@ -1,0 +1,332 @@
+/*
+** plan.c — how a scan table's xBestIndex hands its plan to xFilter.
+**
+** HOW IT WORKS
+**
+** xBestIndex looks at every usable constraint and decides, per constraint,
+** one of:
+**   exact   the reader applies it to the bit (SQLite's rules) and SQLite is
+**           told to omit it;
+**   filter  the reader drops rows that certainly fail it, SQLite re-checks
+**           (LIKE: ASCII case-insensitive matching is a superset of what any
+**           case_sensitive_like setting accepts);
+**   prune   only statistics use it (row groups, pages, chunks);
+**   unused  not passed at all (a custom collation, an operator we lack).
+** Constraints it uses get an argvIndex in order. The plan is idxStr:
+**
+**     U<colUsed as 16 hex digits>;<rec>;<rec>;...
+**
+** with one <rec> per argv slot, in argv order:
+**
+**     <op><col>,<flags>
+**
+** <op> is one letter: e(=) n(!=) l(<) L(<=) g(>) G(>=) i(IS) I(IS NOT)
+** k(LIKE) b(GLOB) m(LIMIT) o(OFFSET), and for constraints without a
+** right-hand side (no argv slot) u(IS NULL) U(IS NOT NULL). <col> is the
+** column number in decimal. <flags> is a decimal bitmask: 1 apply as a row
+** filter, 2 exact (omitted), 4 IN list (sqlite3_vtab_in), 8 the right-hand
+** side gets TEXT affinity (TEXT column, constant right-hand side), 16 the
+** right-hand side gets NUMERIC affinity (numeric column), 32 filter only
+** when the right-hand side is TEXT/BLOB/NULL (TEXT column, right-hand side
+** unknown at plan time), 64/128 collation NOCASE/RTRIM.
+**
+** colUsed becomes the projection: bit i is column i, bit 63 every column
+** from 63 on. The read set is the projection plus the exact predicates'
+** columns, which the reader decodes without emitting.
+*/
+#include "sqlite3ext.h"
+SQLITE_EXTENSION_INIT3
+#include "plan.h"
+#include "../reader/predicate.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define F_FILTER 1
+#define F_EXACT 2
+#define F_IN 4
+#define F_TEXTAFF 8
+#define F_NUMAFF 16
+#define F_TEXTONLY 32
+#define F_NOCASE 64
+#define F_RTRIM 128
+
+static char op_letter(int op){
+  switch( op ){
+    case SQLITE_INDEX_CONSTRAINT_EQ: return 'e';
+    case SQLITE_INDEX_CONSTRAINT_NE: return 'n';
+    case SQLITE_INDEX_CONSTRAINT_LT: return 'l';
+    case SQLITE_INDEX_CONSTRAINT_LE: return 'L';
+    case SQLITE_INDEX_CONSTRAINT_GT: return 'g';
+    case SQLITE_INDEX_CONSTRAINT_GE: return 'G';
+    case SQLITE_INDEX_CONSTRAINT_IS: return 'i';
+    case SQLITE_INDEX_CONSTRAINT_ISNOT: return 'I';
+    case SQLITE_INDEX_CONSTRAINT_LIKE: return 'k';
+    case SQLITE_INDEX_CONSTRAINT_GLOB: return 'b';
+    case SQLITE_INDEX_CONSTRAINT_LIMIT: return 'm';
+    case SQLITE_INDEX_CONSTRAINT_OFFSET: return 'o';
+    case SQLITE_INDEX_CONSTRAINT_ISNULL: return 'u';
+    case SQLITE_INDEX_CONSTRAINT_ISNOTNULL: return 'U';
+    default: return 0;
+  }
+}
+
+static int is_numeric_col(const col_def *c){
+  return c->decl && (strcmp(c->decl, "INTEGER")==0 || strcmp(c->decl, "REAL")==0);
+}
+static int is_text_col(const col_def *c){
+  return c->decl && strcmp(c->decl, "TEXT")==0;
+}
+
+int scan_plan_best_index(sqlite3_vtab *tab, const col_dataset *ds,
+                         sqlite3_index_info *info){
+  sqlite3_str *s = sqlite3_str_new(0);
+  int argv_next = 1;
+  double rows = ds->total_rows>0 ? (double)ds->total_rows : 1e6;
+  int nexact = 0;
+  (void)tab;
+  sqlite3_str_appendf(s, "U%016llx", (unsigned long long)info->colUsed);
+  for(int i=0; i<info->nConstraint; i++){
+    const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+    if( !c->usable ) continue;
+    char op = op_letter(c->op);
+    if( !op ) continue;
+    if( op=='m' || op=='o' ){
+      info->aConstraintUsage[i].argvIndex = argv_next++;
+      sqlite3_str_appendf(s, ";%c0,0", op);
+      continue;
+    }
+    if( c->iColumn<0 || c->iColumn>=ds->schema.n ) continue;
+    const col_def *cd = &ds->schema.cols[c->iColumn];
+    int flags = 0;
+    const char *coll = sqlite3_vtab_collation(info, i);
+    if( coll==0 || sqlite3_stricmp(coll, "BINARY")==0 ){}
+    else if( sqlite3_stricmp(coll, "NOCASE")==0 ) flags |= F_NOCASE;
+    else if( sqlite3_stricmp(coll, "RTRIM")==0 ) flags |= F_RTRIM;
+    else continue;   /* a collation we cannot apply */
+    if( op=='u' || op=='U' ){
+      flags |= F_FILTER | F_EXACT;
+      info->aConstraintUsage[i].omit = 1;
+      sqlite3_str_appendf(s, ";%c%d,%d", op, c->iColumn, flags);
+      /* no argv slot: record it at the end of the argv order list */
+      nexact++;
+      rows *= op=='u' ? 0.1 : 0.9;
+      continue;
+    }
+    sqlite3_value *rhs = 0;
+    int known = sqlite3_vtab_rhs_value(info, i, &rhs)==SQLITE_OK;
+    if( op=='k' ){
+      flags |= F_FILTER;             /* superset filter; SQLite re-checks */
+      if( is_numeric_col(cd) ) flags |= F_NUMAFF;
+    }else if( op=='b' ){
+      flags |= F_FILTER | F_EXACT;
+    }else if( is_numeric_col(cd) ){
+      flags |= F_FILTER | F_EXACT | F_NUMAFF;
+    }else if( is_text_col(cd) ){
+      if( known ) flags |= F_FILTER | F_EXACT | F_TEXTAFF;
+      else if( op=='e' || op=='i' ) flags |= F_FILTER | F_TEXTONLY;
+      else continue;
+    }else{
+      flags |= F_FILTER | F_EXACT;   /* BLOB / no affinity: nothing converts */
+    }
+    if( op=='e' && (flags & F_EXACT) && sqlite3_vtab_in(info, i, -1) ){
+      sqlite3_vtab_in(info, i, 1);
+      flags |= F_IN;
+    }
+    info->aConstraintUsage[i].argvIndex = argv_next++;
+    if( flags & F_EXACT ){
+      info->aConstraintUsage[i].omit = 1;
+      nexact++;
+    }
+    sqlite3_str_appendf(s, ";%c%d,%d", op, c->iColumn, flags);
+    switch( op ){
+      case 'e': case 'i': rows *= (flags & F_IN) ? 0.05 : 0.01; break;
+      case 'n': case 'I': rows *= 0.9; break;
+      case 'k': case 'b': rows *= 0.2; break;
+      default: rows *= 0.3; break;
+    }
+  }
+  /* ISNULL/NOTNULL records have no argv slot; plan_build skips them in the
+  ** argv walk by their letter. */
+  char *idx = sqlite3_str_finish(s);
+  if( !idx ) return SQLITE_NOMEM;
+  info->idxStr = idx;
+  info->needToFreeIdxStr = 1;
+  if( rows < 1 ) rows = 1;
+  int ncols = 0;
+  for(int b=0; b<64; b++) ncols += (info->colUsed >> b) & 1;
+  info->estimatedRows = (sqlite3_int64)rows;
+  /* Reading is proportional to the columns read and, with pushed filters,
+  ** to the rows that survive pruning. */
+  double total = ds->total_rows>0 ? (double)ds->total_rows : 1e6;
+  info->estimatedCost = 10.0 + total*0.001*(1+ncols) + rows*(1+ncols) / (1.0 + nexact*0.0);
+  return SQLITE_OK;
+}
+
+void scan_plan_free(scan_plan *p){
+  for(int i=0; i<p->nmem; i++) sqlite3_free(p->mem[i]);
+  sqlite3_free(p->mem);
+  sqlite3_free(p->proj);
+  sqlite3_free(p->preds);
+  memset(p, 0, sizeof(*p));
+}
+
+static void *plan_keep(scan_plan *p, void *m){
+  if( !m ) return 0;
+  if( p->nmem==p->cap_mem ){
+    int nc = p->cap_mem ? p->cap_mem*2 : 16;
+    void **nm = sqlite3_realloc64(p->mem, sizeof(void*)*(sqlite3_uint64)nc);
+    if( !nm ){ sqlite3_free(m); return 0; }
+    p->mem = nm; p->cap_mem = nc;
+  }
+  p->mem[p->nmem++] = m;
+  return m;
+}
+
+/* The literal v as a pred_value after the affinity `flags` call for.
+** Returns 0 (and leaves *out NULL-typed) when the predicate must not be
+** applied to this value (F_TEXTONLY with a number); -1 on OOM. */
+static int plan_value(scan_plan *p, sqlite3_value *v, int flags, pred_value *out){
+  memset(out, 0, sizeof(*out));
+  int t = sqlite3_value_type(v);
+  sqlite3_value *dup = 0;
+  if( (flags & F_NUMAFF) && t==SQLITE_TEXT ){
+    dup = sqlite3_value_dup(v);
+    if( !dup ) return -1;
+    sqlite3_value_numeric_type(dup);
+    v = dup;
+    t = sqlite3_value_type(v);
+  }else if( (flags & F_TEXTAFF) && (t==SQLITE_INTEGER || t==SQLITE_FLOAT) ){
+    dup = sqlite3_value_dup(v);
+    if( !dup ) return -1;
+    sqlite3_value_text(dup);   /* converts in place; type reports TEXT after */
+    v = dup;
+    t = SQLITE_TEXT;
+  }else if( (flags & F_TEXTONLY) && (t==SQLITE_INTEGER || t==SQLITE_FLOAT) ){
+    return 0;
+  }
+  int rc = 1;
+  switch( t ){
+    case SQLITE_NULL: out->type = CV_NULL; break;
+    case SQLITE_INTEGER: out->type = CV_INT; out->i = sqlite3_value_int64(v); break;
+    case SQLITE_FLOAT: out->type = CV_REAL; out->f = sqlite3_value_double(v); break;
+    case SQLITE_TEXT: case SQLITE_BLOB: {
+      const void *src = t==SQLITE_TEXT ? (const void*)sqlite3_value_text(v) : sqlite3_value_blob(v);
+      int n = sqlite3_value_bytes(v);
+      char *cp = plan_keep(p, sqlite3_malloc64((sqlite3_uint64)n+1));
+      if( !cp ){ rc = -1; break; }
+      if( n ) memcpy(cp, src, (size_t)n);
+      cp[n] = 0;
+      out->type = t==SQLITE_TEXT ? CV_TEXT : CV_BLOB;
+      out->p = cp; out->n = (uint32_t)n;
+      break;
+    }
+  }
+  sqlite3_value_free(dup);
+  return rc;
+}
+
+static int cmp_pred_value(const void *a, const void *b){
+  return pred_value_compare(a, b, COLL_BINARY);
+}
+
+int scan_plan_build(const col_dataset *ds, const char *idx, int argc,
+                    sqlite3_value **argv, int threads, scan_plan *p,
+                    char **errmsg){
+  memset(p, 0, sizeof(*p));
+  if( !idx || idx[0]!='U' ){ *errmsg = sqlite3_mprintf("bad plan"); return SQLITE_ERROR; }
+  unsigned long long used = strtoull(idx+1, 0, 16);
+  int ncol = ds->schema.n;
+  p->proj = sqlite3_malloc64(sizeof(int)*(sqlite3_uint64)(ncol+1));
+  int nrec = 0;
+  for(const char *c=idx; *c; c++) nrec += *c==';';
+  p->preds = sqlite3_malloc64(sizeof(scan_pred)*(sqlite3_uint64)(nrec+1));
+  if( !p->proj || !p->preds ) goto plan_nomem;
+  memset(p->preds, 0, sizeof(scan_pred)*(size_t)(nrec+1));
+  for(int i=0; i<ncol; i++){
+    if( (i<63 && (used>>i)&1) || (i>=63 && (used>>63)&1) ) p->proj[p->spec.nproj++] = i;
+  }
+  int64_t limit = -1, offset = 0;
+  int ai = 0;   /* next argv */
+  const char *r = strchr(idx, ';');
+  while( r ){
+    r++;
+    char op = *r++;
+    int col = (int)strtol(r, (char**)&r, 10);
+    r++; /* ',' */
+    int flags = (int)strtol(r, (char**)&r, 10);
+    r = strchr(r, ';');
+    if( op=='u' || op=='U' ){
+      scan_pred *pr = &p->preds[p->spec.npred++];
+      pr->col = col;
+      pr->op = op=='u' ? PRED_ISNULL : PRED_NOTNULL;
+      pr->exact = 1;
+      continue;
+    }
+    if( ai>=argc ){ *errmsg = sqlite3_mprintf("plan and arguments disagree"); goto plan_error; }
+    sqlite3_value *v = argv[ai++];
+    if( op=='m' ){ limit = sqlite3_value_int64(v); continue; }
+    if( op=='o' ){ offset = sqlite3_value_int64(v); continue; }
+    scan_pred *pr = &p->preds[p->spec.npred];
+    memset(pr, 0, sizeof(*pr));
+    pr->col = col;
+    pr->coll = (flags & F_NOCASE) ? COLL_NOCASE : (flags & F_RTRIM) ? COLL_RTRIM : COLL_BINARY;
+    pr->exact = (flags & F_FILTER)!=0;
+    switch( op ){
+      case 'e': pr->op = PRED_EQ; break;
+      case 'n': pr->op = PRED_NE; break;
+      case 'l': pr->op = PRED_LT; break;
+      case 'L': pr->op = PRED_LE; break;
+      case 'g': pr->op = PRED_GT; break;
+      case 'G': pr->op = PRED_GE; break;
+      case 'i': pr->op = PRED_IS; break;
+      case 'I': pr->op = PRED_ISNOT; break;
+      case 'k': pr->op = PRED_LIKE; break;
+      case 'b': pr->op = PRED_GLOB; break;
+      default: continue;
+    }
+    if( flags & F_IN ){
+      sqlite3_value *iv;
+      int n = 0, cap = 16;
+      pred_value *list = plan_keep(p, sqlite3_malloc64(sizeof(pred_value)*(sqlite3_uint64)cap));
+      if( !list ) goto plan_nomem;
+      int rc;
+      for(rc = sqlite3_vtab_in_first(v, &iv); rc==SQLITE_OK && iv; rc = sqlite3_vtab_in_next(v, &iv)){
+        pred_value pv;
+        int k = plan_value(p, iv, flags, &pv);
+        if( k<0 ) goto plan_nomem;
+        if( k==0 || pv.type==CV_NULL ) continue;
+        if( n==cap ){
+          pred_value *nl = plan_keep(p, sqlite3_malloc64(sizeof(pred_value)*(sqlite3_uint64)cap*2));
+          if( !nl ) goto plan_nomem;
+          memcpy(nl, list, sizeof(pred_value)*(size_t)n);
+          list = nl; cap *= 2;
+        }
+        list[n++] = pv;
+      }
+      if( rc!=SQLITE_OK && rc!=SQLITE_DONE ){ *errmsg = sqlite3_mprintf("IN list: %s", sqlite3_errstr(rc)); goto plan_error; }
+      qsort(list, (size_t)n, sizeof(pred_value), cmp_pred_value);
+      pr->op = PRED_IN;
+      pr->in = list;
+      pr->nin = n;
+      p->spec.npred++;
+      continue;
+    }
+    int k = plan_value(p, v, flags, &pr->v);
+    if( k<0 ) goto plan_nomem;
+    if( k==0 ) continue;             /* not applicable to this value */
+    if( pr->op==PRED_LIKE ) pr->like_case_sensitive = 0;
+    p->spec.npred++;
+  }
+  if( limit>=0 ) p->spec.max_rows = limit + (offset>0 ? offset : 0);
+  p->spec.proj = p->proj;
+  p->spec.preds = p->preds;
+  p->spec.threads = threads;
+  p->spec.batch_size = DEFAULT_BATCH_SIZE;
+  return SQLITE_OK;
+plan_nomem:
+  *errmsg = sqlite3_mprintf("out of memory");
+plan_error:
+  scan_plan_free(p);
+  return SQLITE_ERROR;
+}

@@ -1,0 +1,30 @@
+/*
+** plan.h — xBestIndex to ScanSpec: the plan protocol of the scan tables.
+*/
+#ifndef COLUMNAR_PLAN_H
+#define COLUMNAR_PLAN_H
+
+#include "sqlite3ext.h"
+#include "../reader/dataset.h"
+
+/* A scan_spec built in xFilter, with the memory its arrays use. */
+typedef struct scan_plan {
+  scan_spec spec;            /* what the reader gets */
+  int *proj;                 /* projection (sqlite3_malloc'd) */
+  scan_pred *preds;          /* predicates (sqlite3_malloc'd) */
+  int npred_alloc;
+  void **mem;                /* literal copies and IN lists to free */
+  int nmem, cap_mem;
+} scan_plan;
+
+/* xBestIndex for a scan table over ds. */
+int scan_plan_best_index(sqlite3_vtab *tab, const col_dataset *ds,
+                         sqlite3_index_info *info);
+
+/* Build the spec for idxStr/argv (xFilter). On error sets *errmsg. */
+int scan_plan_build(const col_dataset *ds, const char *idxStr, int argc,
+                    sqlite3_value **argv, int threads, scan_plan *plan,
+                    char **errmsg);
+void scan_plan_free(scan_plan *plan);
+
+#endif

@@ -1,0 +1,56 @@
+/*
+** source.c — open the data behind a name or a path (see source.h).
+*/
+#include "sqlite3ext.h"
+SQLITE_EXTENSION_INIT3
+#include "scan_vtab.h"
+#include <string.h>
+
+/* Does path end with suffix (case-insensitive)? */
+static int ends_with(const char *path, const char *suffix){
+  size_t n = strlen(path), m = strlen(suffix);
+  return n>=m && sqlite3_stricmp(path+n-m, suffix)==0;
+}
+
+int columnar_source_open(columnar_conn *cc, const char *source,
+                         int nopt, const char *const *opts,
+                         col_dataset **out, char **errmsg){
+  *out = 0;
+  scan_table *t = columnar_conn_find(cc, source);
+  int threads;
+  if( t ){
+    /* The table's own arguments, then the caller's overrides. */
+    const char **args = sqlite3_malloc64(sizeof(char*)*(sqlite3_uint64)(t->nargs+nopt+1));
+    if( !args ) return SQLITE_NOMEM;
+    for(int i=0; i<t->nargs; i++) args[i] = t->args[i];
+    for(int i=0; i<nopt; i++) args[t->nargs+i] = opts[i];
+    int rc = scan_dataset_open(t->kind, t->nargs+nopt, args, out, &threads, errmsg);
+    sqlite3_free((void*)args);
+    return rc;
+  }
+  char *path = columnar_unquote(source, (int)strlen(source));
+  if( !path ) return SQLITE_NOMEM;
+  int kind;
+  if( ends_with(path, ".parquet") || ends_with(path, ".parq") || ends_with(path, ".pq") ){
+    kind = SCAN_KIND_PARQUET;
+  }else if( ends_with(path, ".csv") || ends_with(path, ".tsv") || ends_with(path, ".txt")
+         || ends_with(path, ".csv.gz") || ends_with(path, ".csv.zst") || ends_with(path, ".tsv.gz")
+         || ends_with(path, ".tsv.zst") ){
+    kind = SCAN_KIND_CSV;
+  }else{
+    *errmsg = sqlite3_mprintf("%s: no such table, and not a .parquet or .csv file name", path);
+    sqlite3_free(path);
+    return SQLITE_ERROR;
+  }
+  char *quoted = sqlite3_mprintf("'%q'", path);
+  sqlite3_free(path);
+  if( !quoted ) return SQLITE_NOMEM;
+  const char **args = sqlite3_malloc64(sizeof(char*)*(sqlite3_uint64)(nopt+1));
+  if( !args ){ sqlite3_free(quoted); return SQLITE_NOMEM; }
+  args[0] = quoted;
+  for(int i=0; i<nopt; i++) args[1+i] = opts[i];
+  int rc = scan_dataset_open(kind, nopt+1, args, out, &threads, errmsg);
+  sqlite3_free((void*)args);
+  sqlite3_free(quoted);
+  return rc;
+}
