@@ -239,8 +239,22 @@ static uint32_t filter_compare(pred_op op, pred_coll coll,
       const int64_t b = rv->i;
       KEEP_WHERE(op, SIGN(a[i], b));
     }else{
-      const double b = rv->f;
-      KEEP_WHERE(op, pred_int_real_compare(a[i], b));
+      /* INTEGER column, REAL literal r: turn r into an integer bound so the
+      ** loop stays integer-only. An integral r compares like its integer;
+      ** a fractional one sits strictly between floor(r) and floor(r)+1. */
+      const double r = rv->f;
+      if( r!=r ) KEEP_WHERE(op, pred_int_real_compare(a[i], r));
+      if( r >= 9223372036854775808.0 ) return op_holds(op, -1) ? nsel : 0;
+      if( r < -9223372036854775808.0 ) return op_holds(op, +1) ? nsel : 0;
+      {
+        const int64_t t = (int64_t)r;
+        if( (double)t==r ){
+          KEEP_WHERE(op, SIGN(a[i], t));
+        }else{
+          const int64_t fl = r>0 ? t : t-1;
+          KEEP_WHERE(op, (a[i]>fl) - (a[i]<=fl));
+        }
+      }
     }
   }
   if( t==CV_REAL ){
@@ -249,7 +263,13 @@ static uint32_t filter_compare(pred_op op, pred_coll coll,
       const double b = rv->f;
       KEEP_WHERE(op, SIGN(a[i], b));
     }else{
+      /* REAL column, INTEGER literal: exact as a double within 2^53, and
+      ** then a plain double comparison is exact too. */
       const int64_t b = rv->i;
+      if( b>=-9007199254740992LL && b<=9007199254740992LL ){
+        const double bd = (double)b;
+        KEEP_WHERE(op, SIGN(a[i], bd));
+      }
       KEEP_WHERE(op, -pred_int_real_compare(b, a[i]));
     }
   }

@@ -803,6 +803,13 @@ static void test_like_bounded(void){
   for(int k=0; k<n; k++) if( pat[k]=='%' ) pat[k] = '*';
   CHECK(pred_glob(pat, (uint32_t)n, s, sizeof(s))==0);
   CHECK(pred_like("%a%a%a%", 7, s, sizeof(s), 1, 0)==1);
+  /* The greedy matcher's worst case: a long literal run retried at every
+  ** position, pattern x string steps (here 20 million), not exponential. */
+  n = 0;
+  pat[n++] = '%';
+  for(int k=0; k<1000; k++) pat[n++] = 'a';
+  pat[n++] = 'b';
+  CHECK(pred_like(pat, (uint32_t)n, s, sizeof(s), 0, 0)==0);
 }
 
 int main(void){
