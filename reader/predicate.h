@@ -67,6 +67,9 @@ uint32_t pred_filter(const scan_pred *p, const col_vector *v, uint32_t *sel,
 ** match. min/max are of the column's own storage class. */
 int pred_may_match_range(const scan_pred *p, const pred_value *min,
                          const pred_value *max, int has_nulls, int has_values);
+/* (min and max must bound every non-null value of the chunk in SQLite's
+** order, TEXT compared byte-wise as file statistics are; under NOCASE or
+** RTRIM a TEXT bound is not trusted and only storage classes prune.) */
 
 /* SQLite's LIKE and GLOB on UTF-8 (patternCompare in SQLite's func.c). */
 int pred_like(const char *pat, uint32_t npat, const char *s, uint32_t ns,
