@@ -642,7 +642,8 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
       const unsigned char *z;
       uint32_t n, len = 0;
       if( x[0].type==CV_BLOB ){
-        z = (const unsigned char*)(x[0].p ? x[0].p : ""); n = x[0].n; len = n;
+        if( x[0].n==0 ) return 0;   /* sqlite3_value_blob gives NULL for x'' */
+        z = (const unsigned char*)x[0].p; n = x[0].n; len = n;
       }else{
         const char *p;
         if( ex_text(&x[0], a, &p, &n) ) return -1;

@@ -1,0 +1,437 @@
+/*
+** groupby.c — the group by driver; see groupby.h for the design.
+**
+** Per batch: evaluate the key and argument expressions (column references
+** cost nothing), hash the keys a column at a time, then each partition looks
+** its rows up in its table (new groups get fresh states) and runs one
+** column-at-a-time update per aggregate over its (row, group) pairs.
+*/
+#include "groupby.h"
+#include "hash.h"
+#include "table.h"
+#include "aggregate.h"
+#include "value.h"
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One partition's table and states. */
+typedef struct gb_part {
+  agg_table table;        /* groups of this partition */
+  agg_state *states;      /* one per aggregate */
+  uint64_t *first_row;    /* threads>1: the row that created each group */
+  uint32_t first_cap;     /* capacity of first_row */
+  uint32_t *rows;         /* scratch: this partition's rows of the batch */
+  uint32_t *gid;          /* scratch: their groups */
+  uint32_t *rows2;        /* scratch: rows as one aggregate rewrites them */
+  uint32_t *gid2;         /* scratch: groups likewise */
+  uint32_t cap;           /* rows the scratch arrays hold */
+  col_error err;          /* this partition's error for the batch */
+} gb_part;
+
+struct groupby {
+  agg_item_list keys;     /* parsed keys */
+  agg_item_list aggs;     /* parsed aggregates */
+  int nproj;              /* source columns the batches carry */
+  int *proj;              /* their source indexes (malloc'd) */
+  int nthread;            /* partitions (1: serial) */
+  uint64_t memory_limit;  /* bytes; 0: none */
+  gb_part *parts;         /* nthread partitions */
+  agg_hasher hasher;      /* key hashing scratch */
+  col_arena arena;        /* strings built by expressions, per batch */
+  uint64_t *hashes;       /* hash of each batch row */
+  uint32_t hcap;          /* capacity of hashes */
+  const col_vector **kv;  /* key vectors of the current batch */
+  const col_vector **av;  /* argument vectors (NULL for count(*)) */
+  const col_vector **sv;  /* separator vectors (NULL when none) */
+  const col_batch *batch; /* the batch being consumed */
+  uint64_t row_base;      /* rows consumed before this batch */
+  uint32_t *order_part;   /* threads>1: output row -> partition */
+  uint32_t *order_slot;   /* threads>1: output row -> slot */
+  uint32_t ngroups;       /* output rows, after finish */
+  int finished;           /* groupby_finish ran */
+  /* workers (threads>1) */
+  pthread_t *tids;        /* nthread-1 threads */
+  int nstarted;           /* threads started */
+  pthread_mutex_t mu;     /* guards gen, ndone, quit */
+  pthread_cond_t go;      /* a batch is ready */
+  pthread_cond_t done;    /* a worker finished its partition */
+  uint64_t gen;           /* batches handed out */
+  int ndone;              /* workers done with the current batch */
+  int quit;               /* workers must exit */
+  int sync_init;          /* mu/go/done are initialised */
+};
+
+typedef struct gb_worker_arg { groupby *gb; int part; } gb_worker_arg;
+
+/* ---- set up ------------------------------------------------------------- */
+
+typedef struct gb_colset { int *cols; int n; int ncol; } gb_colset;
+static void gb_add_col(void *ctx, int c){
+  gb_colset *s = ctx;
+  for(int i=0; i<s->n; i++) if( s->cols[i]==c ) return;
+  s->cols[s->n++] = c;
+}
+
+static int gb_part_init(groupby *gb, gb_part *p, col_error *err){
+  memset(p, 0, sizeof(*p));
+  if( agg_table_init(&p->table, gb->keys.n) ) goto oom;
+  p->states = calloc(gb->aggs.n ? (size_t)gb->aggs.n : 1, sizeof(agg_state));
+  if( p->states==0 ) goto oom;
+  for(int a=0; a<gb->aggs.n; a++){
+    const agg_item *it = &gb->aggs.items[a];
+    if( agg_state_init(&p->states[a], (agg_kind)it->kind, it->distinct) ) goto oom;
+  }
+  return COL_OK;
+oom:
+  return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+}
+
+static void gb_part_free(groupby *gb, gb_part *p){
+  agg_table_free(&p->table);
+  if( p->states ){
+    for(int a=0; a<gb->aggs.n; a++) agg_state_free(&p->states[a]);
+  }
+  free(p->states); free(p->first_row);
+  free(p->rows); free(p->gid); free(p->rows2); free(p->gid2);
+  memset(p, 0, sizeof(*p));
+}
+
+static void *gb_worker(void *arg);
+
+void groupby_free(groupby *gb){
+  if( gb==0 ) return;
+  if( gb->sync_init ){
+    pthread_mutex_lock(&gb->mu);
+    gb->quit = 1;
+    pthread_cond_broadcast(&gb->go);
+    pthread_mutex_unlock(&gb->mu);
+    for(int i=0; i<gb->nstarted; i++) pthread_join(gb->tids[i], 0);
+    pthread_mutex_destroy(&gb->mu);
+    pthread_cond_destroy(&gb->go);
+    pthread_cond_destroy(&gb->done);
+  }
+  free(gb->tids);
+  if( gb->parts ){
+    for(int i=0; i<gb->nthread; i++) gb_part_free(gb, &gb->parts[i]);
+  }
+  free(gb->parts);
+  agg_item_list_free(&gb->keys);
+  agg_item_list_free(&gb->aggs);
+  agg_hasher_free(&gb->hasher);
+  col_arena_free(&gb->arena);
+  free(gb->proj); free(gb->hashes); free(gb->kv); free(gb->av); free(gb->sv);
+  free(gb->order_part); free(gb->order_slot);
+  free(gb);
+}
+
+int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
+                const groupby_options *opt, groupby **out, col_error *err){
+  *out = 0;
+  groupby *gb = calloc(1, sizeof(*gb));
+  if( gb==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+  col_arena_init(&gb->arena);
+  agg_hasher_init(&gb->hasher);
+  gb->nthread = opt && opt->threads>1 ? opt->threads : 1;
+  if( gb->nthread>256 ) gb->nthread = 256;
+  gb->memory_limit = opt ? opt->memory_limit : 0;
+  if( agg_parse_list(keys, 0, schema, &gb->keys, err) ){
+    col_error_prefix(err, "group_by: keys: ");
+    goto fail;
+  }
+  if( agg_parse_list(aggs, 1, schema, &gb->aggs, err) ){
+    col_error_prefix(err, "group_by: aggregates: ");
+    goto fail;
+  }
+  /* The projection: every column any expression reads, in first-use order. */
+  gb_colset cs = { 0, 0, schema->n };
+  cs.cols = malloc(((size_t)schema->n + 1) * sizeof(int));
+  int *map = malloc(((size_t)schema->n + 1) * sizeof(int));
+  if( cs.cols==0 || map==0 ){ free(cs.cols); free(map); goto oom; }
+  for(int i=0; i<gb->keys.n; i++) agg_expr_columns(gb->keys.items[i].expr, gb_add_col, &cs);
+  for(int i=0; i<gb->aggs.n; i++){
+    agg_expr_columns(gb->aggs.items[i].expr, gb_add_col, &cs);
+    agg_expr_columns(gb->aggs.items[i].sep, gb_add_col, &cs);
+  }
+  for(int i=0; i<cs.n; i++) map[cs.cols[i]] = i;
+  for(int i=0; i<gb->keys.n; i++) agg_expr_bind(gb->keys.items[i].expr, map);
+  for(int i=0; i<gb->aggs.n; i++){
+    agg_expr_bind(gb->aggs.items[i].expr, map);
+    agg_expr_bind(gb->aggs.items[i].sep, map);
+  }
+  free(map);
+  gb->proj = cs.cols;
+  gb->nproj = cs.n;
+  gb->kv = calloc((size_t)gb->keys.n + 1, sizeof(*gb->kv));
+  gb->av = calloc((size_t)gb->aggs.n + 1, sizeof(*gb->av));
+  gb->sv = calloc((size_t)gb->aggs.n + 1, sizeof(*gb->sv));
+  gb->parts = calloc((size_t)gb->nthread, sizeof(gb_part));
+  if( !gb->kv || !gb->av || !gb->sv || !gb->parts ) goto oom;
+  for(int i=0; i<gb->nthread; i++){
+    if( gb_part_init(gb, &gb->parts[i], err) ) goto fail;
+  }
+  if( gb->keys.n==0 ){
+    /* No keys: one group, present even when no row arrives. */
+    uint32_t bucket, slot;
+    agg_table_probe(&gb->parts[0].table, 0, 0, 0, &bucket);
+    if( agg_table_insert(&gb->parts[0].table, bucket, 0, 0, 0, &slot, err) ) goto fail;
+    for(int a=0; a<gb->aggs.n; a++){
+      if( agg_state_reserve(&gb->parts[0].states[a], 1, err) ) goto fail;
+    }
+    if( gb->nthread>1 ){
+      gb->parts[0].first_row = calloc(64, sizeof(uint64_t));
+      if( gb->parts[0].first_row==0 ) goto oom;
+      gb->parts[0].first_cap = 64;
+    }
+  }
+  if( gb->nthread>1 ){
+    gb->tids = calloc((size_t)gb->nthread, sizeof(pthread_t));
+    if( gb->tids==0 ) goto oom;
+    if( pthread_mutex_init(&gb->mu, 0) ) goto oom;
+    pthread_cond_init(&gb->go, 0);
+    pthread_cond_init(&gb->done, 0);
+    gb->sync_init = 1;
+  }
+  *out = gb;
+  return COL_OK;
+oom:
+  col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+fail:
+  groupby_free(gb);
+  return err->code ? err->code : COL_ERROR;
+}
+
+void groupby_projection(const groupby *gb, int *nproj, const int **proj){
+  *nproj = gb->nproj;
+  *proj = gb->proj;
+}
+const agg_item_list *groupby_keys(const groupby *gb){ return &gb->keys; }
+const agg_item_list *groupby_aggs(const groupby *gb){ return &gb->aggs; }
+
+/* ---- consuming ---------------------------------------------------------- */
+
+static int gb_part_scratch(gb_part *p, uint32_t n){
+  if( n<=p->cap ) return 0;
+  uint32_t *a = realloc(p->rows, (size_t)n*4); if( a ) p->rows = a;
+  uint32_t *b = realloc(p->gid, (size_t)n*4); if( b ) p->gid = b;
+  uint32_t *c = realloc(p->rows2, (size_t)n*4); if( c ) p->rows2 = c;
+  uint32_t *d = realloc(p->gid2, (size_t)n*4); if( d ) p->gid2 = d;
+  if( !a || !b || !c || !d ) return -1;
+  p->cap = n;
+  return 0;
+}
+
+/* Look up and aggregate this partition's rows of the current batch. */
+static int gb_part_consume(groupby *gb, int w){
+  gb_part *p = &gb->parts[w];
+  const col_batch *b = gb->batch;
+  uint32_t nsel = b->sel ? b->nsel : b->n;
+  col_error *err = &p->err;
+  if( gb_part_scratch(p, nsel ? nsel : 1) ){
+    return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+  }
+  uint32_t n = 0;
+  if( gb->nthread==1 ){
+    if( b->sel ) memcpy(p->rows, b->sel, (size_t)nsel*4);
+    else for(uint32_t k=0; k<nsel; k++) p->rows[k] = k;
+    n = nsel;
+  }else if( gb->keys.n==0 ){
+    if( w!=0 ) return COL_OK;
+    for(uint32_t k=0; k<nsel; k++) p->rows[n++] = b->sel ? b->sel[k] : k;
+  }else{
+    uint32_t T = (uint32_t)gb->nthread;
+    for(uint32_t k=0; k<nsel; k++){
+      uint32_t r = b->sel ? b->sel[k] : k;
+      if( (uint32_t)((gb->hashes[r]>>32) % T)==(uint32_t)w ) p->rows[n++] = r;
+    }
+  }
+  if( n==0 ) return COL_OK;
+  uint32_t before = p->table.ngroup, nnew;
+  int rc = agg_table_lookup(&p->table, gb->kv, p->rows, n, gb->hashes, p->gid, &nnew, err);
+  if( rc ) return rc;
+  if( gb->nthread>1 && p->table.ngroup>before ){
+    if( p->table.ngroup>p->first_cap ){
+      uint32_t cap = p->first_cap ? p->first_cap : 64;
+      while( cap<p->table.ngroup ) cap *= 2;
+      uint64_t *f = realloc(p->first_row, (size_t)cap*8);
+      if( f==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+      p->first_row = f; p->first_cap = cap;
+    }
+    uint32_t expect = before;
+    for(uint32_t k=0; k<n; k++){
+      if( p->gid[k]==expect ){ p->first_row[expect] = gb->row_base + p->rows[k]; expect++; }
+    }
+  }
+  for(int a=0; a<gb->aggs.n; a++){
+    agg_state *s = &p->states[a];
+    if( (rc = agg_state_reserve(s, p->table.ngroup, err))!=0 ) return rc;
+    uint32_t *rows = p->rows, *gid = p->gid;
+    if( s->distinct ){
+      memcpy(p->rows2, p->rows, (size_t)n*4);
+      memcpy(p->gid2, p->gid, (size_t)n*4);
+      rows = p->rows2; gid = p->gid2;
+    }
+    rc = agg_state_update(s, gb->av[a], gb->sv[a], b->n, rows, gid, n, err);
+    if( rc ) return rc;
+  }
+  return COL_OK;
+}
+
+static void *gb_worker(void *arg){
+  gb_worker_arg *wa = arg;
+  groupby *gb = wa->gb;
+  int w = wa->part;
+  free(wa);
+  uint64_t seen = 0;
+  for(;;){
+    pthread_mutex_lock(&gb->mu);
+    while( gb->gen==seen && !gb->quit ) pthread_cond_wait(&gb->go, &gb->mu);
+    if( gb->quit ){ pthread_mutex_unlock(&gb->mu); break; }
+    seen = gb->gen;
+    pthread_mutex_unlock(&gb->mu);
+    gb_part_consume(gb, w);
+    pthread_mutex_lock(&gb->mu);
+    gb->ndone++;
+    pthread_cond_signal(&gb->done);
+    pthread_mutex_unlock(&gb->mu);
+  }
+  return 0;
+}
+
+static int gb_start_workers(groupby *gb, col_error *err){
+  while( gb->nstarted < gb->nthread-1 ){
+    gb_worker_arg *wa = malloc(sizeof(*wa));
+    if( wa==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+    wa->gb = gb; wa->part = gb->nstarted + 1;
+    if( pthread_create(&gb->tids[gb->nstarted], 0, gb_worker, wa) ){
+      free(wa);
+      return col_error_set(err, COL_ERROR, "group_by: cannot start a worker thread");
+    }
+    gb->nstarted++;
+  }
+  return COL_OK;
+}
+
+uint64_t groupby_memory(const groupby *gb){
+  uint64_t m = (uint64_t)gb->hcap*8 + gb->arena.cap_total;
+  for(int i=0; i<gb->nthread; i++){
+    const gb_part *p = &gb->parts[i];
+    m += agg_table_footprint(&p->table) + agg_table_owned(&p->table);
+    m += (uint64_t)p->first_cap*8 + (uint64_t)p->cap*16;
+    for(int a=0; a<gb->aggs.n; a++) m += agg_state_footprint(&p->states[a]);
+  }
+  return m;
+}
+
+int groupby_consume(groupby *gb, const col_batch *b, col_error *err){
+  int rc;
+  uint32_t nsel = b->sel ? b->nsel : b->n;
+  if( nsel==0 ) return COL_OK;
+  col_arena_reset(&gb->arena);
+  for(int i=0; i<gb->keys.n; i++){
+    rc = agg_expr_eval(gb->keys.items[i].expr, b, &gb->arena, &gb->kv[i], err);
+    if( rc ) return rc;
+  }
+  for(int i=0; i<gb->aggs.n; i++){
+    const agg_item *it = &gb->aggs.items[i];
+    gb->av[i] = 0; gb->sv[i] = 0;
+    if( it->expr && (rc = agg_expr_eval(it->expr, b, &gb->arena, &gb->av[i], err))!=0 ) return rc;
+    if( it->sep && (rc = agg_expr_eval(it->sep, b, &gb->arena, &gb->sv[i], err))!=0 ) return rc;
+  }
+  if( b->n > gb->hcap ){
+    uint64_t *h = realloc(gb->hashes, (size_t)b->n*8);
+    if( h==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+    gb->hashes = h; gb->hcap = b->n;
+  }
+  if( agg_hash_keys(&gb->hasher, gb->kv, gb->keys.n, b->sel, nsel, gb->hashes) ){
+    return col_error_set(err, COL_ENOMEM, "group_by: out of memory hashing keys");
+  }
+  gb->batch = b;
+  for(int i=0; i<gb->nthread; i++) col_error_clear(&gb->parts[i].err);
+  if( gb->nthread>1 ){
+    if( (rc = gb_start_workers(gb, err))!=0 ) return rc;
+    pthread_mutex_lock(&gb->mu);
+    gb->ndone = 0;
+    gb->gen++;
+    pthread_cond_broadcast(&gb->go);
+    pthread_mutex_unlock(&gb->mu);
+    gb_part_consume(gb, 0);
+    pthread_mutex_lock(&gb->mu);
+    while( gb->ndone < gb->nstarted ) pthread_cond_wait(&gb->done, &gb->mu);
+    pthread_mutex_unlock(&gb->mu);
+  }else{
+    gb_part_consume(gb, 0);
+  }
+  gb->batch = 0;
+  gb->row_base += b->n;
+  for(int i=0; i<gb->nthread; i++){
+    if( gb->parts[i].err.code ){
+      col_error_set(err, gb->parts[i].err.code, "%s", gb->parts[i].err.msg);
+      return err->code;
+    }
+  }
+  if( gb->memory_limit ){
+    uint64_t m = groupby_memory(gb);
+    if( m > gb->memory_limit ){
+      uint64_t g = 0;
+      for(int i=0; i<gb->nthread; i++) g += gb->parts[i].table.ngroup;
+      return col_error_set(err, COL_ECONSTRAINT,
+          "group_by: memory limit of %llu bytes exceeded (%llu bytes in use for %llu groups); "
+          "raise memory_limit= or group by fewer distinct keys",
+          (unsigned long long)gb->memory_limit, (unsigned long long)m, (unsigned long long)g);
+    }
+  }
+  return COL_OK;
+}
+
+/* ---- results ------------------------------------------------------------ */
+
+int groupby_finish(groupby *gb, col_error *err){
+  uint64_t total = 0;
+  for(int i=0; i<gb->nthread; i++) total += gb->parts[i].table.ngroup;
+  if( total > AGG_MAX_GROUPS ){
+    return col_error_set(err, COL_ENOMEM, "group_by: too many groups");
+  }
+  gb->ngroups = (uint32_t)total;
+  if( gb->nthread>1 ){
+    /* Merge the partitions' groups by the row that first made each. */
+    free(gb->order_part); free(gb->order_slot);
+    gb->order_part = malloc(((size_t)total+1)*4);
+    gb->order_slot = malloc(((size_t)total+1)*4);
+    uint32_t *at = calloc((size_t)gb->nthread, 4);
+    if( !gb->order_part || !gb->order_slot || !at ){
+      free(at);
+      return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+    }
+    for(uint32_t o=0; o<total; o++){
+      int best = -1;
+      uint64_t bv = 0;
+      for(int i=0; i<gb->nthread; i++){
+        const gb_part *p = &gb->parts[i];
+        if( at[i]<p->table.ngroup && (best<0 || p->first_row[at[i]]<bv) ){
+          best = i; bv = p->first_row[at[i]];
+        }
+      }
+      gb->order_part[o] = (uint32_t)best;
+      gb->order_slot[o] = at[best]++;
+    }
+    free(at);
+  }
+  gb->finished = 1;
+  return COL_OK;
+}
+
+uint32_t groupby_ngroups(const groupby *gb){ return gb->ngroups; }
+int groupby_ncols(const groupby *gb){ return gb->keys.n + gb->aggs.n; }
+
+int groupby_value(const groupby *gb, uint32_t row, int col, pred_value *out,
+                  char *buf, col_error *err){
+  const gb_part *p = &gb->parts[0];
+  uint32_t slot = row;
+  if( gb->nthread>1 ){ p = &gb->parts[gb->order_part[row]]; slot = gb->order_slot[row]; }
+  if( col < gb->keys.n ){
+    *out = agg_table_key(&p->table, col, slot);
+    return COL_OK;
+  }
+  return agg_state_result(&p->states[col - gb->keys.n], slot, out, buf, err);
+}

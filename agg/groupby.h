@@ -1,0 +1,72 @@
+/*
+** groupby.h — GROUP BY over column batches: expressions, hash table and
+** aggregate states tied together.
+**
+**   groupby *gb;
+**   groupby_options o = { .threads = 4, .memory_limit = 1<<30 };
+**   groupby_new("RegionID", "count(*) AS n, avg(Width)", &schema, &o, &gb, &err);
+**   groupby_projection(gb, &nproj, &proj);  // the scan must emit these
+**   while( next(src, &batch)==0 && batch ) groupby_consume(gb, batch, &err);
+**   groupby_finish(gb, &err);
+**   for(row < groupby_ngroups(gb)) for(col < groupby_ncols(gb))
+**     groupby_value(gb, row, col, &value, buf, &err);
+**   groupby_free(gb);
+**
+** Output columns are the keys then the aggregates. With zero keys there is
+** exactly one group, even over no rows (as SELECT count(*) FROM t).
+**
+** Threads: with threads>1, every batch is hashed once by the caller's thread
+** and then each of `threads` workers (the caller's thread is one) takes the
+** rows whose hash falls in its partition, into a table of its own. A group
+** therefore lives in exactly one partition and sees its rows in row order,
+** so sums are added in the same order as serially and the results are
+** identical bit for bit; groups come out in first-seen order either way
+** (each group remembers the first row that made it). threads<=1 is exactly
+** serial and starts no thread.
+*/
+#ifndef COLUMNAR_AGG_GROUPBY_H
+#define COLUMNAR_AGG_GROUPBY_H
+
+#include <stdint.h>
+#include "../reader/scan.h"
+#include "../reader/error.h"
+#include "expr.h"
+
+typedef struct groupby_options {
+  int threads;            /* workers; 0 or 1: serial */
+  uint64_t memory_limit;  /* bytes; 0: none */
+} groupby_options;
+
+typedef struct groupby groupby;
+
+/* Parse keys and aggregates over schema. Errors name the bad text. */
+int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
+                const groupby_options *opt, groupby **out, col_error *err);
+void groupby_free(groupby *gb);
+
+/* Source columns the batches must carry, in order (the scan projection). */
+void groupby_projection(const groupby *gb, int *nproj, const int **proj);
+
+/* The parsed keys and aggregates (names, plain-column keys). */
+const agg_item_list *groupby_keys(const groupby *gb);
+const agg_item_list *groupby_aggs(const groupby *gb);
+
+/* Add a batch (its columns in groupby_projection order). */
+int groupby_consume(groupby *gb, const col_batch *b, col_error *err);
+
+/* Done consuming: fixes the output order. */
+int groupby_finish(groupby *gb, col_error *err);
+
+/* Number of output rows (groups) and columns. */
+uint32_t groupby_ngroups(const groupby *gb);
+int groupby_ncols(const groupby *gb);
+
+/* Output row `row`, column `col`. TEXT/BLOB point into gb or buf (>= 40
+** bytes), valid until the next call. Error: sum's "integer overflow". */
+int groupby_value(const groupby *gb, uint32_t row, int col, pred_value *out,
+                  char *buf, col_error *err);
+
+/* Bytes gb holds now, by capacity. */
+uint64_t groupby_memory(const groupby *gb);
+
+#endif

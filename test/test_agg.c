@@ -1,0 +1,691 @@
+/*
+** test_agg.c — unit tests of agg/ (seed 003's tests in C) and a randomized
+** differential test of group_by's core against SQLite itself.
+**
+**   gcc ... test/test_agg.c agg/[a-z]*.c reader/arena.c reader/error.c
+**       reader/schema.c -lsqlite3 -lxxhash -lpthread -lm
+**   ./test_agg            unit + differential tests
+**   ./test_agg bench      also 10M-row GROUP BY timings (printed, not asserted)
+**
+** The differential test builds random tables (int/real/text keys with NULLs,
+** -0.0, integral reals, mixed storage classes, high cardinality), loads the
+** same rows into SQLite and into col_vectors in all three forms (FLAT with
+** and without tags, DICT, CONST, with and without a selection vector), runs
+** `SELECT keys, aggs FROM t GROUP BY keys` in both and compares the answers
+** as multisets. REAL results compare exactly: with threads=1 rows reach each
+** group in row order, as SQLite's stable sorter feeds them, so the doubles
+** are added in the same order; threads>1 partitions by key, which keeps that
+** order too, so it is compared exactly as well.
+*/
+#include "unit.h"
+#include "../agg/hash.h"
+#include "../agg/table.h"
+#include "../agg/aggregate.h"
+#include "../agg/expr.h"
+#include "../agg/groupby.h"
+#include "../agg/value.h"
+#include "../agg/datetime.h"
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <math.h>
+#include <time.h>
+
+/* ---- vector building ---------------------------------------------------- */
+
+/* Everything a test vector allocates, freed at once. */
+typedef struct tv_pool { void **p; int n, cap; } tv_pool;
+static void *tv_alloc(tv_pool *pl, size_t n){
+  if( pl->n==pl->cap ){ pl->cap = pl->cap ? pl->cap*2 : 64; pl->p = realloc(pl->p, (size_t)pl->cap*sizeof(void*)); }
+  void *x = calloc(1, n ? n : 1);
+  pl->p[pl->n++] = x;
+  return x;
+}
+static void tv_free(tv_pool *pl){ for(int i=0; i<pl->n; i++) free(pl->p[i]); free(pl->p); memset(pl, 0, sizeof(*pl)); }
+
+/* A flat vector of values (tags only when needed, unless force_tags). */
+static col_vector *tv_flat(tv_pool *pl, const pred_value *v, uint32_t n, int force_tags){
+  col_vector *c = tv_alloc(pl, sizeof(*c));
+  uint8_t *tags = tv_alloc(pl, n);
+  int64_t *i64 = tv_alloc(pl, n*8);
+  double *f64 = tv_alloc(pl, n*8);
+  cv_str *str = tv_alloc(pl, n*sizeof(cv_str));
+  int uniform = 1;
+  for(uint32_t i=0; i<n; i++){
+    tags[i] = v[i].type;
+    if( v[i].type!=v[0].type ) uniform = 0;
+    i64[i] = v[i].i; f64[i] = v[i].f; str[i].p = v[i].p; str[i].n = v[i].n;
+  }
+  c->form = CV_FLAT; c->n = n;
+  c->type = n ? v[0].type : CV_INT;
+  if( uniform && n && v[0].type!=CV_NULL && !force_tags ) c->tags = 0; else c->tags = tags;
+  c->i64 = i64; c->f64 = f64; c->str = str;
+  return c;
+}
+
+/* A dictionary vector: distinct values (by bytes) in a flat dictionary. */
+static col_vector *tv_dict(tv_pool *pl, const pred_value *v, uint32_t n){
+  pred_value *d = tv_alloc(pl, (n+1)*sizeof(pred_value));
+  uint32_t nd = 0;
+  uint32_t *codes = tv_alloc(pl, (n+1)*4);
+  uint8_t *tags = tv_alloc(pl, n+1);
+  int anynull = 0;
+  for(uint32_t i=0; i<n; i++){
+    tags[i] = v[i].type;
+    if( v[i].type==CV_NULL ){ anynull = 1; codes[i] = 0; continue; }
+    uint32_t j;
+    for(j=0; j<nd; j++){
+      if( d[j].type==v[i].type && d[j].i==v[i].i && memcmp(&d[j].f, &v[i].f, 8)==0
+       && d[j].n==v[i].n && (v[i].n==0 || memcmp(d[j].p, v[i].p, v[i].n)==0) ) break;
+    }
+    if( j==nd ) d[nd++] = v[i];
+    codes[i] = j;
+  }
+  if( nd==0 ){ d[0].type = CV_INT; nd = 1; }
+  col_vector *dv = tv_flat(pl, d, nd, 0);
+  col_vector *c = tv_alloc(pl, sizeof(*c));
+  c->form = CV_DICT; c->n = n; c->type = dv->type;
+  c->codes = codes; c->dict = dv;
+  c->tags = anynull ? tags : 0;
+  return c;
+}
+
+static col_vector *tv_const(tv_pool *pl, pred_value v, uint32_t n){
+  col_vector *c = tv_flat(pl, &v, 1, 1);
+  c->form = CV_CONST; c->n = n;
+  return c;
+}
+
+static pred_value tv_int(int64_t i){ pred_value v; memset(&v, 0, sizeof(v)); v.type = CV_INT; v.i = i; return v; }
+static pred_value tv_real(double f){ pred_value v; memset(&v, 0, sizeof(v)); v.type = CV_REAL; v.f = f; return v; }
+static pred_value tv_text(const char *s){ pred_value v; memset(&v, 0, sizeof(v)); v.type = CV_TEXT; v.p = s; v.n = (uint32_t)strlen(s); return v; }
+static pred_value tv_null(void){ pred_value v; memset(&v, 0, sizeof(v)); return v; }
+
+static void tv_hash(const col_vector *v, uint32_t n, uint64_t *h){
+  agg_hasher hs; agg_hasher_init(&hs);
+  const col_vector *k[1] = { v };
+  agg_hash_keys(&hs, k, 1, 0, n, h);
+  agg_hasher_free(&hs);
+}
+
+/* ---- unit tests (seed 003) ---------------------------------------------- */
+
+static void test_dict_hashes_like_flat(void){
+  const char *lg = "lovelace, and a string past the sixteen bytes a view holds inline";
+  pred_value v[5] = { tv_text("ada"), tv_text(""), tv_null(), tv_text(lg), tv_text("ada") };
+  tv_pool pl = {0};
+  uint64_t a[5], b[5];
+  tv_hash(tv_flat(&pl, v, 5, 0), 5, a);
+  tv_hash(tv_dict(&pl, v, 5), 5, b);
+  for(int i=0; i<5; i++) CHECK(a[i]==b[i]);
+  CHECK(a[0]==a[4]);
+  tv_free(&pl);
+}
+
+static void test_const_hashes_like_flat(void){
+  tv_pool pl = {0};
+  pred_value v[3] = { tv_int(7), tv_int(7), tv_int(7) };
+  uint64_t a[3], b[3];
+  tv_hash(tv_const(&pl, tv_int(7), 3), 3, a);
+  tv_hash(tv_flat(&pl, v, 3, 0), 3, b);
+  for(int i=0; i<3; i++) CHECK(a[i]==b[i]);
+  /* a tagged flat vector hashes like an untagged one */
+  tv_hash(tv_flat(&pl, v, 3, 1), 3, a);
+  for(int i=0; i<3; i++) CHECK(a[i]==b[i]);
+  tv_free(&pl);
+}
+
+static void test_numbers_that_group_hash_together(void){
+  tv_pool pl = {0};
+  pred_value l[4] = { tv_real(0.0), tv_int(1), tv_real(-3.0), tv_real(1e18) };
+  pred_value r[4] = { tv_real(-0.0), tv_real(1.0), tv_int(-3), tv_int(1000000000000000000LL) };
+  uint64_t a[4], b[4];
+  tv_hash(tv_flat(&pl, l, 4, 0), 4, a);
+  tv_hash(tv_flat(&pl, r, 4, 0), 4, b);
+  for(int i=0; i<4; i++) CHECK(a[i]==b[i]);
+  tv_free(&pl);
+}
+
+static void test_null_is_not_zero(void){
+  tv_pool pl = {0};
+  pred_value v[3] = { tv_null(), tv_int(0), tv_text("") };
+  uint64_t a[3];
+  tv_hash(tv_flat(&pl, v, 3, 0), 3, a);
+  CHECK(a[0]!=a[1]);
+  CHECK(a[0]!=a[2]);
+  tv_free(&pl);
+}
+
+static void test_column_order_matters(void){
+  tv_pool pl = {0};
+  pred_value one = tv_int(1), two = tv_int(2);
+  col_vector *o = tv_flat(&pl, &one, 1, 0), *t = tv_flat(&pl, &two, 1, 0);
+  const col_vector *fw[2] = { o, t }, *bw[2] = { t, o };
+  uint64_t a, b;
+  agg_hasher hs; agg_hasher_init(&hs);
+  agg_hash_keys(&hs, fw, 2, 0, 1, &a);
+  agg_hash_keys(&hs, bw, 2, 0, 1, &b);
+  agg_hasher_free(&hs);
+  CHECK(a!=b);
+  tv_free(&pl);
+}
+
+static void test_seen_key_found(void){
+  tv_pool pl = {0};
+  pred_value names[3] = { tv_text("ada"), tv_text("ada"), tv_null() };
+  pred_value nums[3] = { tv_int(1), tv_real(1.0), tv_int(1) };
+  const col_vector *keys[2] = { tv_flat(&pl, names, 3, 0), tv_flat(&pl, nums, 3, 0) };
+  uint64_t h[3];
+  agg_hasher hs; agg_hasher_init(&hs);
+  agg_hash_keys(&hs, keys, 2, 0, 3, h);
+  agg_hasher_free(&hs);
+  agg_table t; agg_table_init(&t, 2);
+  col_error err; col_error_clear(&err);
+  uint32_t bucket, slot;
+  CHECK(agg_table_probe(&t, h[0], keys, 0, &bucket)==AGG_EMPTY);
+  CHECK(agg_table_insert(&t, bucket, h[0], keys, 0, &slot, &err)==COL_OK);
+  CHECK(agg_table_probe(&t, h[1], keys, 1, &bucket)==slot);
+  CHECK(agg_table_probe(&t, h[2], keys, 2, &bucket)==AGG_EMPTY);
+  CHECK_EQ_INT(t.ngroup, 1);
+  /* the first value seen is the key shown: INTEGER 1, not 1.0 */
+  CHECK_EQ_INT(agg_table_key(&t, 1, 0).type, CV_INT);
+  agg_table_free(&t);
+  tv_free(&pl);
+}
+
+static void test_found_after_rehash(void){
+  tv_pool pl = {0};
+  enum { N = 1000 };
+  pred_value *v = tv_alloc(&pl, N*sizeof(pred_value));
+  for(int i=0; i<N; i++) v[i] = tv_int(i);
+  const col_vector *keys[1] = { tv_flat(&pl, v, N, 0) };
+  uint64_t h[N];
+  agg_hasher hs; agg_hasher_init(&hs);
+  agg_hash_keys(&hs, keys, 1, 0, N, h);
+  agg_hasher_free(&hs);
+  agg_table t; agg_table_init(&t, 1);
+  col_error err; col_error_clear(&err);
+  for(uint32_t r=0; r<N; r++){
+    uint32_t bucket, slot;
+    CHECK(agg_table_probe(&t, h[r], keys, r, &bucket)==AGG_EMPTY);
+    agg_table_insert(&t, bucket, h[r], keys, r, &slot, &err);
+    CHECK_EQ_INT(slot, r);
+  }
+  CHECK(t.nbucket >= 2*N);
+  for(uint32_t r=0; r<N; r++){
+    uint32_t bucket;
+    CHECK_EQ_INT(agg_table_probe(&t, h[r], keys, r, &bucket), r);
+  }
+  CHECK_EQ_INT(agg_table_key(&t, 0, 7).i, 7);
+  agg_table_free(&t);
+  tv_free(&pl);
+}
+
+static void test_owned_bytes_counted(void){
+  tv_pool pl = {0};
+  const char *lg = "a string well past the sixteen bytes a view holds inline";
+  pred_value v = tv_text(lg);
+  const col_vector *keys[1] = { tv_flat(&pl, &v, 1, 0) };
+  uint64_t h;
+  agg_hasher hs; agg_hasher_init(&hs);
+  agg_hash_keys(&hs, keys, 1, 0, 1, &h);
+  agg_hasher_free(&hs);
+  agg_table t; agg_table_init(&t, 1);
+  col_error err; col_error_clear(&err);
+  CHECK_EQ_INT(agg_table_owned(&t), 0);
+  uint64_t fp0 = agg_table_footprint(&t);
+  uint32_t bucket, slot;
+  agg_table_probe(&t, h, keys, 0, &bucket);
+  agg_table_insert(&t, bucket, h, keys, 0, &slot, &err);
+  CHECK(agg_table_owned(&t) >= strlen(lg));
+  CHECK(agg_table_footprint(&t) > fp0);
+  agg_table_free(&t);
+  tv_free(&pl);
+}
+
+static void test_real_text(void){
+  char b[40];
+  agg_real_to_text(1.0, b); CHECK_EQ_STR(b, "1.0");
+  agg_real_to_text(-0.0, b); CHECK_EQ_STR(b, "0.0");
+  agg_real_to_text(1e20, b); CHECK_EQ_STR(b, "1.0e+20");
+  agg_real_to_text(0.00001, b); CHECK_EQ_STR(b, "1.0e-05");
+  agg_real_to_text(1.0/3, b); CHECK_EQ_STR(b, "0.333333333333333");
+  agg_real_to_text(123456789012345.6, b); CHECK_EQ_STR(b, "123456789012346.0");
+  agg_real_to_text(INFINITY, b); CHECK_EQ_STR(b, "Inf");
+  agg_real_to_text(-INFINITY, b); CHECK_EQ_STR(b, "-Inf");
+}
+
+static void test_strftime(void){
+  char out[256];
+  pred_value x = tv_text("2024-02-29 13:45:59.999");
+  const char *f = "%Y %m %d %H %M %S %j %w";
+  CHECK(agg_strftime(f, (uint32_t)strlen(f), &x, out)>0);
+  CHECK_EQ_STR(out, "2024 02 29 13 45 59 060 4");
+  x = tv_text("2024-02-30");
+  agg_strftime("%Y-%m-%d", 8, &x, out); CHECK_EQ_STR(out, "2024-02-30");
+  x = tv_text("2024-13-01");
+  CHECK(agg_strftime("%Y-%m-%d", 8, &x, out)<0);
+  x = tv_text("2023-12-31");
+  agg_strftime("%j", 2, &x, out); CHECK_EQ_STR(out, "365");
+  x = tv_int(2460000);
+  agg_strftime("%Y-%m-%d %H", 11, &x, out); CHECK_EQ_STR(out, "2023-02-24 12");
+}
+
+/* ---- differential test against SQLite ----------------------------------- */
+
+static uint64_t rng_state = 88172645463325252ull;
+static uint64_t rnd(void){ rng_state ^= rng_state<<13; rng_state ^= rng_state>>7; rng_state ^= rng_state<<17; return rng_state; }
+static int rndn(int n){ return (int)(rnd() % (uint64_t)n); }
+
+static const char *words[] = { "a", "b", "ab", "A", "abc", "zz", "", "hello world", "héllo", "x y", "Ab", "12", "1.5", "2024-01-05 10:11:12", "2023-12-31" };
+#define NWORDS ((int)(sizeof(words)/sizeof(words[0])))
+
+enum { NCOL = 7 };
+static const char *colnames[NCOL] = { "k1", "k2", "k3", "v1", "v2", "v3", "d" };
+
+/* A random value for column c; card controls key cardinality. */
+static pred_value gen_value(int c, int card, int bigints){
+  if( rndn(10)==0 ) return tv_null();
+  switch( c ){
+    case 0: return tv_int(rndn(card) - card/3);
+    case 1: {
+      int r = rndn(6);
+      if( r==0 ) return tv_real(-0.0);
+      if( r==1 ) return tv_real(0.0);
+      if( r==2 ) return tv_int(rndn(card));
+      if( r==3 ) return tv_real((double)rndn(card));
+      return tv_real(rndn(card) + 0.5);
+    }
+    case 2: return tv_text(words[rndn(NWORDS)]);
+    case 3:
+      if( bigints && rndn(50)==0 ) return tv_int(INT64_MAX - rndn(3));
+      return tv_int(rndn(2000) - 1000);
+    case 4: return tv_real((rndn(200000) - 100000) / 7.0);
+    case 5: {
+      int r = rndn(5);
+      if( r==0 ) return tv_int(rndn(20));
+      if( r==1 ) return tv_real(rndn(20) / 4.0);
+      if( r==2 ) return tv_text(words[rndn(NWORDS)]);
+      if( r==3 ){ pred_value v = tv_text(words[rndn(NWORDS)]); v.type = CV_BLOB; return v; }
+      return tv_int(rndn(5));
+    }
+    default: return rndn(2) ? tv_text(words[13+rndn(2)]) : tv_text("2022-06-15 23:59:59");
+  }
+}
+
+static const char *key_choices[] = {
+  "k1", "k2", "k3", "v3", "k1 % 3", "substr(k3, 1, 1)", "length(k3)", "lower(k3)",
+  "upper(k3)", "k1 + k2", "k1 * 2 - 1", "k1 / 2", "strftime('%Y-%m', d)", "date(d)",
+  "substr(k3, -2)", "k3 || 'x'", "\"K1\"", "[k2]", "k2 / 0", "length(v3)", "substr(v3, 2, 2)",
+};
+static const char *agg_choices[] = {
+  "count(*)", "count(v1)", "count(DISTINCT v3)", "sum(v1)", "sum(v2)", "total(v1)",
+  "avg(v1)", "avg(v2)", "min(v3)", "max(v3)", "group_concat(v3)", "group_concat(k3, '-')",
+  "sum(DISTINCT v1)", "min(v2)", "max(k3)", "sum(v3)", "total(v3)", "count(DISTINCT k2)",
+  "sum(v1 * 2)", "avg(DISTINCT v3)", "min(k2)", "max(k2)", "group_concat(v2, v3)",
+  "count(k3)", "sum(k1 + v1)", "group_concat(DISTINCT k2)",
+};
+#define NKEYC ((int)(sizeof(key_choices)/sizeof(key_choices[0])))
+#define NAGGC ((int)(sizeof(agg_choices)/sizeof(agg_choices[0])))
+
+/* One value as comparable text: a type letter then an exact rendering. */
+static void fmt_value(char **o, size_t *on, size_t *ocap, int loose, int type, int64_t i, double f, const char *p, uint32_t n){
+  char buf[64];
+  const char *s = buf;
+  size_t len;
+  if( loose && type==CV_REAL && f==floor(f) && fabs(f)<9007199254740992.0 ){ type = CV_INT; i = (int64_t)f; }
+  switch( type ){
+    case CV_INT: len = (size_t)snprintf(buf, sizeof(buf), "I%lld", (long long)i); break;
+    case CV_REAL: len = (size_t)snprintf(buf, sizeof(buf), "R%.17g", f); break;
+    case CV_NULL: len = (size_t)snprintf(buf, sizeof(buf), "N"); break;
+    default: len = 0; break;
+  }
+  size_t need = *on + len + (size_t)n*2 + 8;
+  if( need > *ocap ){ *ocap = need*2; *o = realloc(*o, *ocap); }
+  if( type==CV_TEXT || type==CV_BLOB ){
+    (*o)[(*on)++] = type==CV_TEXT ? 'T' : 'B';
+    for(uint32_t k=0; k<n; k++) (*on) += (size_t)sprintf(*o + *on, "%02x", (unsigned char)p[k]);
+  }else{
+    memcpy(*o + *on, s, len); *on += len;
+  }
+  (*o)[(*on)++] = '|';
+  (*o)[*on] = 0;
+}
+
+static int cmp_str(const void *a, const void *b){ return strcmp(*(char*const*)a, *(char*const*)b); }
+
+typedef struct rowset { char **rows; int n, cap; int error; char errmsg[600]; } rowset;
+static void rowset_add(rowset *rs, char *row){
+  if( rs->n==rs->cap ){ rs->cap = rs->cap ? rs->cap*2 : 64; rs->rows = realloc(rs->rows, (size_t)rs->cap*sizeof(char*)); }
+  rs->rows[rs->n++] = row;
+}
+static void rowset_free(rowset *rs){ for(int i=0; i<rs->n; i++) free(rs->rows[i]); free(rs->rows); memset(rs, 0, sizeof(*rs)); }
+
+static int diff_cases, diff_fail;
+
+static void run_sqlite(sqlite3 *db, const char *sql, const uint8_t *loose, rowset *rs){
+  sqlite3_stmt *st;
+  if( sqlite3_prepare_v2(db, sql, -1, &st, 0) ){
+    rs->error = 1; snprintf(rs->errmsg, sizeof(rs->errmsg), "%s", sqlite3_errmsg(db)); return;
+  }
+  int rc;
+  while( (rc = sqlite3_step(st))==SQLITE_ROW ){
+    char *o = 0; size_t on = 0, ocap = 0;
+    for(int c=0; c<sqlite3_column_count(st); c++){
+      int t = sqlite3_column_type(st, c);
+      int ty = t==SQLITE_INTEGER ? CV_INT : t==SQLITE_FLOAT ? CV_REAL : t==SQLITE_TEXT ? CV_TEXT : t==SQLITE_BLOB ? CV_BLOB : CV_NULL;
+      const char *p = ty==CV_TEXT ? (const char*)sqlite3_column_text(st, c) : ty==CV_BLOB ? sqlite3_column_blob(st, c) : 0;
+      fmt_value(&o, &on, &ocap, loose[c], ty, sqlite3_column_int64(st, c), sqlite3_column_double(st, c), p, (uint32_t)sqlite3_column_bytes(st, c));
+    }
+    rowset_add(rs, o);
+  }
+  if( rc!=SQLITE_DONE ){ rs->error = 1; snprintf(rs->errmsg, sizeof(rs->errmsg), "%s", sqlite3_errmsg(db)); }
+  sqlite3_finalize(st);
+}
+
+static col_schema test_schema(void){
+  col_schema s;
+  s.n = NCOL;
+  s.cols = calloc(NCOL, sizeof(col_def));
+  for(int i=0; i<NCOL; i++){ s.cols[i].name = strdup(colnames[i]); s.cols[i].decl = ""; s.cols[i].type = CV_NULL; }
+  return s;
+}
+
+/* Rows of one generated table, plus which rows are "dead" (filtered by sel). */
+typedef struct gen_table { pred_value *v[NCOL]; uint8_t *live; int n; } gen_table;
+
+static void run_ours(const gen_table *gt, const char *keys, const char *aggs, int threads,
+                     const col_schema *schema, const uint8_t *loose, rowset *rs){
+  groupby *gb;
+  col_error err; col_error_clear(&err);
+  groupby_options o = { threads, 0 };
+  if( groupby_new(keys, aggs, schema, &o, &gb, &err) ){
+    rs->error = 1; snprintf(rs->errmsg, sizeof(rs->errmsg), "%s", err.msg); return;
+  }
+  int nproj; const int *proj;
+  groupby_projection(gb, &nproj, &proj);
+  int at = 0;
+  tv_pool pl = {0};
+  while( at<gt->n ){
+    uint32_t bn = 1 + (uint32_t)rndn(rndn(4)==0 ? 8 : 700);
+    if( at + (int)bn > gt->n ) bn = (uint32_t)(gt->n - at);
+    col_batch b; memset(&b, 0, sizeof(b));
+    b.n = bn; b.ncols = nproj;
+    b.cols = tv_alloc(&pl, (size_t)(nproj+1)*sizeof(col_vector));
+    uint32_t *sel = tv_alloc(&pl, bn*4);
+    uint32_t ns = 0;
+    int anydead = 0;
+    for(uint32_t r=0; r<bn; r++){ if( gt->live[at+r] ) sel[ns++] = r; else anydead = 1; }
+    if( anydead || rndn(4)==0 ){ b.sel = sel; b.nsel = ns; } else { b.nsel = bn; }
+    for(int c=0; c<nproj; c++){
+      const pred_value *vals = gt->v[proj[c]] + at;
+      int same = 1;
+      for(uint32_t r=1; r<bn; r++){
+        if( vals[r].type!=vals[0].type || vals[r].i!=vals[0].i || memcmp(&vals[r].f, &vals[0].f, 8)
+         || vals[r].n!=vals[0].n || (vals[r].n && memcmp(vals[r].p, vals[0].p, vals[r].n)) ){ same = 0; break; }
+      }
+      int form = rndn(3);
+      col_vector *cv;
+      if( same && form==2 ) cv = tv_const(&pl, vals[0], bn);
+      else if( form==1 ) cv = tv_dict(&pl, vals, bn);
+      else cv = tv_flat(&pl, vals, bn, rndn(2));
+      b.cols[c] = *cv;
+    }
+    if( groupby_consume(gb, &b, &err) ){
+      rs->error = 1; snprintf(rs->errmsg, sizeof(rs->errmsg), "%s", err.msg);
+      groupby_free(gb); tv_free(&pl); return;
+    }
+    at += (int)bn;
+    if( pl.n > 5000 ) tv_free(&pl);
+  }
+  tv_free(&pl);
+  groupby_finish(gb, &err);
+  char buf[64];
+  for(uint32_t g=0; g<groupby_ngroups(gb); g++){
+    char *o = 0; size_t on = 0, ocap = 0;
+    for(int c=0; c<groupby_ncols(gb); c++){
+      pred_value v;
+      if( groupby_value(gb, g, c, &v, buf, &err) ){
+        rs->error = 1; snprintf(rs->errmsg, sizeof(rs->errmsg), "%s", err.msg);
+        break;
+      }
+      fmt_value(&o, &on, &ocap, loose[c], v.type, v.i, v.f, v.p, v.n);
+    }
+    rowset_add(rs, o);
+  }
+  groupby_free(gb);
+}
+
+static void diff_one(sqlite3 *db, const gen_table *gt, const col_schema *schema, int threads){
+  char keys[512] = "", aggs[1024] = "";
+  uint8_t loose[16] = {0};
+  int nk = rndn(4);   /* 0..3 keys */
+  for(int i=0; i<nk; i++){
+    if( i ) strcat(keys, ", ");
+    strcat(keys, key_choices[rndn(NKEYC)]);
+    loose[i] = 1;
+  }
+  int na = 1 + rndn(4);
+  for(int i=0; i<na; i++){
+    if( i ) strcat(aggs, ", ");
+    const char *ac = agg_choices[rndn(NAGGC)];
+    strcat(aggs, ac);
+    loose[nk+i] = strncmp(ac, "min(", 4)==0 || strncmp(ac, "max(", 4)==0;
+  }
+  char sql[4096];
+  snprintf(sql, sizeof(sql), "SELECT %s%s%s FROM t%s%s", keys, nk ? ", " : "", aggs,
+           nk ? " GROUP BY " : "", keys);
+  rowset a = {0}, b = {0};
+  run_sqlite(db, sql, loose, &a);
+  run_ours(gt, keys, aggs, threads, schema, loose, &b);
+  diff_cases++;
+  int bad = 0;
+  if( a.error || b.error ){
+    bad = a.error!=b.error;
+  }else if( a.n!=b.n ){
+    bad = 1;
+  }else{
+    qsort(a.rows, (size_t)a.n, sizeof(char*), cmp_str);
+    qsort(b.rows, (size_t)b.n, sizeof(char*), cmp_str);
+    for(int i=0; i<a.n; i++) if( strcmp(a.rows[i], b.rows[i]) ){ bad = 1; break; }
+  }
+  if( bad ){
+    diff_fail++;
+    unit_cur_failed = 1;
+    if( diff_fail<=5 ){
+      if( getenv("AGG_DUMP") ){
+        char fn[64]; snprintf(fn, sizeof(fn), "/tmp/agg_diff_%d.sql", diff_fail);
+        FILE *f = fopen(fn, "w");
+        sqlite3_stmt *st; sqlite3_prepare_v2(db, "SELECT quote(k1),quote(k2),quote(k3),quote(v1),quote(v2),quote(v3),quote(d), typeof(k2)='real' AND k2=0 AND atan2(k2,-1)<0 FROM t", -1, &st, 0);
+        fprintf(f, "CREATE TABLE t(k1,k2,k3,v1,v2,v3,d);\n");
+        while( sqlite3_step(st)==SQLITE_ROW ){
+          fprintf(f, "INSERT INTO t VALUES(");
+          for(int c=0; c<7; c++) fprintf(f, "%s%s", c ? "," : "", c==1 && sqlite3_column_int(st,7) ? "-0.0" : (const char*)sqlite3_column_text(st, c));
+          fprintf(f, ");\n");
+        }
+        sqlite3_finalize(st);
+        fprintf(f, "%s;\n", sql);
+        fclose(f);
+      }
+      fprintf(stderr, "DIFF threads=%d: %s\n  sqlite: %s%s (%d rows)  ours: %s%s (%d rows)\n", threads, sql,
+              a.error ? "error " : "", a.errmsg, a.n, b.error ? "error " : "", b.errmsg, b.n);
+      if( !a.error && !b.error ){
+        int i = 0, j = 0, sh = 0;
+        while( (i<a.n || j<b.n) && sh<6 ){
+          int c = i>=a.n ? 1 : j>=b.n ? -1 : strcmp(a.rows[i], b.rows[j]);
+          if( c==0 ){ i++; j++; continue; }
+          if( c<0 ) fprintf(stderr, "   only sqlite %s\n", a.rows[i++]);
+          else fprintf(stderr, "   only ours   %s\n", b.rows[j++]);
+          sh++;
+        }
+      }
+    }
+  }
+  rowset_free(&a); rowset_free(&b);
+}
+
+static void test_differential(void){
+  col_schema schema = test_schema();
+  for(int tab=0; tab<60; tab++){
+    sqlite3 *db;
+    sqlite3_open(":memory:", &db);
+    sqlite3_exec(db, "CREATE TABLE t(k1, k2, k3, v1, v2, v3, d)", 0, 0, 0);
+    gen_table gt;
+    gt.n = rndn(5)==0 ? rndn(5) : rndn(3000);
+    int card = rndn(3)==0 ? 1000 : 3 + rndn(20);
+    int bigints = rndn(4)==0;
+    gt.live = malloc((size_t)gt.n + 1);
+    for(int c=0; c<NCOL; c++) gt.v[c] = malloc(((size_t)gt.n+1)*sizeof(pred_value));
+    sqlite3_stmt *ins;
+    sqlite3_prepare_v2(db, "INSERT INTO t VALUES(?,?,?,?,?,?,?)", -1, &ins, 0);
+    sqlite3_exec(db, "BEGIN", 0, 0, 0);
+    for(int r=0; r<gt.n; r++){
+      gt.live[r] = rndn(8)!=0;
+      for(int c=0; c<NCOL; c++){
+        pred_value v = gen_value(c, card, bigints);
+        gt.v[c][r] = v;
+        if( !gt.live[r] ) continue;
+        switch( v.type ){
+          case CV_INT: sqlite3_bind_int64(ins, c+1, v.i); break;
+          case CV_REAL: sqlite3_bind_double(ins, c+1, v.f); break;
+          case CV_TEXT: sqlite3_bind_text(ins, c+1, v.p, (int)v.n, SQLITE_STATIC); break;
+          case CV_BLOB: sqlite3_bind_blob(ins, c+1, v.p, (int)v.n, SQLITE_STATIC); break;
+          default: sqlite3_bind_null(ins, c+1); break;
+        }
+      }
+      if( gt.live[r] ){ sqlite3_step(ins); sqlite3_reset(ins); }
+    }
+    sqlite3_exec(db, "COMMIT", 0, 0, 0);
+    sqlite3_finalize(ins);
+    for(int q=0; q<12; q++) diff_one(db, &gt, &schema, q%4==3 ? 2 + rndn(3) : 1);
+    for(int c=0; c<NCOL; c++) free(gt.v[c]);
+    free(gt.live);
+    sqlite3_close(db);
+  }
+  col_schema_free(&schema);
+  printf("differential: %d group-bys against SQLite %s, %d differ\n", diff_cases, sqlite3_libversion(), diff_fail);
+}
+
+/* Errors the parser must give, not crash on. */
+static void test_parse_errors(void){
+  col_schema schema = test_schema();
+  const char *bad_keys[] = { "nosuch", "k1 +", "(k1", "k1,,k2", "count(k1)", "substr(k1)", "'abc", "k1 k2", "foo(k1)", "x'4'" };
+  const char *bad_aggs[] = { "k1", "sum(k1", "count(DISTINCT)", "sum(k1, k2)", "nosuch(k1)", "group_concat(DISTINCT k1, ',')", "sum(nosuch)" };
+  for(size_t i=0; i<sizeof(bad_keys)/sizeof(bad_keys[0]); i++){
+    groupby *gb = 0; col_error err; col_error_clear(&err);
+    CHECK(groupby_new(bad_keys[i], "count(*)", &schema, 0, &gb, &err)!=COL_OK);
+    CHECK(gb==0 && err.msg[0]);
+  }
+  for(size_t i=0; i<sizeof(bad_aggs)/sizeof(bad_aggs[0]); i++){
+    groupby *gb = 0; col_error err; col_error_clear(&err);
+    CHECK(groupby_new("k1", bad_aggs[i], &schema, 0, &gb, &err)!=COL_OK);
+    CHECK(gb==0 && err.msg[0]);
+  }
+  groupby *gb = 0; col_error err; col_error_clear(&err);
+  CHECK(groupby_new("k1 AS \"my key\", k2", "count(*) AS n, sum(v1)", &schema, 0, &gb, &err)==COL_OK);
+  if( gb ){
+    CHECK_EQ_STR(groupby_keys(gb)->items[0].name, "my key");
+    CHECK_EQ_STR(groupby_keys(gb)->items[1].name, "k2");
+    CHECK_EQ_STR(groupby_aggs(gb)->items[1].name, "sum(v1)");
+    CHECK_EQ_INT(groupby_keys(gb)->items[0].src_col, 0);
+    groupby_free(gb);
+  }
+  col_schema_free(&schema);
+}
+
+static void test_memory_limit(void){
+  col_schema schema = test_schema();
+  groupby *gb = 0; col_error err; col_error_clear(&err);
+  groupby_options o = { 1, 100000 };
+  CHECK(groupby_new("k1", "count(*)", &schema, &o, &gb, &err)==COL_OK);
+  tv_pool pl = {0};
+  int rc = COL_OK;
+  for(int batch=0; batch<100 && rc==COL_OK; batch++){
+    pred_value *v = tv_alloc(&pl, 1000*sizeof(pred_value));
+    for(int i=0; i<1000; i++) v[i] = tv_int(batch*1000 + i);
+    col_batch b; memset(&b, 0, sizeof(b));
+    b.n = b.nsel = 1000; b.ncols = 1; b.cols = tv_flat(&pl, v, 1000, 0);
+    rc = groupby_consume(gb, &b, &err);
+  }
+  CHECK_EQ_INT(rc, COL_ECONSTRAINT);
+  CHECK(strstr(err.msg, "memory limit of 100000 bytes exceeded")!=0);
+  groupby_free(gb);
+  tv_free(&pl);
+  col_schema_free(&schema);
+}
+
+/* ---- benchmark ---------------------------------------------------------- */
+
+static double now_s(void){ struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec*1e-9; }
+
+static void bench_one(const char *label, int str_key, int threads, uint32_t card){
+  enum { ROWS = 10000000, BATCH = 8192 };
+  col_schema schema = test_schema();
+  groupby *gb; col_error err; col_error_clear(&err);
+  groupby_options o = { threads, 0 };
+  if( groupby_new(str_key ? "k3" : "k1", "count(*), sum(v1), avg(v2)", &schema, &o, &gb, &err) ){
+    printf("bench: %s\n", err.msg); col_schema_free(&schema); return;
+  }
+  int nproj; const int *proj;
+  groupby_projection(gb, &nproj, &proj);
+  int64_t *ik = malloc(BATCH*8), *iv = malloc(BATCH*8);
+  double *fv = malloc(BATCH*8);
+  cv_str *sk = malloc(BATCH*sizeof(cv_str));
+  char (*names)[24] = malloc((size_t)card*24);
+  for(uint32_t i=0; i<card; i++) snprintf(names[i], 24, "key-%u", i*2654435761u);
+  col_vector cols[3];
+  double t0 = now_s();
+  uint64_t x = 1;
+  for(int at=0; at<ROWS; at+=BATCH){
+    for(int i=0; i<BATCH; i++){
+      x = x*6364136223846793005ull + 1442695040888963407ull;
+      uint32_t k = (uint32_t)(x>>33) % card;
+      ik[i] = k; iv[i] = (int64_t)(x>>40); fv[i] = (double)(x>>45)*0.5;
+      sk[i].p = names[k]; sk[i].n = (uint32_t)strlen(names[k]);
+    }
+    memset(cols, 0, sizeof(cols));
+    for(int c=0; c<nproj; c++){
+      col_vector *v = &cols[c];
+      v->form = CV_FLAT; v->n = BATCH;
+      switch( proj[c] ){
+        case 0: v->type = CV_INT; v->i64 = ik; break;
+        case 2: v->type = CV_TEXT; v->str = sk; break;
+        case 3: v->type = CV_INT; v->i64 = iv; break;
+        default: v->type = CV_REAL; v->f64 = fv; break;
+      }
+    }
+    col_batch b = { BATCH, BATCH, 0, nproj, cols };
+    if( groupby_consume(gb, &b, &err) ){ printf("bench: %s\n", err.msg); break; }
+  }
+  groupby_finish(gb, &err);
+  double t = now_s() - t0;
+  printf("bench %-28s threads=%d groups=%-8u %.1f M rows/s (%.2f s, incl. generating the rows)\n",
+         label, threads, groupby_ngroups(gb), ROWS/t/1e6, t);
+  groupby_free(gb);
+  free(ik); free(iv); free(fv); free(sk); free(names);
+  col_schema_free(&schema);
+}
+
+int main(int argc, char **argv){
+  RUN(test_dict_hashes_like_flat);
+  RUN(test_const_hashes_like_flat);
+  RUN(test_numbers_that_group_hash_together);
+  RUN(test_null_is_not_zero);
+  RUN(test_column_order_matters);
+  RUN(test_seen_key_found);
+  RUN(test_found_after_rehash);
+  RUN(test_owned_bytes_counted);
+  RUN(test_real_text);
+  RUN(test_strftime);
+  RUN(test_parse_errors);
+  RUN(test_memory_limit);
+  RUN(test_differential);
+  if( argc>1 && strcmp(argv[1], "bench")==0 ){
+    bench_one("int key, 1000 groups", 0, 1, 1000);
+    bench_one("int key, 1M groups", 0, 1, 1000000);
+    bench_one("string key, 1000 groups", 1, 1, 1000);
+    bench_one("string key, 1M groups", 1, 1, 1000000);
+    bench_one("int key, 1M groups", 0, 2, 1000000);
+    bench_one("string key, 1M groups", 1, 2, 1000000);
+  }
+  return unit_report("test_agg");
+}
