@@ -844,6 +844,7 @@ typedef struct manifest_row {
   char *rows;          /* "" when unknown */
   char *row_groups;    /* "" when unknown */
   char *page_types;    /* DATA_PAGE=11,DICTIONARY_PAGE=10 */
+  char *types;         /* leaf:PHYS/LOGICAL; ... */
 } manifest_row;
 
 typedef struct manifest {
@@ -870,7 +871,7 @@ static void manifest_load(manifest *mf){
   memset(mf, 0, sizeof(*mf));
   mf->text = read_file(CORPUS "/MANIFEST.tsv", &n);
   if( !mf->text ) return;
-  int col_rows = -1, col_rg = -1, col_pt = -1, cap = 0;
+  int col_rows = -1, col_rg = -1, col_pt = -1, col_ty = -1, cap = 0;
   char *line = mf->text;
   for(int lineno=0; line && *line; lineno++){
     char *next = strchr(line, '\n');
@@ -887,8 +888,10 @@ static void manifest_load(manifest *mf){
         if( !strcmp(f[i], "rows") ) col_rows = i;
         if( !strcmp(f[i], "row_groups") ) col_rg = i;
         if( !strcmp(f[i], "page_types") ) col_pt = i;
+        if( !strcmp(f[i], "types") ) col_ty = i;
       }
-    }else if( col_rows>0 && col_rg>0 && col_pt>0 && nf>col_pt ){
+    }else if( col_rows>0 && col_rg>0 && col_pt>0 && col_ty>0 && nf>col_pt
+           && nf>col_ty ){
       if( mf->n==cap ){
         cap = cap ? cap*2 : 256;
         mf->rows = realloc(mf->rows, (size_t)cap*sizeof(*mf->rows));
@@ -896,6 +899,7 @@ static void manifest_load(manifest *mf){
       manifest_row *r = &mf->rows[mf->n++];
       r->path = f[0]; r->rows = f[col_rows]; r->row_groups = f[col_rg];
       r->page_types = f[col_pt];
+      r->types = f[col_ty];
     }
     line = next;
   }
@@ -1074,6 +1078,109 @@ static int walk_pages(const uint8_t *file, size_t size, const pq_file_meta *m,
   return 0;
 }
 
+/* A leaf's type as MANIFEST.tsv writes it: INT32/INT(8,signed),
+** FIXED_LEN_BYTE_ARRAY(4)/DECIMAL(7,3), BYTE_ARRAY/UTF8(converted). */
+static void leaf_type_text(const pq_schema_element *s, char *out, size_t n){
+  static const char *phys[] = { "BOOLEAN", "INT32", "INT64", "INT96", "FLOAT",
+                                "DOUBLE", "BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY" };
+  static const char *ct[] = { "UTF8", "MAP", "MAP_KEY_VALUE", "LIST", "ENUM",
+    "DECIMAL", "DATE", "TIME_MILLIS", "TIME_MICROS", "TIMESTAMP_MILLIS",
+    "TIMESTAMP_MICROS", "UINT_8", "UINT_16", "UINT_32", "UINT_64", "INT_8",
+    "INT_16", "INT_32", "INT_64", "JSON", "BSON", "INTERVAL" };
+  static const char *unit[] = { "?", "MILLIS", "MICROS", "NANOS" };
+  const pq_logical_type *lt = &s->logical;
+  size_t k = 0;
+  if( s->type>=0 && s->type<8 ) k += (size_t)snprintf(out, n, "%s", phys[s->type]);
+  if( s->type==PQ_FIXED_LEN_BYTE_ARRAY ){
+    k += (size_t)snprintf(out+k, n-k, "(%d)", (int)s->type_length);
+  }
+  const char *tf[2] = { "false", "true" };
+  switch( lt->kind ){
+    case PQ_LT_NONE:
+      if( s->converted_type==PQ_CT_DECIMAL ){
+        snprintf(out+k, n-k, "/DECIMAL(%d,%d)(converted)", (int)s->precision,
+                 (int)s->scale);
+      }else if( s->converted_type>=0 && s->converted_type<22 ){
+        snprintf(out+k, n-k, "/%s(converted)", ct[s->converted_type]);
+      }
+      break;
+    case PQ_LT_INTEGER:
+      snprintf(out+k, n-k, "/INT(%d,%s)", lt->bit_width,
+               lt->is_signed ? "signed" : "unsigned");
+      break;
+    case PQ_LT_TIME: case PQ_LT_TIMESTAMP:
+      snprintf(out+k, n-k, "/%s(%s,utc=%s)",
+               lt->kind==PQ_LT_TIME ? "TIME" : "TIMESTAMP",
+               unit[lt->unit & 3], tf[lt->is_adjusted_to_utc!=0]);
+      break;
+    case PQ_LT_DECIMAL:
+      snprintf(out+k, n-k, "/DECIMAL(%d,%d)", (int)lt->precision,
+               (int)lt->scale);
+      break;
+    default: {
+      static const char *names[] = { "", "STRING", "MAP", "LIST", "ENUM", "",
+        "DATE", "", "", "", "", "NULL", "JSON", "BSON", "UUID", "FLOAT16",
+        "VARIANT", "GEOMETRY", "GEOGRAPHY" };
+      snprintf(out+k, n-k, "/%s", lt->kind<19 ? names[lt->kind] : "?");
+    }
+  }
+}
+
+/* Compare the leaves' types with MANIFEST.tsv's `types` cell. The parts the
+** manifest spells out in detail we do not keep (a geometry's CRS, an
+** unrecognized logical type's id) are compared up to that detail. */
+static int check_types(const pq_file_meta *m, const char *cell, char *why,
+                       size_t whyn){
+  const char *p = cell;
+  for(int i=0; i<m->n_schema; i++){
+    const pq_schema_element *s = &m->schema[i];
+    if( s->num_children>0 || !s->has_type ) continue;
+    const char *end = strstr(p, "; ");
+    if( end==0 ) end = p + strlen(p);
+    if( p==end ){
+      snprintf(why, whyn, "leaf %.*s: MANIFEST lists fewer leaves",
+               (int)s->name.n, (const char*)s->name.p);
+      return -1;
+    }
+    /* the type starts after the first ':' followed by a physical type (a
+    ** name may hold ':', and so may a geometry's CRS) */
+    static const char *phys[] = { "BOOLEAN", "INT32", "INT64", "INT96",
+      "FLOAT", "DOUBLE", "BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY" };
+    const char *ty = p;
+    for(const char *q = p; q<end && ty==p; q++){
+      if( *q!=':' ) continue;
+      for(int k=0; k<8; k++){
+        if( strncmp(q+1, phys[k], strlen(phys[k]))==0 ){ ty = q+1; break; }
+      }
+    }
+    char mine[200];
+    leaf_type_text(s, mine, sizeof(mine));
+    size_t tn = (size_t)(end-ty), mn = strlen(mine);
+    int ok = tn==mn && memcmp(ty, mine, mn)==0;
+    if( !ok && (s->logical.kind==PQ_LT_GEOMETRY
+                || s->logical.kind==PQ_LT_GEOGRAPHY) ){
+      ok = tn>=mn && memcmp(ty, mine, mn)==0;
+    }
+    if( !ok && s->logical.kind==PQ_LT_NONE ){
+      /* a logical type we do not know: the manifest names it, we do not */
+      const char *slash = memchr(ty, '/', tn);
+      ok = slash && strncmp(slash+1, "UNRECOGNIZED", 12)==0
+        && (size_t)(slash-ty)<=mn && memcmp(ty, mine, (size_t)(slash-ty))==0;
+    }
+    if( !ok ){
+      snprintf(why, whyn, "leaf %.*s: type %s; MANIFEST says %.*s",
+               (int)s->name.n, (const char*)s->name.p, mine, (int)tn, ty);
+      return -1;
+    }
+    p = *end ? end+2 : end;
+  }
+  if( *p ){
+    snprintf(why, whyn, "MANIFEST lists more leaves: %.60s", p);
+    return -1;
+  }
+  return 0;
+}
+
 static void check_file(const char *root, const char *rel, const manifest *mf,
                        corpus_stats *st){
   char path[2048];
@@ -1134,6 +1241,9 @@ static void check_file(const char *root, const char *rel, const manifest *mf,
       snprintf(why, sizeof(why), "rows %lld, row groups %d; MANIFEST says %s, %s",
                (long long)m.num_rows, (int)m.n_row_groups, r->rows, r->row_groups);
     }
+  }
+  if( !why[0] && r && !is_bad && r->types[0] ){
+    check_types(&m, r->types, why, sizeof(why));
   }
   long counts[4] = {0,0,0,0};
   char pwhy[600] = "";
@@ -1223,7 +1333,7 @@ static void test_corpus(void){
   walk_dir(CORPUS, "bad_data", &mf, &st);
   walk_dir(CORPUS, "shredded_variant", &mf, &st);
   printf("  parquet-testing corpus: %d footers decoded (%d checked against "
-         "MANIFEST.tsv), %ld page headers, %d encrypted skipped (%d with a "
+         "MANIFEST.tsv: rows, row groups, leaf types, page counts), %ld page headers, %d encrypted skipped (%d with a "
          "plaintext footer decoded); bad_data: "
          "%d refused, %d decoded; %d failures\n", st.files, st.manifest_checked,
          st.pages, st.encrypted, st.plaintext_encrypted, st.bad_errors, st.bad_decoded, st.failures);
