@@ -12,6 +12,8 @@
 **   compare    = <> < <= > >= IS IS NOT ISNULL NOTNULL under 3 collations
 **   like       LIKE with and without ESCAPE, case_sensitive_like off/on
 **   glob       GLOB with classes, ranges, negation
+**   utf8       every pair of UTF-8 edge characters (invalid, overlong,
+**              surrogates, U+FFFE) in LIKE and GLOB pattern shapes
 **   in         x COLLATE c IN (list), NULLs in the list included
 **   text       pred_real_to_text / pred_int_to_text vs CAST(x AS TEXT)
 **   filter     pred_filter on FLAT/DICT/CONST vectors vs pred_match_value
@@ -792,6 +794,65 @@ static void test_range(void){
   CHECK(bad==0);
 }
 
+/* Every pair of "characters" from a list of UTF-8 edge cases, in a few
+** pattern shapes, LIKE (both case modes, with and without ESCAPE) and GLOB
+** (plain, in a class, as a range end): decoding must agree with SQLite's
+** byte for byte, replacement characters included. */
+static void test_utf8_pairs(void){
+  static const char *const ch[] = {
+    "a", "A", "z", "_", "%", "\\", "[", "]", "^", "-", "*", "?", "\x7f",
+    "\xc3\xa9", "\xc3\x89", "\xef\xbf\xbd", "\xef\xbf\xbe", "\xef\xbf\xbf",
+    "\xed\xa0\x80", "\xed\xbf\xbf", "\xc0\x80", "\xc1\xbf", "\xe0\x80\x80",
+    "\xf0\x90\x80\x80", "\xf4\x8f\xbf\xbf", "\xf8\x88\x80\x80\x80", "\xfe",
+    "\xff", "\x80", "\xbf", "\xc3", "\xe2\x82", "\xc3\xa9\x80", "\x01",
+  };
+  static const char *const lshape[][2] = {
+    { "%s", "%s" }, { "%s%%", "%sx" }, { "%%%s", "xx%s" }, { "_%s", "\xc3\xa9%s" },
+    { "%%%s_", "a%sb" }, { "\\%s", "%s" },
+  };
+  static const char *const gshape[][2] = {
+    { "%s", "%s" }, { "*%s*", "x%sy" }, { "[%s]", "%s" }, { "[^%s]", "%s" },
+    { "[a-%s]", "%s" }, { "[%s-\xef\xbf\xbf]", "%s" }, { "?%s", "\xe2\x82\xac%s" },
+    { "*[%s]", "\x80%s" }, { "*[%s]?", "\xc3%sb" },
+  };
+  int n = (int)(sizeof(ch)/sizeof(ch[0])), cases = 0, bad = 0;
+  char pat[64], str[64];
+  for(int i=0; i<n; i++) for(int j=0; j<n; j++){
+    for(size_t sh=0; sh<sizeof(lshape)/sizeof(lshape[0]); sh++){
+      snprintf(pat, sizeof(pat), lshape[sh][0], ch[i]);
+      snprintf(str, sizeof(str), lshape[sh][1], ch[j]);
+      for(int mode=0; mode<3; mode++){
+        sqlite3 *db = mode==1 ? O.db_cs : O.db;
+        sqlite3_stmt *st = stmt(&O, db, mode==2 ? "SELECT ?1 LIKE ?2 ESCAPE '\\'" : "SELECT ?1 LIKE ?2");
+        sqlite3_bind_text(st, 1, str, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, pat, -1, SQLITE_STATIC);
+        int expect = truth(st);
+        int got = pred_like(pat, (uint32_t)strlen(pat), str, (uint32_t)strlen(str),
+                            mode==1, mode==2 ? '\\' : 0);
+        cases++;
+        if( got!=expect && bad++ < 10 ){
+          fprintf(stderr, "utf8 LIKE mode %d: '%s' vs '%s' got %d sqlite %d\n", mode, str, pat, got, expect);
+        }
+      }
+    }
+    for(size_t sh=0; sh<sizeof(gshape)/sizeof(gshape[0]); sh++){
+      snprintf(pat, sizeof(pat), gshape[sh][0], ch[i]);
+      snprintf(str, sizeof(str), gshape[sh][1], ch[j]);
+      sqlite3_stmt *st = stmt(&O, O.db, "SELECT ?1 GLOB ?2");
+      sqlite3_bind_text(st, 1, str, -1, SQLITE_STATIC);
+      sqlite3_bind_text(st, 2, pat, -1, SQLITE_STATIC);
+      int expect = truth(st);
+      int got = pred_glob(pat, (uint32_t)strlen(pat), str, (uint32_t)strlen(str));
+      cases++;
+      if( got!=expect && bad++ < 10 ){
+        fprintf(stderr, "utf8 GLOB: '%s' vs '%s' got %d sqlite %d\n", str, pat, got, expect);
+      }
+    }
+  }
+  report("utf8", cases, bad);
+  CHECK(bad==0);
+}
+
 /* Patterns SQLite's own matcher handles in N^2 or worse must stay fast. */
 static void test_like_bounded(void){
   static char s[20000], pat[4000];
@@ -824,6 +885,7 @@ int main(void){
   RUN(test_compare);
   RUN(test_like);
   RUN(test_glob);
+  RUN(test_utf8_pairs);
   RUN(test_in);
   RUN(test_text);
   RUN(test_filter);
