@@ -141,7 +141,7 @@ static void test_zigzag(void){
   col_error_clear(&e);
   pq_thrift_init(&t, w.p, w.n, &e);
   for(size_t i=0; i<sizeof(vals)/sizeof(vals[0]); i++){
-    int64_t v;
+    int64_t v = 0;
     CHECK(pq_thrift_i64(&t, PQ_T_I64, &v, "x")==COL_OK);
     CHECK(v==vals[i]);
   }
@@ -1333,7 +1333,8 @@ static void test_corpus(void){
   walk_dir(CORPUS, "bad_data", &mf, &st);
   walk_dir(CORPUS, "shredded_variant", &mf, &st);
   printf("  parquet-testing corpus: %d footers decoded (%d checked against "
-         "MANIFEST.tsv: rows, row groups, leaf types, page counts), %ld page headers, %d encrypted skipped (%d with a "
+         "MANIFEST.tsv: rows, row groups, leaf types, page counts), %ld "
+         "page headers, %d encrypted skipped (%d with a "
          "plaintext footer decoded); bad_data: "
          "%d refused, %d decoded; %d failures\n", st.files, st.manifest_checked,
          st.pages, st.encrypted, st.plaintext_encrypted, st.bad_errors, st.bad_decoded, st.failures);
