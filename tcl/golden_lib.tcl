@@ -123,7 +123,7 @@ proc golden::field_mapped {g o kind dtype} {
         if {[format %.17g [expr {double($dec)}]] eq [format %.17g [expr {double($o)}]]} { return real }
     }
     # UINT64 above INT64_MAX as REAL
-    if {$dtype eq "UBIGINT" && [regexp {^[0-9]+$} $g] && [string is double -strict $o] && ![string is wide -strict $g]} {
+    if {$dtype eq "UBIGINT" && [regexp {^[0-9]+$} $g] && [string is double -strict $o] && $g > 9223372036854775807} {
         if {[format %.17g [expr {double($g)}]] eq [format %.17g $o]} { return real }
     }
     return ""
