@@ -324,7 +324,7 @@ SELECT i + 1 AS id,
   [1 + i % 3, 2 + i % 5] AS tags
 FROM range(1000) t(i)`;
 await conn.run(`COPY (${DEMO_SQL}) TO ${sqlStr(path.join(DEMO, 'sample.parquet'))} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 250)`);
-await conn.run(`COPY (SELECT * REPLACE (price::VARCHAR AS price, tags::VARCHAR AS tags) FROM (${DEMO_SQL}))
+await conn.run(`COPY (SELECT * REPLACE (price::VARCHAR AS price, to_json(tags)::VARCHAR AS tags) FROM (${DEMO_SQL}))
   TO ${sqlStr(path.join(DEMO, 'sample.csv'))} (FORMAT csv, HEADER true)`);
 
 let total = 0;
