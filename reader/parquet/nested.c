@@ -7,9 +7,16 @@
 ** follows (repetition level of the next entry). A node that is null or an
 ** empty list consumes exactly one entry in every leaf beneath it, since
 ** nothing below a missing node can repeat.
+**
+** A group annotated VARIANT is not rendered as its Parquet shape but as the
+** value it encodes (VariantShredding.md): the row's metadata, then the
+** `value` binary and the shredded `typed_value` columns merged into one
+** JSON value. Its leaves still advance exactly one entry per instance of
+** the group they belong to, whatever parts the rendering used.
 */
 #include "nested.h"
 #include "value.h"
+#include "variant.h"
 #include "../strbuf.h"
 #include <math.h>
 #include <stdio.h>
@@ -28,6 +35,7 @@ typedef struct assembler {
   strbuf out;
   col_error *err;
   int depth;
+  int64_t row;               /* row being assembled, for messages */
 } assembler;
 
 static int entry_def(assembler *a, int leaf){
@@ -63,7 +71,8 @@ static int skip_one(assembler *a, const pq_node *n){
 
 /* The JSON text of one scalar, as README.golden.md writes values inside
 ** JSON. */
-static void json_scalar(assembler *a, const pq_leaf_desc *L, const pq_chunk *c, int64_t vi){
+static void json_scalar(assembler *a, const pq_leaf_desc *L, const pq_chunk *c, int64_t vi,
+                        int decimal_as_text){
   const pq_conv *cv = &L->conv;
   const pq_values *src = c->dict_mode ? &c->dict : &c->vals;
   int64_t i = c->dict_mode ? c->codes[vi] : vi;
@@ -93,7 +102,7 @@ static void json_scalar(assembler *a, const pq_leaf_desc *L, const pq_chunk *c, 
       else if( c->phys==PQ_INT64 ){ int64_t x; memcpy(&x, fx+8*i, 8); n = pq_decimal_text_i64(x, cv->scale, buf, sizeof(buf)); }
       else n = pq_decimal_text_be((const uint8_t*)st[i].p, st[i].n, cv->scale, buf, sizeof(buf));
       if( n<0 ){ strbuf_puts(b, "null"); return; }
-      if( cv->decimal_text ){ strbuf_json_string(b, buf, (size_t)n); return; }
+      if( cv->decimal_text || decimal_as_text ){ strbuf_json_string(b, buf, (size_t)n); return; }
       break;
     }
     case PQC_TEXT: strbuf_json_string(b, st[i].p, st[i].n); return;
@@ -123,6 +132,7 @@ static void json_scalar(assembler *a, const pq_leaf_desc *L, const pq_chunk *c, 
 
 static int render_field(assembler *a, int node);
 static int render_value(assembler *a, int node);
+static int render_variant(assembler *a, int node);
 
 /* Is group g annotated LIST / MAP? */
 static int is_list(const pq_schema_element *e){
@@ -196,8 +206,12 @@ static int render_value(assembler *a, int n){
   if( N->leaf>=0 ){
     leaf_cursor *lc = &a->cur[N->leaf - a->base];
     if( lc->e >= lc->c->nlevels || lc->v >= lc->c->nvals ){ rc = levels_error(a, N->leaf); goto done; }
-    json_scalar(a, &a->s->leaves[N->leaf], lc->c, lc->v);
+    json_scalar(a, &a->s->leaves[N->leaf], lc->c, lc->v, 0);
     lc->v++; lc->e++;
+    goto done;
+  }
+  if( N->el->logical.kind==PQ_LT_VARIANT ){
+    rc = render_variant(a, n);
     goto done;
   }
   if( is_list(N->el) && N->nchild==1 && a->s->nodes[N->child[0]].repetition==PQ_REPEATED ){
@@ -255,6 +269,350 @@ static int render_field(assembler *a, int n){
   return render_value(a, n);
 }
 
+/* ------------------------------------------------------------------ VARIANT
+** A Variant group holds `metadata` (top level only), `value` (Variant
+** binary) and `typed_value` (the shredded form: a primitive, a LIST of
+** {value, typed_value} elements, or a group of {value, typed_value}
+** fields). Parts are found by name, as the spec asks. */
+
+static int name_is(const pq_node *N, const char *name){
+  size_t k = strlen(name);
+  return N->el->name.n==k && memcmp(N->el->name.p, name, k)==0;
+}
+
+static int child_named(assembler *a, const pq_node *N, const char *name){
+  for(int i=0; i<N->nchild; i++){
+    if( name_is(&a->s->nodes[N->child[i]], name) ) return N->child[i];
+  }
+  return -1;
+}
+
+static int variant_error(assembler *a, const char *what){
+  return col_error_set(a->err, COL_ERROR, "Invalid variant in row %lld: %s",
+                       (long long)a->row, what);
+}
+
+/* Consume one level entry of binary leaf node n; *present says whether it
+** held a value, then (*p, *len) are its bytes. */
+static int take_bytes(assembler *a, int n, const uint8_t **p, size_t *len, int *present){
+  const pq_node *N = &a->s->nodes[n];
+  *present = 0; *p = 0; *len = 0;
+  if( N->leaf<0 ){
+    return col_error_set(a->err, COL_ERROR, "Variant part %.*s is a group, not binary",
+                         (int)N->el->name.n, (const char*)N->el->name.p);
+  }
+  leaf_cursor *lc = &a->cur[N->leaf - a->base];
+  pq_chunk *c = lc->c;
+  if( c->phys!=PQ_BYTE_ARRAY && c->phys!=PQ_FIXED_LEN_BYTE_ARRAY ){
+    return col_error_set(a->err, COL_ERROR, "Variant part %.*s is not binary",
+                         (int)N->el->name.n, (const char*)N->el->name.p);
+  }
+  if( lc->e >= c->nlevels ) return levels_error(a, N->leaf);
+  int d = c->def ? c->def[lc->e] : 0;
+  if( d==c->max_def ){
+    if( lc->v >= c->nvals ) return levels_error(a, N->leaf);
+    const pq_values *src = c->dict_mode ? &c->dict : &c->vals;
+    int64_t i = c->dict_mode ? c->codes[lc->v] : lc->v;
+    *p = (const uint8_t*)src->str[i].p;
+    *len = src->str[i].n;
+    *present = 1;
+    lc->v++;
+  }
+  lc->e++;
+  return COL_OK;
+}
+
+/* Render node n and throw the text away: a part the Variant rendering does
+** not use must still advance its leaves as its levels say. */
+static int discard_field(assembler *a, int n){
+  size_t mark = a->out.n;
+  int rc = render_field(a, n);
+  a->out.n = mark;
+  return rc;
+}
+
+/* Is typed_value leaf n of a type the shredding spec allows? Checked
+** whether or not the row has a value, so a file with a forbidden type is
+** refused as upstream expects, not only the rows that use it. */
+static int variant_leaf_check(assembler *a, int n){
+  const pq_node *N = &a->s->nodes[n];
+  const pq_leaf_desc *L = &a->s->leaves[N->leaf];
+  const pq_schema_element *e = N->el;
+  int ok;
+  switch( L->conv.kind ){
+    case PQC_BOOL: case PQC_INT32: case PQC_INT64: case PQC_FLOAT: case PQC_DOUBLE:
+    case PQC_DECIMAL: case PQC_DATE: case PQC_TIME: case PQC_TIMESTAMP: case PQC_UUID:
+      ok = 1; break;
+    case PQC_TEXT: case PQC_BLOB:
+      ok = e->type==PQ_BYTE_ARRAY; break;
+    default:
+      ok = 0; break;
+  }
+  if( ok ) return COL_OK;
+  return col_error_set(a->err, COL_ERROR,
+      "unsupported shredded Variant type for %.*s (physical type %d%s%s)",
+      (int)e->name.n, (const char*)e->name.p, (int)e->type,
+      e->type==PQ_FIXED_LEN_BYTE_ARRAY ? ", fixed length without UUID or DECIMAL" : "",
+      L->conv.kind==PQC_UINT32 || L->conv.kind==PQC_UINT64 ? ", unsigned integer" : "");
+}
+
+/* A shredded primitive: a leaf rendered with the Variant scalar rules
+** (decimals as strings, binaries as X'..'). */
+static int variant_scalar(assembler *a, int n){
+  const pq_node *N = &a->s->nodes[n];
+  const pq_leaf_desc *L = &a->s->leaves[N->leaf];
+  const pq_schema_element *e = N->el;
+  leaf_cursor *lc = &a->cur[N->leaf - a->base];
+  pq_leaf_desc tmp;
+  if( lc->e >= lc->c->nlevels || lc->v >= lc->c->nvals ) return levels_error(a, N->leaf);
+  /* binary_as_string must not turn a Variant binary into a string: only the
+  ** STRING annotation does. */
+  if( L->conv.kind==PQC_TEXT ){
+    int is_str = e->logical.kind==PQ_LT_STRING
+              || (e->logical.kind==PQ_LT_NONE && e->converted_type==PQ_CT_UTF8);
+    if( !is_str ){ tmp = *L; tmp.conv.kind = PQC_BLOB; L = &tmp; }
+  }
+  json_scalar(a, L, lc->c, lc->v, 1);
+  lc->v++; lc->e++;
+  return COL_OK;
+}
+
+static int render_shredded(assembler *a, int vnode, const pq_variant_meta *m,
+                           int depth, int ignore, int *absent);
+
+/* A shredded array: typed_value is a LIST whose elements are
+** {value, typed_value} groups. */
+static int variant_list(assembler *a, int t, const pq_variant_meta *m, int depth){
+  const pq_node *T = &a->s->nodes[t];
+  if( T->nchild!=1 || a->s->nodes[T->child[0]].repetition!=PQ_REPEATED ){
+    return variant_error(a, "shredded array typed_value is not a LIST with one repeated child");
+  }
+  int r = T->child[0];
+  const pq_node *R = &a->s->nodes[r];
+  if( R->leaf_count==0 || R->leaf>=0 ){
+    return variant_error(a, "shredded array elements are not {value, typed_value} groups");
+  }
+  /* Three-level form: list.element; else the repeated group is the
+  ** element itself. */
+  int elem = r;
+  if( R->nchild==1 && a->s->nodes[R->child[0]].leaf<0
+   && child_named(a, R, "value")<0 && child_named(a, R, "typed_value")<0 ){
+    elem = R->child[0];
+  }
+  int d = entry_def(a, R->leaf_first);
+  if( d<0 ) return levels_error(a, R->leaf_first);
+  if( d < R->max_def ){
+    strbuf_puts(&a->out, "[]");
+    return skip_one(a, R);
+  }
+  strbuf_putc(&a->out, '[');
+  for(int first=1;; first=0){
+    if( !first ) strbuf_putc(&a->out, ',');
+    int rc, absent = 0;
+    const pq_node *E = &a->s->nodes[elem];
+    if( elem!=r ){
+      int de = entry_def(a, E->leaf_first);
+      if( de<0 ) return levels_error(a, E->leaf_first);
+      if( de < E->max_def ){
+        /* A missing element: the array encoding has no holes, so it is
+        ** Variant null. */
+        strbuf_puts(&a->out, "null");
+        rc = skip_one(a, E);
+        if( rc ) return rc;
+        goto next;
+      }
+    }
+    rc = render_shredded(a, elem, m, depth+1, -1, &absent);
+    if( rc ) return rc;
+    if( absent ) strbuf_puts(&a->out, "null");
+  next:;
+    int nr = entry_rep(a, R->leaf_first);
+    if( nr!=R->max_rep ) break;
+  }
+  strbuf_putc(&a->out, ']');
+  return COL_OK;
+}
+
+/* One member of an object being merged: its key and where its JSON value
+** was rendered (offsets into a->out). */
+typedef struct vmember {
+  const uint8_t *key;
+  size_t klen;
+  size_t start, len;
+  int from_value;            /* 1: from the `value` binary, 0: shredded */
+  int absent;                /* a shredded field missing in this row */
+} vmember;
+
+static int vmember_cmp(const void *x, const void *y){
+  const vmember *a = x, *b = y;
+  int c = pq_variant_key_cmp(a->key, a->klen, b->key, b->klen);
+  if( c ) return c;
+  return a->from_value - b->from_value;
+}
+
+/* A shredded object: the fields of typed_value group t, merged with the
+** members of the `value` binary (vp, vn) when it is present (a partially
+** shredded object). Members come out in key order. */
+static int variant_object(assembler *a, int t, const pq_variant_meta *m, int depth,
+                          const uint8_t *vp, size_t vn){
+  const pq_node *T = &a->s->nodes[t];
+  pq_variant_object obj;
+  int rc = COL_OK;
+  memset(&obj, 0, sizeof(obj));
+  if( vp ){
+    if( pq_variant_basic_type(vp, vn)!=2 ){
+      return variant_error(a, "non-object value with shredded fields");
+    }
+    rc = pq_variant_object_open(vp, vn, &obj, a->err);
+    if( rc ) return rc;
+  }
+  size_t cap = (size_t)T->nchild + obj.count;
+  vmember *mem = malloc(sizeof(vmember) * (cap ? cap : 1));
+  if( !mem ) return col_error_set(a->err, COL_ENOMEM, "out of memory");
+  size_t nm = 0, mark = a->out.n;
+  char *tmp = 0;
+  for(int i=0; i<T->nchild; i++){
+    int f = T->child[i];
+    const pq_node *F = &a->s->nodes[f];
+    if( F->leaf>=0 || F->repetition==PQ_REPEATED ){
+      rc = variant_error(a, "a shredded object field is not a {value, typed_value} group");
+      goto done;
+    }
+    int absent = 0;
+    size_t start = a->out.n;
+    int d = F->leaf_count ? entry_def(a, F->leaf_first) : 0;
+    if( d<0 ){ rc = levels_error(a, F->leaf_first); goto done; }
+    if( F->leaf_count==0 ){
+      absent = 1;
+    }else if( d < F->max_def ){
+      /* An optional field group that is null (spec: they are required):
+      ** read as missing. */
+      absent = 1;
+      rc = skip_one(a, F);
+    }else{
+      rc = render_shredded(a, f, m, depth+1, -1, &absent);
+    }
+    if( rc ) goto done;
+    /* Kept even when absent: `value` must not hold a shredded field, and
+    ** if it does anyway the shredded column decides (it is missing). */
+    mem[nm].key = F->el->name.p; mem[nm].klen = F->el->name.n;
+    mem[nm].start = start; mem[nm].len = a->out.n - start;
+    mem[nm].from_value = 0;
+    mem[nm].absent = absent;
+    nm++;
+  }
+  for(uint32_t j=0; j<obj.count; j++){
+    const uint8_t *key, *val; size_t klen, vlen;
+    rc = pq_variant_object_field(&obj, m, j, &key, &klen, &val, &vlen, a->err);
+    if( rc ) goto done;
+    size_t start = a->out.n;
+    rc = pq_variant_to_json(m, val, vlen, depth+1, &a->out, a->err);
+    if( rc ) goto done;
+    mem[nm].key = key; mem[nm].klen = klen;
+    mem[nm].start = start; mem[nm].len = a->out.n - start;
+    mem[nm].from_value = 1;
+    mem[nm].absent = 0;
+    nm++;
+  }
+  if( a->out.oom ){ rc = col_error_set(a->err, COL_ENOMEM, "out of memory"); goto done; }
+  qsort(mem, nm, sizeof(vmember), vmember_cmp);
+  /* Re-emit the rendered values in key order around their keys. */
+  size_t len = a->out.n - mark;
+  tmp = malloc(len ? len : 1);
+  if( !tmp ){ rc = col_error_set(a->err, COL_ENOMEM, "out of memory"); goto done; }
+  memcpy(tmp, a->out.p + mark, len);
+  a->out.n = mark;
+  strbuf_putc(&a->out, '{');
+  for(size_t k=0; k<nm; k++){
+    /* A key both shredded and in `value` is invalid data; the spec says
+    ** typed_value wins, and it sorts first. */
+    if( k>0 && pq_variant_key_cmp(mem[k-1].key, mem[k-1].klen, mem[k].key, mem[k].klen)==0 ){
+      if( mem[k].from_value==mem[k-1].from_value ){
+        rc = variant_error(a, "an object has the same key twice");
+        goto done;
+      }
+      continue;
+    }
+    if( mem[k].absent ) continue;
+    if( a->out.n > mark+1 ) strbuf_putc(&a->out, ',');
+    strbuf_json_string(&a->out, (const char*)mem[k].key, mem[k].klen);
+    strbuf_putc(&a->out, ':');
+    strbuf_append(&a->out, tmp + (mem[k].start - mark), mem[k].len);
+  }
+  strbuf_putc(&a->out, '}');
+done:
+  free(tmp);
+  free(mem);
+  return rc;
+}
+
+/* Render the present {value, typed_value} group vnode (the Variant group
+** itself, an object field or an array element). *absent: neither part was
+** set, so nothing was written (a missing object field). ignore: a child
+** the caller consumed already (the top-level metadata). */
+static int render_shredded(assembler *a, int vnode, const pq_variant_meta *m,
+                           int depth, int ignore, int *absent){
+  const pq_node *V = &a->s->nodes[vnode];
+  int val = -1, typ = -1, rc;
+  *absent = 0;
+  if( depth > PQ_VARIANT_MAX_DEPTH ){
+    return col_error_set(a->err, COL_ERROR, "Variant nests deeper than %d levels", PQ_VARIANT_MAX_DEPTH);
+  }
+  for(int i=0; i<V->nchild; i++){
+    int c = V->child[i];
+    if( c==ignore ) continue;
+    if( val<0 && name_is(&a->s->nodes[c], "value") ) val = c;
+    else if( typ<0 && name_is(&a->s->nodes[c], "typed_value") ) typ = c;
+    else if( (rc = discard_field(a, c))!=COL_OK ) return rc;
+  }
+  const uint8_t *vp = 0; size_t vn = 0; int vpresent = 0;
+  if( val>=0 && (rc = take_bytes(a, val, &vp, &vn, &vpresent))!=COL_OK ) return rc;
+  int tpresent = 0;
+  const pq_node *T = typ>=0 ? &a->s->nodes[typ] : 0;
+  if( T && T->leaf_count ){
+    int d = entry_def(a, T->leaf_first);
+    if( d<0 ) return levels_error(a, T->leaf_first);
+    tpresent = d >= T->max_def;
+  }
+  if( T && T->leaf>=0 && (rc = variant_leaf_check(a, typ))!=COL_OK ) return rc;
+  if( tpresent ){
+    if( T->repetition==PQ_REPEATED ) return variant_error(a, "typed_value is repeated");
+    if( T->leaf>=0 ){
+      if( vpresent ) return variant_error(a, "conflicting value and typed_value");
+      return variant_scalar(a, typ);
+    }
+    if( is_list(T->el) ){
+      if( vpresent ) return variant_error(a, "conflicting value and typed_value");
+      return variant_list(a, typ, m, depth);
+    }
+    return variant_object(a, typ, m, depth, vpresent ? vp : 0, vn);
+  }
+  if( T && T->leaf_count && (rc = skip_one(a, T))!=COL_OK ) return rc;
+  if( vpresent ) return pq_variant_to_json(m, vp, vn, depth, &a->out, a->err);
+  *absent = 1;
+  return COL_OK;
+}
+
+/* A present VARIANT group: read the row's metadata, then render. */
+static int render_variant(assembler *a, int n){
+  const pq_node *N = &a->s->nodes[n];
+  int md = child_named(a, N, "metadata");
+  if( md<0 ) return variant_error(a, "the Variant group has no metadata field");
+  const uint8_t *mp; size_t mn; int present;
+  int rc = take_bytes(a, md, &mp, &mn, &present);
+  if( rc ) return rc;
+  if( !present ) return variant_error(a, "metadata is null");
+  pq_variant_meta m;
+  rc = pq_variant_meta_parse(mp, mn, &m, a->err);
+  if( rc ) return rc;
+  int absent = 0;
+  rc = render_shredded(a, n, &m, 0, md, &absent);
+  if( rc ) return rc;
+  /* Both parts null where a value is required: Variant null. */
+  if( absent ) strbuf_puts(&a->out, "null");
+  return COL_OK;
+}
+
 int pq_assemble_json(const pq_schema *s, int field, pq_chunk *chunks,
                      int64_t rows, pq_colvec *o, col_error *err){
   const pq_field *F = &s->fields[field];
@@ -278,6 +636,7 @@ int pq_assemble_json(const pq_schema *s, int field, pq_chunk *chunks,
   o->mem[o->nmem++] = sv;
   for(int i=0; i<N->leaf_count; i++) a.cur[i].c = &chunks[i];
   for(int64_t r=0; r<rows; r++){
+    a.row = r;
     offs[r] = a.out.n;
     /* Every leaf must be at the start of a record. */
     int rr = entry_rep(&a, N->leaf_first);
