@@ -1,0 +1,402 @@
+/*
+** vtab_groupby.c — group_by: GROUP BY aggregates computed off column batches.
+**
+**   CREATE VIRTUAL TABLE temp.by_region USING group_by(
+**     'hits.parquet',                  -- path or glob, or a parquet/csv table name
+**     keys = 'RegionID',
+**     aggregates = 'count(DISTINCT UserID) AS users, count(*) AS n, avg(Width)',
+**     filter = 'AdvEngineID <> 0',     -- optional; pushed into the scan, exact
+**     threads = 4,                     -- optional; 1 is exactly serial
+**     memory_limit = 1000000000        -- optional; bytes the hash tables may hold
+**   );
+**   SELECT * FROM by_region ORDER BY users DESC LIMIT 10;
+**
+** The answer is what SQLite's `SELECT keys, aggs FROM t WHERE filter GROUP
+** BY keys` gives (agg/ has the semantics). Columns: the keys, then the
+** aggregates, each named by its AS alias or its text. Zero keys: one row.
+** Other key=value arguments (header=, binary_as_string=, ...) go to the
+** reader.
+**
+** HOW IT WORKS
+**
+** xCreate/xConnect open the dataset once and parse keys/aggregates/filter
+** (errors surface at CREATE). xBestIndex offers to push comparisons on key
+** columns that are plain source columns (= != < <= > >= IS IS NOT, IS
+** [NOT] NULL, BINARY/NOCASE/RTRIM collation) into the scan as exact
+** predicates: a group's rows all have keys equal to the group's key under
+** SQLite's comparison, so dropping rows that fail drops exactly the groups
+** that fail. The plan is idxStr: one record per argv slot, "<op>,<col>;"
+** with op the SQLITE_INDEX_CONSTRAINT_* number and col the source column
+** (and +1000 * collation). xFilter applies the source column's affinity
+** to each argv value, runs the whole aggregation (scan -> groupby_consume),
+** and keeps the result in the cursor; xNext/xColumn walk it.
+**
+** Interrupts: SQLite 3.40 offers a virtual table no way to see
+** sqlite3_interrupt() (sqlite3_is_interrupted() arrived in 3.41), so a
+** running aggregation finishes its scan; it checks nothing in between.
+**
+** The table reads files named in SQL, so it is SQLITE_VTAB_DIRECTONLY.
+*/
+#include "sqlite3ext.h"
+SQLITE_EXTENSION_INIT3
+#include "vtab_groupby.h"
+#include "scan_vtab.h"
+#include "../agg/groupby.h"
+#include "../agg/filter.h"
+#include "../reader/dataset.h"
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+typedef struct gb_table {
+  sqlite3_vtab base;
+  sqlite3 *db;            /* the connection */
+  col_dataset *ds;        /* the source, opened once */
+  char *keys;             /* keys= text (sqlite3_malloc'd) */
+  char *aggs;             /* aggregates= text (sqlite3_malloc'd) */
+  agg_filter filter;      /* filter= predicates */
+  int threads;            /* threads= (>=1) */
+  uint64_t memory_limit;  /* memory_limit= bytes, 0 none */
+  int nkey;               /* key columns */
+  int *key_src;           /* per key: source column if a plain column, else -1 */
+} gb_table;
+
+typedef struct gb_cursor {
+  sqlite3_vtab_cursor base;
+  groupby *gb;            /* the finished aggregation */
+  uint32_t row;           /* current output row */
+  uint32_t nrow;          /* output rows */
+} gb_cursor;
+
+static char *gb_arg_value(const char *v, int n){
+  return columnar_unquote(v, n);
+}
+
+/* Declared type of a source column for CREATE TABLE. */
+static const char *gb_decl(const col_schema *s, int c){
+  return s->cols[c].decl ? s->cols[c].decl : "";
+}
+
+static void gb_table_free(gb_table *t){
+  if( t==0 ) return;
+  if( t->ds ) t->ds->m->close(t->ds);
+  sqlite3_free(t->keys); sqlite3_free(t->aggs);
+  agg_filter_free(&t->filter);
+  sqlite3_free(t->key_src);
+  sqlite3_free(t);
+}
+
+static int gb_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
+                      sqlite3_vtab **out, char **errmsg){
+  columnar_conn *cc = aux;
+  gb_table *t = sqlite3_malloc64(sizeof(*t));
+  const char **opts = 0;
+  char *filter = 0;
+  sqlite3_str *ddl = 0;
+  groupby *gb = 0;
+  col_error err;
+  col_error_clear(&err);
+  int rc = SQLITE_ERROR;
+  if( t==0 ) return SQLITE_NOMEM;
+  memset(t, 0, sizeof(*t));
+  t->db = db;
+  t->threads = columnar_default_threads();
+  if( argc<4 ){
+    *errmsg = sqlite3_mprintf("group_by: usage: group_by(source, keys='...', aggregates='...', filter='...', threads=N, memory_limit=N)");
+    goto connect_error;
+  }
+  opts = sqlite3_malloc64(sizeof(char*)*(sqlite3_uint64)argc);
+  if( opts==0 ){ rc = SQLITE_NOMEM; goto connect_error; }
+  int nopt = 0;
+  const char *source = 0;
+  for(int i=3; i<argc; i++){
+    const char *k, *v;
+    int nk, nv;
+    if( !columnar_split_arg(argv[i], &k, &nk, &v, &nv) ){
+      if( source ){ *errmsg = sqlite3_mprintf("group_by: unexpected argument: %s", argv[i]); goto connect_error; }
+      source = argv[i];
+      continue;
+    }
+    char **dst = 0;
+    if( nk==4 && strncasecmp(k, "keys", 4)==0 ) dst = &t->keys;
+    else if( nk==10 && strncasecmp(k, "aggregates", 10)==0 ) dst = &t->aggs;
+    else if( nk==6 && strncasecmp(k, "filter", 6)==0 ) dst = &filter;
+    else if( nk==7 && strncasecmp(k, "threads", 7)==0 ){
+      char *s = gb_arg_value(v, nv);
+      if( s==0 ){ rc = SQLITE_NOMEM; goto connect_error; }
+      long n = strtol(s, 0, 10);
+      sqlite3_free(s);
+      if( n<1 || n>256 ){ *errmsg = sqlite3_mprintf("group_by: threads must be between 1 and 256"); goto connect_error; }
+      t->threads = (int)n;
+      continue;
+    }else if( nk==12 && strncasecmp(k, "memory_limit", 12)==0 ){
+      char *s = gb_arg_value(v, nv);
+      if( s==0 ){ rc = SQLITE_NOMEM; goto connect_error; }
+      long long n = strtoll(s, 0, 10);
+      sqlite3_free(s);
+      if( n<0 ){ *errmsg = sqlite3_mprintf("group_by: memory_limit must be a number of bytes"); goto connect_error; }
+      t->memory_limit = (uint64_t)n;
+      continue;
+    }else{
+      opts[nopt++] = argv[i];
+      continue;
+    }
+    sqlite3_free(*dst);
+    *dst = gb_arg_value(v, nv);
+    if( *dst==0 ){ rc = SQLITE_NOMEM; goto connect_error; }
+  }
+  if( source==0 ){ *errmsg = sqlite3_mprintf("group_by: no source given"); goto connect_error; }
+  if( t->aggs==0 && t->keys==0 ){
+    *errmsg = sqlite3_mprintf("group_by: give keys= and/or aggregates=");
+    goto connect_error;
+  }
+  rc = columnar_source_open(cc, source, nopt, opts, &t->ds, errmsg);
+  if( rc ) goto connect_error;
+  rc = SQLITE_ERROR;
+  const col_schema *schema = &t->ds->schema;
+  groupby_options o = { 1, 0 };
+  if( groupby_new(t->keys, t->aggs, schema, &o, &gb, &err) ){
+    *errmsg = sqlite3_mprintf("%s", err.msg);
+    goto connect_error;
+  }
+  if( agg_filter_parse(filter, schema, &t->filter, &err) ){
+    *errmsg = sqlite3_mprintf("%s", err.msg);
+    goto connect_error;
+  }
+  const agg_item_list *kl = groupby_keys(gb), *al = groupby_aggs(gb);
+  t->nkey = kl->n;
+  t->key_src = sqlite3_malloc64(sizeof(int)*(sqlite3_uint64)(kl->n+1));
+  if( t->key_src==0 ){ rc = SQLITE_NOMEM; goto connect_error; }
+  ddl = sqlite3_str_new(db);
+  sqlite3_str_appendall(ddl, "CREATE TABLE x(");
+  for(int i=0; i<kl->n; i++){
+    t->key_src[i] = kl->items[i].src_col;
+    const char *decl = kl->items[i].src_col>=0 ? gb_decl(schema, kl->items[i].src_col) : "";
+    sqlite3_str_appendf(ddl, "%s\"%w\" %s", i ? ", " : "", kl->items[i].name, decl);
+  }
+  for(int i=0; i<al->n; i++){
+    int k = al->items[i].kind;
+    const char *decl = (k==AGG_COUNT || k==AGG_COUNT_STAR) ? "INTEGER" : "";
+    sqlite3_str_appendf(ddl, "%s\"%w\" %s", (i || kl->n) ? ", " : "", al->items[i].name, decl);
+  }
+  sqlite3_str_appendall(ddl, ")");
+  char *sql = sqlite3_str_finish(ddl);
+  ddl = 0;
+  if( sql==0 ){ rc = SQLITE_NOMEM; goto connect_error; }
+  rc = sqlite3_declare_vtab(db, sql);
+  if( rc ) *errmsg = sqlite3_mprintf("group_by: cannot declare columns (%s): %s", sqlite3_errmsg(db), sql);
+  sqlite3_free(sql);
+  if( rc ) goto connect_error;
+  sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
+  groupby_free(gb);
+  sqlite3_free(filter);
+  sqlite3_free((void*)opts);
+  *out = &t->base;
+  return SQLITE_OK;
+connect_error:
+  if( ddl ) sqlite3_free(sqlite3_str_finish(ddl));
+  groupby_free(gb);
+  sqlite3_free(filter);
+  sqlite3_free((void*)opts);
+  gb_table_free(t);
+  return rc;
+}
+
+static int gb_disconnect(sqlite3_vtab *vt){
+  gb_table_free((gb_table*)vt);
+  return SQLITE_OK;
+}
+
+static int gb_best_index(sqlite3_vtab *vt, sqlite3_index_info *info){
+  gb_table *t = (gb_table*)vt;
+  sqlite3_str *plan = sqlite3_str_new(t->db);
+  int argi = 0;
+  for(int i=0; i<info->nConstraint; i++){
+    const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+    if( !c->usable || c->iColumn<0 || c->iColumn>=t->nkey || t->key_src[c->iColumn]<0 ) continue;
+    switch( c->op ){
+      case SQLITE_INDEX_CONSTRAINT_EQ: case SQLITE_INDEX_CONSTRAINT_NE:
+      case SQLITE_INDEX_CONSTRAINT_LT: case SQLITE_INDEX_CONSTRAINT_LE:
+      case SQLITE_INDEX_CONSTRAINT_GT: case SQLITE_INDEX_CONSTRAINT_GE:
+      case SQLITE_INDEX_CONSTRAINT_IS: case SQLITE_INDEX_CONSTRAINT_ISNOT:
+      case SQLITE_INDEX_CONSTRAINT_ISNULL: case SQLITE_INDEX_CONSTRAINT_ISNOTNULL:
+        break;
+      default: continue;
+    }
+    const char *coll = sqlite3_vtab_collation(info, i);
+    int cl;
+    if( coll==0 || sqlite3_stricmp(coll, "BINARY")==0 ) cl = COLL_BINARY;
+    else if( sqlite3_stricmp(coll, "NOCASE")==0 ) cl = COLL_NOCASE;
+    else if( sqlite3_stricmp(coll, "RTRIM")==0 ) cl = COLL_RTRIM;
+    else continue;
+    int has_rhs = c->op!=SQLITE_INDEX_CONSTRAINT_ISNULL && c->op!=SQLITE_INDEX_CONSTRAINT_ISNOTNULL;
+    sqlite3_str_appendf(plan, "%d,%d,%d,%d;", c->op, t->key_src[c->iColumn], cl, c->iColumn);
+    if( has_rhs ) info->aConstraintUsage[i].argvIndex = ++argi;
+    info->aConstraintUsage[i].omit = 1;
+  }
+  info->idxStr = sqlite3_str_finish(plan);
+  info->needToFreeIdxStr = 1;
+  info->estimatedCost = 1e6 / (1 + argi);
+  info->estimatedRows = 1000;
+  return info->idxStr ? SQLITE_OK : SQLITE_NOMEM;
+}
+
+static int gb_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out){
+  gb_cursor *c = sqlite3_malloc64(sizeof(*c));
+  if( c==0 ) return SQLITE_NOMEM;
+  memset(c, 0, sizeof(*c));
+  *out = &c->base;
+  return SQLITE_OK;
+}
+
+static int gb_close(sqlite3_vtab_cursor *cur){
+  gb_cursor *c = (gb_cursor*)cur;
+  groupby_free(c->gb);
+  sqlite3_free(c);
+  return SQLITE_OK;
+}
+
+static pred_op gb_pred_op(int op){
+  switch( op ){
+    case SQLITE_INDEX_CONSTRAINT_EQ: return PRED_EQ;
+    case SQLITE_INDEX_CONSTRAINT_NE: return PRED_NE;
+    case SQLITE_INDEX_CONSTRAINT_LT: return PRED_LT;
+    case SQLITE_INDEX_CONSTRAINT_LE: return PRED_LE;
+    case SQLITE_INDEX_CONSTRAINT_GT: return PRED_GT;
+    case SQLITE_INDEX_CONSTRAINT_GE: return PRED_GE;
+    case SQLITE_INDEX_CONSTRAINT_IS: return PRED_IS;
+    case SQLITE_INDEX_CONSTRAINT_ISNOT: return PRED_ISNOT;
+    case SQLITE_INDEX_CONSTRAINT_ISNULL: return PRED_ISNULL;
+    default: return PRED_NOTNULL;
+  }
+}
+
+/* Run the aggregation for the plan and keep the result in the cursor. */
+static int gb_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
+                     int argc, sqlite3_value **argv){
+  gb_cursor *c = (gb_cursor*)cur;
+  gb_table *t = (gb_table*)cur->pVtab;
+  col_error err;
+  col_error_clear(&err);
+  batch_source *src = 0;
+  scan_pred *preds = 0;
+  char **texts = 0;
+  int ntext = 0, rc = SQLITE_ERROR;
+  groupby_free(c->gb);
+  c->gb = 0; c->row = 0; c->nrow = 0;
+  groupby_options o = { t->threads, t->memory_limit };
+  if( groupby_new(t->keys, t->aggs, &t->ds->schema, &o, &c->gb, &err) ) goto filter_error;
+  int nrec = 0;
+  for(const char *s=idxStr ? idxStr : ""; *s; s++) nrec += *s==';';
+  preds = sqlite3_malloc64(sizeof(scan_pred)*(sqlite3_uint64)(t->filter.npred + nrec + 1));
+  texts = sqlite3_malloc64(sizeof(char*)*(sqlite3_uint64)(nrec + 1));
+  if( preds==0 || texts==0 ){ rc = SQLITE_NOMEM; goto filter_fail; }
+  int npred = t->filter.npred;
+  if( npred ) memcpy(preds, t->filter.preds, sizeof(scan_pred)*(size_t)npred);
+  const char *s = idxStr ? idxStr : "";
+  int ai = 0;
+  while( *s ){
+    int op = (int)strtol(s, (char**)&s, 10); s++;
+    int col = (int)strtol(s, (char**)&s, 10); s++;
+    int cl = (int)strtol(s, (char**)&s, 10); s++;
+    (void)strtol(s, (char**)&s, 10); s++;
+    scan_pred *p = &preds[npred++];
+    memset(p, 0, sizeof(*p));
+    p->col = col; p->op = gb_pred_op(op); p->coll = (pred_coll)cl; p->exact = 1;
+    if( p->op==PRED_ISNULL || p->op==PRED_NOTNULL ) continue;
+    if( ai>=argc ){ col_error_set(&err, COL_ERROR, "group_by: bad plan"); goto filter_error; }
+    sqlite3_value *v = argv[ai++];
+    pred_value x;
+    memset(&x, 0, sizeof(x));
+    switch( sqlite3_value_type(v) ){
+      case SQLITE_INTEGER: x.type = CV_INT; x.i = sqlite3_value_int64(v); break;
+      case SQLITE_FLOAT: x.type = CV_REAL; x.f = sqlite3_value_double(v); break;
+      case SQLITE_TEXT: x.type = CV_TEXT; x.p = (const char*)sqlite3_value_text(v); x.n = (uint32_t)sqlite3_value_bytes(v); break;
+      case SQLITE_BLOB: x.type = CV_BLOB; x.p = sqlite3_value_blob(v); x.n = (uint32_t)sqlite3_value_bytes(v); break;
+      default: break;
+    }
+    char buf[48];
+    x = agg_apply_affinity(gb_decl(&t->ds->schema, col), x, buf);
+    if( x.type==CV_TEXT || x.type==CV_BLOB ){
+      char *cp = sqlite3_malloc64((sqlite3_uint64)x.n + 1);
+      if( cp==0 ){ rc = SQLITE_NOMEM; goto filter_fail; }
+      if( x.n ) memcpy(cp, x.p, x.n);
+      texts[ntext++] = cp;
+      x.p = cp;
+    }
+    p->v = x;
+  }
+  int nproj;
+  const int *proj;
+  groupby_projection(c->gb, &nproj, &proj);
+  scan_spec spec;
+  memset(&spec, 0, sizeof(spec));
+  spec.nproj = nproj; spec.proj = proj;
+  spec.npred = npred; spec.preds = preds;
+  spec.threads = t->threads;
+  spec.batch_size = t->threads>1 ? 16384 : 0;
+  if( t->ds->m->scan(t->ds, &spec, &src, &err) ) goto filter_error;
+  for(;;){
+    col_batch *b = 0;
+    if( src->m->next(src, &b) ){ err = src->err; goto filter_error; }
+    if( b==0 ) break;
+    if( groupby_consume(c->gb, b, &err) ) goto filter_error;
+  }
+  src->m->close(src);
+  src = 0;
+  if( groupby_finish(c->gb, &err) ) goto filter_error;
+  c->nrow = groupby_ngroups(c->gb);
+  rc = SQLITE_OK;
+  goto filter_done;
+filter_error:
+  rc = err.code==COL_ENOMEM && strstr(err.msg, "out of memory") ? SQLITE_NOMEM : SQLITE_ERROR;
+  sqlite3_free(t->base.zErrMsg);
+  t->base.zErrMsg = sqlite3_mprintf("%s", err.msg[0] ? err.msg : "group_by: scan failed");
+filter_fail:
+  groupby_free(c->gb);
+  c->gb = 0; c->nrow = 0;
+filter_done:
+  if( src ) src->m->close(src);
+  for(int i=0; i<ntext; i++) sqlite3_free(texts[i]);
+  sqlite3_free(texts);
+  sqlite3_free(preds);
+  return rc;
+}
+
+static int gb_next(sqlite3_vtab_cursor *cur){ ((gb_cursor*)cur)->row++; return SQLITE_OK; }
+static int gb_eof(sqlite3_vtab_cursor *cur){ gb_cursor *c = (gb_cursor*)cur; return c->row>=c->nrow; }
+
+static int gb_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col){
+  gb_cursor *c = (gb_cursor*)cur;
+  pred_value v;
+  char buf[64];
+  col_error err;
+  col_error_clear(&err);
+  if( groupby_value(c->gb, c->row, col, &v, buf, &err) ){
+    sqlite3_result_error(ctx, err.msg, -1);
+    return SQLITE_OK;
+  }
+  switch( v.type ){
+    case CV_INT: sqlite3_result_int64(ctx, v.i); break;
+    case CV_REAL: sqlite3_result_double(ctx, v.f); break;
+    case CV_TEXT: sqlite3_result_text64(ctx, v.p, v.n, SQLITE_TRANSIENT, SQLITE_UTF8); break;
+    case CV_BLOB: sqlite3_result_blob64(ctx, v.p, v.n, SQLITE_TRANSIENT); break;
+    default: sqlite3_result_null(ctx); break;
+  }
+  return SQLITE_OK;
+}
+
+static int gb_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid){
+  *rowid = ((gb_cursor*)cur)->row + 1;
+  return SQLITE_OK;
+}
+
+static const sqlite3_module groupby_module = {
+  0, gb_connect, gb_connect, gb_best_index, gb_disconnect, gb_disconnect,
+  gb_open, gb_close, gb_filter, gb_next, gb_eof, gb_column, gb_rowid,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+};
+
+int columnar_register_groupby(sqlite3 *db, columnar_conn *cc){
+  return sqlite3_create_module_v2(db, "group_by", &groupby_module, cc, 0);
+}
