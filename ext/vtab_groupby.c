@@ -234,7 +234,8 @@ static int gb_best_index(sqlite3_vtab *vt, sqlite3_index_info *info){
     if( has_rhs ) info->aConstraintUsage[i].argvIndex = ++argi;
     info->aConstraintUsage[i].omit = 1;
   }
-  info->idxStr = sqlite3_str_finish(plan);
+  if( sqlite3_str_errcode(plan) ){ sqlite3_free(sqlite3_str_finish(plan)); return SQLITE_NOMEM; }
+  info->idxStr = sqlite3_str_length(plan) ? sqlite3_str_finish(plan) : (sqlite3_free(sqlite3_str_finish(plan)), sqlite3_mprintf(""));
   info->needToFreeIdxStr = 1;
   info->estimatedCost = 1e6 / (1 + argi);
   info->estimatedRows = 1000;
