@@ -78,7 +78,7 @@ static int decode(const bytes *meta, const bytes *val){
   pq_variant_meta m;
   strbuf out = {0};
   int rc = pq_variant_meta_parse(mp, meta->n, &m, &e);
-  if( rc==COL_OK ) rc = pq_variant_to_json(&m, vp, val->n, 0, &out, &e);
+  if( rc==COL_OK ) rc = pq_variant_to_json(&m, vp, val->n, 0, NULL, &out, &e);
   if( rc==COL_OK ){
     size_t k = out.n < sizeof(json_out)-1 ? out.n : sizeof(json_out)-1;
     memcpy(json_out, out.p ? out.p : "", k); json_out[k] = 0;
@@ -421,6 +421,30 @@ static void test_aliasing(void){
   CHECK_EQ_STR(dec(&M0, &v), "[true,true,true]");
 }
 
+static void test_shared_limits(void){
+  /* One allowance spent over several calls (the parts of one shredded
+  ** value): it runs out, where fresh limits per call would not. */
+  static const uint8_t v[] = {3<<2 | 1, 'a','b','c'};
+  pq_variant_meta m;
+  col_error e; col_error_clear(&e);
+  CHECK_EQ_INT(pq_variant_meta_parse(M0.p, M0.n, &m, &e), COL_OK);
+  strbuf out = {0};
+  pq_variant_limits lim;
+  pq_variant_limits_init(&lim, sizeof(v), 0);
+  int rc = COL_OK, calls = 0;
+  while( rc==COL_OK && calls < 10000 ){
+    rc = pq_variant_to_json(&m, v, sizeof(v), 0, &lim, &out, &e);
+    calls++;
+  }
+  CHECK(rc==COL_ERROR && calls > 1 && calls < 1000);
+  CHECK(e.msg[0]!=0);
+  for(int i=0; i<100; i++){
+    col_error_clear(&e);
+    CHECK_EQ_INT(pq_variant_to_json(&m, v, sizeof(v), 0, NULL, &out, &e), COL_OK);
+  }
+  strbuf_free(&out);
+}
+
 /* ---- upstream's expected values --------------------------------------- */
 static const char *corpus_dir(void){
   static char buf[1024];
@@ -501,6 +525,7 @@ int main(void){
   RUN(test_hostile);
   RUN(test_depth);
   RUN(test_aliasing);
+  RUN(test_shared_limits);
   RUN(test_corpus);
   return unit_report("variant");
 }

@@ -36,6 +36,7 @@ typedef struct assembler {
   col_error *err;
   int depth;
   int64_t row;               /* row being assembled, for messages */
+  pq_variant_limits vlim;    /* the Variant being rendered: its allowance */
 } assembler;
 
 static int entry_def(assembler *a, int leaf){
@@ -506,7 +507,7 @@ static int variant_object(assembler *a, int t, const pq_variant_meta *m, int dep
     rc = pq_variant_object_field(&obj, m, j, &key, &klen, &val, &vlen, a->err);
     if( rc ) goto done;
     size_t start = a->out.n;
-    rc = pq_variant_to_json(m, val, vlen, depth+1, &a->out, a->err);
+    rc = pq_variant_to_json(m, val, vlen, depth+1, &a->vlim, &a->out, a->err);
     if( rc ) goto done;
     mem[nm].key = key; mem[nm].klen = klen;
     mem[nm].start = start; mem[nm].len = a->out.n - start;
@@ -567,6 +568,7 @@ static int render_shredded(assembler *a, int vnode, const pq_variant_meta *m,
   }
   const uint8_t *vp = 0; size_t vn = 0; int vpresent = 0;
   if( val>=0 && (rc = take_bytes(a, val, &vp, &vn, &vpresent))!=COL_OK ) return rc;
+  if( vpresent ) pq_variant_limits_add(&a->vlim, vn);
   int tpresent = 0;
   const pq_node *T = typ>=0 ? &a->s->nodes[typ] : 0;
   if( T && T->leaf_count ){
@@ -588,7 +590,7 @@ static int render_shredded(assembler *a, int vnode, const pq_variant_meta *m,
     return variant_object(a, typ, m, depth, vpresent ? vp : 0, vn);
   }
   if( T && T->leaf_count && (rc = skip_one(a, T))!=COL_OK ) return rc;
-  if( vpresent ) return pq_variant_to_json(m, vp, vn, depth, &a->out, a->err);
+  if( vpresent ) return pq_variant_to_json(m, vp, vn, depth, &a->vlim, &a->out, a->err);
   *absent = 1;
   return COL_OK;
 }
@@ -605,8 +607,13 @@ static int render_variant(assembler *a, int n){
   pq_variant_meta m;
   rc = pq_variant_meta_parse(mp, mn, &m, a->err);
   if( rc ) return rc;
+  /* One allowance per instance; saved and restored because a hostile
+  ** schema can hide a VARIANT group among the parts we skip. */
+  pq_variant_limits saved = a->vlim;
+  pq_variant_limits_init(&a->vlim, 0, a->out.n);
   int absent = 0;
   rc = render_shredded(a, n, &m, 0, md, &absent);
+  a->vlim = saved;
   if( rc ) return rc;
   /* Both parts null where a value is required: Variant null. */
   if( absent ) strbuf_puts(&a->out, "null");

@@ -13,7 +13,9 @@
 **    value decoded is charged its own encoded bytes against a budget of a
 **    few times the input size; a well-formed value (whose members occupy
 **    disjoint bytes) spends at most its size, so only overlapping offsets
-**    can run out.
+**    can run out;
+**  - output: keys are not charged (they live in the metadata), so the JSON
+**    of one value is also capped at PQ_VARIANT_MAX_JSON bytes.
 */
 #include "variant.h"
 #include "value.h"
@@ -186,12 +188,12 @@ typedef struct decoder {
   const pq_variant_meta *m;
   strbuf *out;
   col_error *err;
-  int64_t budget;            /* encoded bytes we may still decode */
+  pq_variant_limits *lim;
 } decoder;
 
 static int charge(decoder *d, size_t bytes){
-  d->budget -= (int64_t)bytes;
-  if( d->budget < 0 ){
+  d->lim->budget -= (int64_t)bytes;
+  if( d->lim->budget < 0 ){
     return col_error_set(d->err, COL_ERROR,
         "Variant value offsets overlap so much that decoding would not end (more values than bytes)");
   }
@@ -403,6 +405,10 @@ static int decode_value(decoder *d, const uint8_t *v, size_t n, int depth){
   }
   /* A stuck allocation makes every append a no-op; stop walking early. */
   if( d->out->oom ) return col_error_set(d->err, COL_ENOMEM, "out of memory");
+  if( d->out->n > d->lim->out_start && d->out->n - d->lim->out_start > PQ_VARIANT_MAX_JSON ){
+    return col_error_set(d->err, COL_ENOMEM, "Variant value renders to more than %zu bytes of JSON",
+                         PQ_VARIANT_MAX_JSON);
+  }
   switch( v[0] & 3 ){
     case 0: return decode_primitive(d, v, n);
     case 1: {
@@ -421,10 +427,24 @@ static int decode_value(decoder *d, const uint8_t *v, size_t n, int depth){
   }
 }
 
+void pq_variant_limits_init(pq_variant_limits *lim, size_t n, size_t out_start){
+  lim->budget = 0;
+  lim->out_start = out_start;
+  pq_variant_limits_add(lim, n);
+}
+
+void pq_variant_limits_add(pq_variant_limits *lim, size_t n){
+  /* Well-formed values spend at most n; the slack admits writers that
+  ** share a child between a few offsets. */
+  lim->budget += 4 * (int64_t)n + 256;
+}
+
 int pq_variant_to_json(const pq_variant_meta *m, const uint8_t *v, size_t n,
-                       int depth, strbuf *out, col_error *err){
+                       int depth, pq_variant_limits *lim, strbuf *out,
+                       col_error *err){
   decoder d;
-  d.m = m; d.out = out; d.err = err;
-  d.budget = 4 * (int64_t)n + 256;
+  pq_variant_limits own;
+  if( !lim ){ pq_variant_limits_init(&own, n, out->n); lim = &own; }
+  d.m = m; d.out = out; d.err = err; d.lim = lim;
   return decode_value(&d, v, n, depth);
 }

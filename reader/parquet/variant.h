@@ -26,6 +26,12 @@
 ** Parquet nesting is separate). */
 #define PQ_VARIANT_MAX_DEPTH 128
 
+/* The JSON of one Variant value may not exceed this. Keys come from the
+** metadata and cost nothing in the value, so an array of N small objects
+** that all name one long key prints N copies of it: legitimately so, which
+** is why no ratio to the input can bound the output, only a fixed cap. */
+#define PQ_VARIANT_MAX_JSON ((size_t)1 << 27)
+
 /* A parsed metadata header. Points into the caller's bytes. */
 typedef struct pq_variant_meta {
   const uint8_t *offsets;    /* dict_size+1 offsets, osize bytes each */
@@ -73,12 +79,30 @@ int pq_variant_object_field(const pq_variant_object *o,
                             const uint8_t **val, size_t *vlen,
                             col_error *err);
 
+/* What one Variant may cost: `budget` encoded bytes left to decode (a
+** value's members are charged their own bytes, so only offsets that alias
+** the same bytes again and again exhaust it), and its JSON may grow to
+** PQ_VARIANT_MAX_JSON bytes past out_start. Shared by every binary that
+** makes up one shredded value, so splitting a hostile value across many
+** `value` columns does not multiply the allowance. */
+typedef struct pq_variant_limits {
+  int64_t budget;
+  size_t out_start;
+} pq_variant_limits;
+
+/* Limits for one value of n encoded bytes rendered from out_start. */
+void pq_variant_limits_init(pq_variant_limits *lim, size_t n, size_t out_start);
+/* Allow n more encoded bytes (another binary of the same value). */
+void pq_variant_limits_add(pq_variant_limits *lim, size_t n);
+
 /* Append the JSON text of value v[0..n) to out. depth: container levels
-** already open around it (counts toward PQ_VARIANT_MAX_DEPTH). Trailing
+** already open around it (counts toward PQ_VARIANT_MAX_DEPTH). lim: the
+** limits to spend, or NULL for fresh ones for this value alone. Trailing
 ** bytes after the value are ignored. On error out may hold a partial
 ** rendering; out->oom is left for the caller to check. */
 int pq_variant_to_json(const pq_variant_meta *m, const uint8_t *v, size_t n,
-                       int depth, strbuf *out, col_error *err);
+                       int depth, pq_variant_limits *lim, strbuf *out,
+                       col_error *err);
 
 /* Order of two keys as the Variant encoding sorts them: unsigned bytes,
 ** a prefix first. */
