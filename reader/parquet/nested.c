@@ -521,7 +521,7 @@ static int variant_object(assembler *a, int t, const pq_variant_meta *m, int dep
   size_t len = a->out.n - mark;
   tmp = malloc(len ? len : 1);
   if( !tmp ){ rc = col_error_set(a->err, COL_ENOMEM, "out of memory"); goto done; }
-  memcpy(tmp, a->out.p + mark, len);
+  if( len ) memcpy(tmp, a->out.p + mark, len);
   a->out.n = mark;
   strbuf_putc(&a->out, '{');
   for(size_t k=0; k<nm; k++){
