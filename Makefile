@@ -21,7 +21,7 @@ CORE_SRC   = $(READER_SRC) $(AGG_SRC)
 ALL_SRC    = $(CORE_SRC) $(EXT_SRC)
 
 UNIT_SRC   = $(wildcard test/test_*.c)
-FUZZ_SRC   = $(wildcard test/fuzz_*.c)
+FUZZ_SRC   = $(filter-out test/fuzz_main.c,$(wildcard test/fuzz_*.c))
 
 B  = build
 BS = build/san
@@ -35,11 +35,13 @@ all: $(B)/columnar.so $(B)/libcolumnar.a
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WARN) $(DEFS) -fPIC -MMD -MP -c $< -o $@
+	@echo "  CC   $<"
+	@$(CC) $(CFLAGS) $(WARN) $(DEFS) -fPIC -MMD -MP -c $< -o $@
 
 $(BS)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) -O1 -g $(SAN) $(WARN) $(DEFS) -fPIC -MMD -MP -c $< -o $@
+	@echo "  CC   $< (sanitizers)"
+	@$(CC) -O1 -g $(SAN) $(WARN) $(DEFS) -fPIC -MMD -MP -c $< -o $@
 
 $(B)/columnar.so: $(OBJ)
 	$(CC) -shared -o $@ $^ $(LIBS)
@@ -51,15 +53,20 @@ $(BS)/columnar.so: $(SANOBJ)
 	$(CC) $(SAN) -shared -o $@ $^ $(LIBS)
 
 # C unit tests: each test/test_*.c is a program over reader/ and agg/.
-$(BS)/test/%: test/%.c $(SANCORE)
+$(BS)/libcore.a: $(SANCORE)
+	@rm -f $@; ar rcs $@ $^
+
+$(BS)/test/%: test/%.c $(BS)/libcore.a
 	@mkdir -p $(dir $@)
-	$(CC) -O1 -g $(SAN) $(WARN) $(DEFS) -o $@ $^ $(LIBS) $(TEST_LIBS)
+	@echo "  LINK $@"
+	@$(CC) -O1 -g $(SAN) $(WARN) $(DEFS) -o $@ $^ $(LIBS) $(TEST_LIBS)
 
 # Fuzz targets run as plain programs over generated inputs (test/fuzz_main.c);
 # `make fuzz` builds them for libFuzzer instead.
-$(BS)/fuzz/%: test/%.c test/fuzz_main.c $(SANCORE)
+$(BS)/fuzz/%: test/%.c test/fuzz_main.c $(BS)/libcore.a
 	@mkdir -p $(dir $@)
-	$(CC) -O1 -g $(SAN) $(WARN) $(DEFS) -o $@ $^ $(LIBS) $(TEST_LIBS)
+	@echo "  LINK $@"
+	@$(CC) -O1 -g $(SAN) $(WARN) $(DEFS) -o $@ $^ $(LIBS) $(TEST_LIBS)
 
 UNIT_BINS = $(UNIT_SRC:test/%.c=$(BS)/test/%)
 FUZZ_BINS = $(FUZZ_SRC:test/%.c=$(BS)/fuzz/%)

@@ -12,10 +12,7 @@
 SQLITE_EXTENSION_INIT1
 #include "scan_vtab.h"
 #include "meta_vtab.h"
-#if __has_include("vtab_groupby.h")
 #include "vtab_groupby.h"
-#define HAVE_GROUPBY 1
-#endif
 #include <string.h>
 
 static void conn_destroy(void *p){
@@ -39,9 +36,7 @@ int sqlite3_columnar_init(sqlite3 *db, char **errmsg, const sqlite3_api_routines
     return rc;
   }
   rc = columnar_register_meta(db, cc);
-#ifdef HAVE_GROUPBY
   if( rc==SQLITE_OK ) rc = columnar_register_groupby(db, cc);
-#endif
   if( rc ) *errmsg = sqlite3_mprintf("columnar: cannot register modules: %s", sqlite3_errstr(rc));
   return rc;
 }
