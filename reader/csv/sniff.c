@@ -62,12 +62,12 @@ static long sniff_score(const char *p, size_t n, int eof, const csv_dialect *d,
     if( rc==CSV_TOK_BLANK ){ pos += used; continue; }
     if( rc!=CSV_TOK_ROW ) break;
     pos += used;
-    counts[t.nf>MAXC ? MAXC : t.nf]++;
+    counts[t.nf>MAXC ? MAXC : t.nf]++;  /* wider files are ragged errors */
     r++;
   }
   csv_tok_free(&t);
   int best = 0;
-  for(int c=1; c<=MAXC; c++) if( counts[c]>=counts[best] ) best = c;
+  for(int c=1; c<=MAXC; c++) if( counts[c]>counts[best] || (best==0 && counts[c]) ) best = c;
   *ncols = best;
   long score = best>1 ? counts[best] : 0;
   free(counts);
