@@ -81,6 +81,10 @@ test: $(B)/columnar.so $(BS)/columnar.so $(UNIT_BINS) $(FUZZ_BINS)
 demo: $(B)/columnar.so
 	@sh demo/run.sh
 
+# Reader-only scan timing for bench/run.sh (no SQLite).
+$(B)/bench_scan: test/bench_scan.c $(B)/libcolumnar.a
+	$(CC) $(CFLAGS) $(WARN) $(DEFS) -o $@ $^ $(LIBS)
+
 bench: $(B)/columnar.so
 	@sh bench/run.sh
 
