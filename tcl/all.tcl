@@ -25,6 +25,12 @@ set tclsh [info nameofexecutable]
 set prefix {}
 if {[auto_execok timeout] ne ""} { set prefix [list timeout -k 10 $timeout] }
 
+# Control characters (NULs from blobs) are relayed as \xNN: the log stays text.
+set ctlmap {}
+for {set c 0} {$c < 32} {incr c} {
+    if {$c != 9 && $c != 10} { lappend ctlmap [format %c $c] [format {\x%02x} $c] }
+}
+
 set total_pass 0
 set total_fail 0
 set failed_files {}
@@ -43,7 +49,7 @@ foreach f $files {
             set found 1
             puts "== $name: $p ok, $m failed$rest ([expr {([clock milliseconds]-$t0)/1000.0}] s)"
         } else {
-            puts $line
+            puts [string map $ctlmap $line]
         }
     }
     if {!$found} {

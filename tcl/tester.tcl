@@ -83,9 +83,21 @@ proc tester::pass {name} {
     if {$verbose} { puts "ok $name" }
 }
 
+# Control characters in failure output (blobs, NULs) as \xNN, so that the
+# log stays text for grep.
+namespace eval tester {
+    variable ctlmap {}
+    for {set c 0} {$c < 32} {incr c} {
+        if {$c != 9 && $c != 10} { lappend ctlmap [format %c $c] [format {\x%02x} $c] }
+    }
+    lappend ctlmap \x7f {\x7f}
+}
+
 proc tester::fail {name detail} {
     variable nfail; incr nfail
     variable failures; lappend failures $name
+    variable ctlmap
+    set detail [string map $ctlmap $detail]
     puts "FAILED $name"
     foreach line [split $detail "\n"] { puts "    $line" }
     flush stdout
