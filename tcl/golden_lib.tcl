@@ -105,6 +105,14 @@ proc golden::split_object {line} {
     return -code error "unterminated object: $line"
 }
 
+# The golden line cut to columns COLS (0-based indexes), in that order.
+proc golden::project {line cols} {
+    set f [golden::split_object $line]
+    set parts {}
+    foreach c $cols { lappend parts "[lindex $f [expr {2*$c}]]:[lindex $f [expr {2*$c+1}]]" }
+    return "\{[join $parts ,]\}"
+}
+
 # ---------------------------------------------------------------- field rules
 # Is $g (golden) equal to $o (ours) up to a documented mapping? Returns
 # "" (no), "nan" or "real". $dtype is the column's DuckDB type.
@@ -135,7 +143,9 @@ proc golden::field_mapped {g o kind dtype} {
 #   dtypes:  one DuckDB type per column (for the mapping rules), may be empty
 #   known:   dict row-number -> reason: rows whose difference is documented
 # Returns {status detail counts}; counts is a dict rows/nan/real/known.
-proc golden::compare_table {DB table golden kinds dtypes {known {}}} {
+#   cols:    if not empty, compare only these columns (0-based indexes, in
+#            this order): a projection; the golden lines are cut to match
+proc golden::compare_table {DB table golden kinds dtypes {known {}} {cols {}}} {
     set names {}
     $DB eval "PRAGMA temp.table_info([golden::ident $table])" r { lappend names $r(name) }
     if {![llength $names]} {
@@ -144,6 +154,11 @@ proc golden::compare_table {DB table golden kinds dtypes {known {}}} {
     # our column names may carry hidden columns after the file's columns
     set ncol [llength $kinds]
     if {$ncol && [llength $names] > $ncol} { set names [lrange $names 0 $ncol-1] }
+    if {[llength $cols]} {
+        set n2 {}; set k2 {}; set d2 {}
+        foreach c $cols { lappend n2 [lindex $names $c]; lappend k2 [lindex $kinds $c]; lappend d2 [lindex $dtypes $c] }
+        set names $n2; set kinds $k2; set dtypes $d2
+    }
     set sel {}
     set i 0
     foreach n $names {
@@ -183,6 +198,7 @@ proc golden::compare_table {DB table golden kinds dtypes {known {}}} {
                 incr i
             }
             if {[gets $h gline] < 0} { incr extra; continue }
+            if {[llength $cols]} { set gline [golden::project $gline $cols] }
             set parts {}
             foreach jn $jnames f $fields { lappend parts "$jn:$f" }
             set oline "\{[join $parts ,]\}"
