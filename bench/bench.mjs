@@ -233,6 +233,9 @@ say(`# sqlite-columnar benchmark, ${new Date().toISOString()}`);
 say(`# data ${PARQUET} (${meta.rows ?? '?'} rows, ${(fs.statSync(PARQUET).size / 2 ** 20).toFixed(1)} MiB), native ${SQLITEDB}`);
 say(`# SQLite ${sqliteVersion}, ${duckVersion}, ${(await import('node:os')).cpus().length} cores; best of ${TRIES} hot runs in seconds;` +
   ` '*' = run once (slower than ${SLOW} s), '>${TIMEOUT}' = timed out, ERR = error (listed at the end)`);
+const startedAt = Date.now();
+const loadavg = () => (fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '));
+say(`# load average at start: ${loadavg()} (other work on the machine makes timings noisy)`);
 say(`# ours = our parquet table in the sqlite3 shell (threads=1 / threads=2); native = the same SQL on the native table;` +
   ` duck = DuckDB read_parquet at SET threads=1 / 2`);
 
@@ -327,6 +330,7 @@ if (SECTIONS.has(3)) {
 }
 
 say('');
+say(`# load average at end: ${loadavg()}; bench.mjs took ${((Date.now() - startedAt) / 1000).toFixed(0)} s`);
 if (problems.length) { say(`## Problems (${problems.length})`); for (const p of problems) say('- ' + p); }
 else say('## No errors; every checked answer agrees with DuckDB');
 if (env.BENCH_OUT) fs.writeFileSync(env.BENCH_OUT, outLines.join('\n') + '\n');
