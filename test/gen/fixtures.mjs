@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// fixtures.mjs -- writes the Parquet fixtures of test/data/parquet/ and, next
-// to each, DuckDB's reading of it as <name>.expected.jsonl, in the golden
+// fixtures.mjs -- writes the Parquet fixtures of test/data/parquet/ and
+// DuckDB's reading of them as *.expected.jsonl (files that hold the same rows
+// share one: types.expected.jsonl serves all 12 types_* files), in the golden
 // normalization of shared/testdata/parquet-testing/README.golden.md (one JSON
 // object per row; top-level booleans 1/0; %.17g doubles; "NaN"/"Infinity";
 // exact DECIMAL text; dates/timestamps as UTC text with 0/3/6/9 fraction
@@ -17,14 +18,19 @@
 //   types_<codec>_<v1|v2>.parquet   one table covering the types, every codec
 //                                   DuckDB writes x both page versions,
 //                                   several row groups
-//   enc_<encoding>.parquet          hyparquet-writer, one encoding forced per file
-//   MANIFEST.tsv                    name, columns ([name, DuckDB type] JSON), writer, notes
+//   hyparquet_<plain|delta|bss|default>.parquet
+//                                   hyparquet-writer, encodings forced per column
+//   rowgroups_zstd_v2.parquet       2000 rows in 8 row groups, null runs
+//   empty.parquet                   the types schema, zero rows
+//   MANIFEST.tsv                    name, expected (the .jsonl), columns ([name,
+//                                   DuckDB type] JSON), writer, rows, notes
+// (read by tcl/fixtures.test). Output is deterministic: rerunning rewrites
+// byte-identical files. Keep test/data/parquet under ~3 MiB.
 
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 
-const require = createRequire(import.meta.url);
 function need(name) {
   const bases = [import.meta.url, 'file://' + path.join(process.cwd(), 'x.js'),
     ...(process.env.NODE_PATH || '').split(':').filter(Boolean).map((d) => 'file://' + path.join(d, '..', 'x.js'))];
