@@ -392,8 +392,13 @@ static int scan_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col){
   return SQLITE_OK;
 }
 
+/* The row's position in the dataset, the same in every scan: SQLite's
+** multi-index OR runs one scan per OR branch and merges them by rowid. */
 static int scan_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid){
-  *rowid = ((scan_cursor*)cur)->rowid;
+  scan_cursor *c = (scan_cursor*)cur;
+  const col_batch *b = c->batch;
+  if( !b ){ *rowid = c->rowid; return SQLITE_OK; }
+  *rowid = b->first_row + (b->sel ? b->sel[c->pos] : c->pos);
   return SQLITE_OK;
 }
 

@@ -65,6 +65,9 @@ typedef struct col_batch {
   const uint32_t *sel;    /* live row indexes, or NULL for all */
   int ncols;              /* == the scan's projection length */
   col_vector *cols;       /* one per projected column, in projection order */
+  int64_t first_row;      /* position of row 0 in the dataset (file order,
+                          ** every file counted), the same in every scan:
+                          ** the virtual tables' rowid */
 } col_batch;
 
 /* Storage class of row i (resolving form and tags). */

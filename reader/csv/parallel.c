@@ -361,6 +361,7 @@ static int par_next(batch_source *src, col_batch **out){
     }
     csv_plan_batch(&P->pl, &c->b, P->cur_row, n, &P->fname, P->vecs, &P->predvec,
                    P->sel, &P->scratch, &P->batch);
+    P->batch.first_row = src->stats.rows_decoded;
     P->cur_row += n;
     src->stats.rows_decoded += n;
     src->stats.rows_returned += P->batch.nsel;

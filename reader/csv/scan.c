@@ -198,6 +198,7 @@ static int serial_next(batch_source *src, col_batch **out){
     }
     csv_plan_batch(&s->pl, &s->b, 0, n, &s->fname, s->vecs, &s->predvec,
                    s->sel, &s->scratch, &s->batch);
+    s->batch.first_row = src->stats.rows_decoded;
     src->stats.rows_decoded += n;
     src->stats.rows_returned += s->batch.nsel;
     src->stats.row_groups++;

@@ -91,23 +91,53 @@ static int sniff_is_null(const csv_options *o, const csv_tok *t, const char *rec
   return 0;
 }
 
+/* A set of strings by hash, for duplicate checks over thousands of column
+** names without a quadratic scan. */
+typedef struct name_set {
+  const char **slot;      /* open addressing, NULL = empty */
+  size_t mask;            /* slots - 1 (power of two) */
+} name_set;
+
+static uint64_t name_hash(const char *s){
+  uint64_t h = 1469598103934665603ull;
+  for(; *s; s++){ h ^= (unsigned char)*s; h *= 1099511628211ull; }
+  return h;
+}
+static int name_set_init(name_set *ns, int n){
+  size_t cap = 16;
+  while( cap < (size_t)n*2 + 2 ) cap *= 2;
+  ns->slot = calloc(cap, sizeof(char*));
+  ns->mask = cap-1;
+  return ns->slot ? COL_OK : COL_ENOMEM;
+}
+/* 1 if s was already present, else adds it and returns 0. */
+static int name_set_add(name_set *ns, const char *s){
+  size_t i = (size_t)name_hash(s) & ns->mask;
+  while( ns->slot[i] ){
+    if( strcmp(ns->slot[i], s)==0 ) return 1;
+    i = (i+1) & ns->mask;
+  }
+  ns->slot[i] = s;
+  return 0;
+}
+
 /* Make names unique: a, a_1, a_2 ... */
 static int sniff_unique(char **names, int n){
-  for(int i=1; i<n; i++){
+  name_set ns;
+  if( name_set_init(&ns, n*2) ) return COL_ENOMEM;
+  for(int i=0; i<n; i++){
+    if( !name_set_add(&ns, names[i]) ) continue;
+    size_t len = strlen(names[i]);
+    char *z = malloc(len+24);
+    if( z==0 ){ free(ns.slot); return COL_ENOMEM; }
     for(int k=1; ; k++){
-      int clash = 0;
-      for(int j=0; j<i && !clash; j++) clash = strcmp(names[j], names[i])==0;
-      if( !clash ) break;
-      size_t len = strlen(names[i]);
-      char *z = malloc(len+16);
-      if( z==0 ) return COL_ENOMEM;
-      /* Strip a suffix we added on the previous try. */
-      if( k>1 ){ char *u = strrchr(names[i], '_'); if( u ) len = (size_t)(u-names[i]); }
-      snprintf(z, len+16, "%.*s_%d", (int)len, names[i], k);
-      free(names[i]);
-      names[i] = z;
+      snprintf(z, len+24, "%s_%d", names[i], k);
+      if( !name_set_add(&ns, z) ) break;
     }
+    free(names[i]);
+    names[i] = z;
   }
+  free(ns.slot);
   return COL_OK;
 }
 
@@ -239,18 +269,21 @@ int csv_sniff_sample(const char *buf, size_t n, int eof, const csv_options *o,
   int header = o->header;
   if( header<0 ){
     int typed = 0, text_ok = nfirst==nc;
+    name_set firstset;
     header = nfirst==nc;
+    if( name_set_init(&firstset, nfirst) ) text_ok = 0, firstset.slot = 0;
     for(int j=0; j<nc && j<nfirst; j++){
       int kind = seen[j] ? csv_type_pick(mask[j]) : CSV_T_TEXT;
       size_t fl = strlen(first[j]);
       unsigned one = csv_type_narrow(CSV_T_ALL, first[j], (uint32_t)fl);
       if( fl==0 || (one & ((1u<<CSV_T_INT)|(1u<<CSV_T_REAL))) ) text_ok = 0;
-      for(int k=0; k<j && text_ok; k++) if( strcmp(first[k], first[j])==0 ) text_ok = 0;
+      if( text_ok && firstset.slot && name_set_add(&firstset, first[j]) ) text_ok = 0;
       if( kind!=CSV_T_TEXT ){
         typed = 1;
         if( fl==0 || (one & (1u<<kind)) ) header = 0;
       }
     }
+    free(firstset.slot);
     if( !typed ) header = text_ok;
     if( !have_first ) header = 0;
   }

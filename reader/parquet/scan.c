@@ -29,7 +29,7 @@ typedef struct pq_dataset {
   int *sorted_desc;
 } pq_dataset;
 
-typedef struct pq_job { int file, rg; } pq_job;
+typedef struct pq_job { int file, rg; int64_t row0; } pq_job;
 
 typedef struct pq_scan pq_scan;
 
@@ -68,7 +68,8 @@ struct pq_scan {
   uint32_t *sel;             /* batch selection */
   cv_str fname;              /* filename column value */
   pq_codec_ctx *codec;       /* serial decoding */
-  pq_prefetch *pf;           /* NULL when serial */
+  pq_prefetch *pf;           /* NULL when serial or not yet started */
+  int want_threads;          /* workers to start after the first row group */
 };
 
 /* ---- dataset ----------------------------------------------------------- */
@@ -279,12 +280,14 @@ static void prefetch_stop(pq_prefetch *pf){
   free(pf);
 }
 
-static pq_prefetch *prefetch_start(pq_scan *sc, int nthread){
+static pq_prefetch *prefetch_start(pq_scan *sc, int nthread, int first_job){
   pq_prefetch *pf = calloc(1, sizeof(*pf));
   if( !pf ) return 0;
   pf->scan = sc;
   pf->window = nthread*2;
   pf->limit_job = sc->njob;
+  pf->next_job = first_job;
+  pf->consumed = first_job;
   pf->threads = calloc((size_t)nthread, sizeof(pthread_t));
   pf->slots = calloc((size_t)pf->window, sizeof(pq_rg_data));
   pf->ready = calloc((size_t)pf->window, 1);
@@ -378,6 +381,7 @@ static int scan_next(batch_source *bs, col_batch **out){
       sc->batch.sel = sel;
       sc->batch.ncols = sc->spec.nproj;
       sc->batch.cols = sc->cols;
+      sc->batch.first_row = sc->jobs[sc->next-1].row0 + off;
       sc->emitted += nsel;
       sc->base.stats.rows_returned += nsel;
       *out = &sc->batch;
@@ -388,6 +392,9 @@ static int scan_next(batch_source *bs, col_batch **out){
     if( sc->next >= sc->njob ) return COL_OK;
     if( sc->spec.max_rows>0 && sc->emitted >= sc->spec.max_rows ) return COL_OK;
     int j = sc->next++;
+    /* Workers start with the second row group, so a query that stops early
+    ** (LIMIT, EXISTS) never pays for row groups read ahead. */
+    if( j==1 && sc->want_threads>1 ) sc->pf = prefetch_start(sc, sc->want_threads, 1);
     if( sc->pf ) prefetch_take(sc->pf, j, &sc->cur);
     else decode_job(sc, j, sc->codec, &sc->cur);
     sc->have_cur = 1;
@@ -442,19 +449,20 @@ static int scan_open(col_dataset *d, const scan_spec *spec, batch_source **out, 
     if( spec->preds[p].col<0 || spec->preds[p].col>sc->nfield ){ scan_close(&sc->base); return col_error_set(err, COL_ERROR, "bad predicate column"); }
     if( spec->preds[p].exact ) sc->need[spec->preds[p].col] |= 2;
   }
+  int64_t row0 = 0;
   for(int i=0; i<ds->nfile; i++){
     for(int r=0; r<ds->files[i]->meta.n_row_groups; r++){
       sc->jobs[sc->njob].file = i;
       sc->jobs[sc->njob].rg = r;
+      sc->jobs[sc->njob].row0 = row0;
+      row0 += ds->files[i]->meta.row_groups[r].num_rows;
       sc->njob++;
     }
   }
   sc->base.stats.files = ds->nfile;
   int threads = spec->threads;
   if( threads > sc->njob ) threads = sc->njob;
-  if( threads > 1 && !(spec->max_rows>0 && spec->max_rows <= 4*bsz) ){
-    sc->pf = prefetch_start(sc, threads);
-  }
+  if( threads > 1 ) sc->want_threads = threads;
   *out = &sc->base;
   return COL_OK;
 }

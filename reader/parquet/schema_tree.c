@@ -165,9 +165,9 @@ int pq_schema_build(const pq_file_meta *m, const pq_options *opt,
       while( depth>0 && remaining[depth-1]==0 ) depth--;
     }
     if( e->num_children>0 ){
-      if( e->num_children > n - i - 1 ){
-        col_error_set(err, COL_ERROR, "schema element %d claims %d children, only %d elements follow",
-                      i, e->num_children, n-i-1);
+      if( e->num_children > n - i - 1 || pool + e->num_children > n ){
+        col_error_set(err, COL_ERROR, "schema element %d claims %d children: "
+                      "the child counts exceed the %d schema elements", i, e->num_children, n);
         goto build_error;
       }
       if( depth>=255 ){
