@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
       else if( proj[c]==1 ) v->type = CV_TEXT;
       else { v->type = CV_INT; v->tags = tags; }
     }
-    col_batch b = { 4, 4, 0, nproj, cols };
+    col_batch b = { 4, 4, 0, nproj, cols, 0 };
     if( groupby_consume(gb, &b, &err)==COL_OK && groupby_finish(gb, &err)==COL_OK ){
       char buf[64];
       for(uint32_t r=0; r<groupby_ngroups(gb); r++){

@@ -484,8 +484,8 @@ static void diff_one(sqlite3 *db, const gen_table *gt, const col_schema *schema,
   }else if( a.n!=b.n ){
     bad = 1;
   }else{
-    qsort(a.rows, (size_t)a.n, sizeof(char*), cmp_str);
-    qsort(b.rows, (size_t)b.n, sizeof(char*), cmp_str);
+    if( a.n ) qsort(a.rows, (size_t)a.n, sizeof(char*), cmp_str);
+    if( b.n ) qsort(b.rows, (size_t)b.n, sizeof(char*), cmp_str);
     for(int i=0; i<a.n; i++) if( strcmp(a.rows[i], b.rows[i]) ){ bad = 1; break; }
   }
   if( bad ){
@@ -653,7 +653,7 @@ static void bench_one(const char *label, int str_key, int threads, uint32_t card
         default: v->type = CV_REAL; v->f64 = fv; break;
       }
     }
-    col_batch b = { BATCH, BATCH, 0, nproj, cols };
+    col_batch b = { BATCH, BATCH, 0, nproj, cols, 0 };
     if( groupby_consume(gb, &b, &err) ){ printf("bench: %s\n", err.msg); break; }
   }
   groupby_finish(gb, &err);
