@@ -238,9 +238,48 @@ static int page_body(pq_chunk *c, pq_codec_ctx *codec, int codecid,
   return COL_OK;
 }
 
+/* Placeholders for a skipped page of n rows: non-null levels and zero
+** values (or dictionary code 0), never read by anyone. */
+static int skip_page(pq_chunk *c, int dict_enc, int *mode, int64_t n, col_error *err){
+  if( levels_reserve(c, n) ) return col_error_set(err, COL_ENOMEM, "out of memory");
+  if( c->def ) memset(c->def + c->nlevels, c->max_def, (size_t)n);
+  c->nlevels += n;
+  if( (*mode==1 || (*mode==0 && dict_enc)) && c->dict.n>0 ){
+    *mode = 1;
+    c->dict_mode = 1;
+    if( codes_reserve(c, n) ) return col_error_set(err, COL_ENOMEM, "out of memory");
+    memset(c->codes + c->nvals, 0, (size_t)n*sizeof(uint32_t));
+  }else{
+    if( *mode==1 && materialize_codes(c, err) ) return err->code;
+    *mode = 2;
+    if( values_reserve(&c->vals, c->width, n) ) return col_error_set(err, COL_ENOMEM, "out of memory");
+    if( c->width ){
+      memset(c->vals.fixed + (size_t)c->vals.n*(size_t)c->width, 0, (size_t)n*(size_t)c->width);
+    }else{
+      /* FIXED_LEN values are read at their width (UUID, FLOAT16): point at
+      ** zeros of that width. */
+      size_t w = c->phys==PQ_FIXED_LEN_BYTE_ARRAY ? (size_t)c->type_length : 0;
+      char *zero = col_arena_alloc(&c->arena, w ? w : 1);
+      if( !zero ) return col_error_set(err, COL_ENOMEM, "out of memory");
+      memset(zero, 0, w ? w : 1);
+      for(int64_t i=0; i<n; i++){ c->vals.str[c->vals.n+i].p = zero; c->vals.str[c->vals.n+i].n = (uint32_t)w; }
+    }
+    c->vals.n += n;
+  }
+  c->nvals += n;
+  c->pages_skipped++;
+  return COL_OK;
+}
+
+/* Does the mask mark any of rows [from, from+n)? */
+static int mask_any(const uint8_t *m, int64_t from, int64_t n){
+  for(int64_t i=0; i<n; i++) if( m[from+i] ) return 1;
+  return 0;
+}
+
 int pq_chunk_read(pq_file *f, const pq_column_chunk *cc, const pq_leaf_desc *leaf,
                   int64_t rg_rows, pq_codec_ctx *codec, const char *where,
-                  pq_chunk *c, col_error *err){
+                  const uint8_t *rowmask, pq_chunk *c, col_error *err){
   const pq_column_meta *md = &cc->meta_data;
   uint8_t *raw = 0;
   memset(c, 0, sizeof(*c));
@@ -337,6 +376,12 @@ int pq_chunk_read(pq_file *f, const pq_column_chunk *cc, const pq_leaf_desc *lea
       col_error_set(err, COL_ERROR, "data page holds %d values, chunk has %lld left",
                     nv, (long long)(md->num_values - seen));
       goto chunk_error;
+    }
+    if( rowmask && leaf->max_rep==0 && !mask_any(rowmask, c->nlevels, nv) ){
+      int dict_enc = enc==PQ_ENC_PLAIN_DICTIONARY || enc==PQ_ENC_RLE_DICTIONARY;
+      if( skip_page(c, dict_enc && have_dict, &mode, nv, err) ) goto chunk_error;
+      seen += nv;
+      continue;
     }
     c->pages++;
     if( levels_reserve(c, nv) ){ col_error_set(err, COL_ENOMEM, "out of memory"); goto chunk_error; }

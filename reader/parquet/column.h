@@ -47,20 +47,20 @@ typedef struct pq_chunk {
   int nbufs, cap_bufs;
   col_arena arena;           /* rebuilt strings (DELTA_BYTE_ARRAY, BSS) */
   int64_t pages;             /* data pages decoded */
+  int64_t pages_skipped;     /* data pages skipped by the row mask */
   int64_t bytes_read;        /* bytes read from the file */
 } pq_chunk;
 
-/* Which rows of the row group to decode; NULL means all. Pages whose rows
-** all lie outside are skipped without decompression (page index pruning). */
-typedef struct pq_row_ranges pq_row_ranges;
-
 /* Read and decode column chunk cc of a row group with rg_rows rows.
 ** `where` names the chunk in error messages ("f.parquet: row group 2,
-** column x"). */
+** column x"). When rowmask is not NULL (non-repeated leaves only), a data
+** page none of whose rows is marked is not decompressed or decoded: its
+** rows get placeholder values that the caller promises never to read (they
+** are outside the scan's selection). */
 int pq_chunk_read(pq_file *f, const pq_column_chunk *cc,
                   const pq_leaf_desc *leaf, int64_t rg_rows,
                   pq_codec_ctx *codec, const char *where,
-                  pq_chunk *out, col_error *err);
+                  const uint8_t *rowmask, pq_chunk *out, col_error *err);
 void pq_chunk_free(pq_chunk *c);
 
 #endif

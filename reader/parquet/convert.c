@@ -32,8 +32,8 @@ static int put_text(pq_colvec *o, cv_str *dst, const char *s, int n){
 }
 
 int pq_convert_values(const pq_chunk *c, const pq_values *src, int64_t n,
-                      const pq_conv *conv, pq_colvec *o, col_vector *out,
-                      col_error *err){
+                      const pq_conv *conv, const uint8_t *want,
+                      pq_colvec *o, col_vector *out, col_error *err){
   const uint8_t *fx = src->fixed;
   const cv_str *st = src->str;
   memset(out, 0, sizeof(*out));
@@ -107,6 +107,12 @@ int pq_convert_values(const pq_chunk *c, const pq_values *src, int64_t n,
       int anyreal = 0;
       for(size_t i=0; i<nn; i++){
         int len;
+        if( want && !want[i] ){
+          if( s ){ s[i].p = 0; s[i].n = 0; }
+          if( iv ){ iv[i] = 0; tags[i] = CV_INT; }
+          if( dv ) dv[i] = 0;
+          continue;
+        }
         if( c->phys==PQ_INT32 ){ int32_t x; memcpy(&x, fx+4*i, 4); len = pq_decimal_text_i64(x, scale, dbuf, sizeof(dbuf)); }
         else if( c->phys==PQ_INT64 ){ int64_t x; memcpy(&x, fx+8*i, 8); len = pq_decimal_text_i64(x, scale, dbuf, sizeof(dbuf)); }
         else len = pq_decimal_text_be((const uint8_t*)st[i].p, st[i].n, scale, dbuf, sizeof(dbuf));
@@ -133,6 +139,7 @@ int pq_convert_values(const pq_chunk *c, const pq_values *src, int64_t n,
       for(size_t i=0; i<nn; i++){
         int len = 0;
         int64_t x = 0;
+        if( want && !want[i] ){ s[i].p = 0; s[i].n = 0; continue; }
         switch( conv->kind ){
           case PQC_DATE: { int32_t d; memcpy(&d, fx+4*i, 4); len = pq_format_date(d, buf); break; }
           case PQC_TIME:
@@ -162,13 +169,13 @@ convert_nomem:
 }
 
 int pq_convert_flat(pq_chunk *c, const pq_conv *conv, int64_t rows,
-                    pq_colvec *o, col_error *err){
+                    const uint8_t *rowmask, pq_colvec *o, col_error *err){
   memset(o, 0, sizeof(*o));
   col_arena_init(&o->arena);
   size_t nr = (size_t)rows;
   int hasnull = c->max_def>0 && c->nvals < rows;
   if( c->dict_mode ){
-    if( pq_convert_values(c, &c->dict, c->dict.n, conv, o, &o->dict, err) ) goto flat_error;
+    if( pq_convert_values(c, &c->dict, c->dict.n, conv, 0, o, &o->dict, err) ) goto flat_error;
     uint32_t *codes = c->codes;
     uint8_t *tags = 0;
     if( hasnull || o->dict.tags ){
@@ -192,7 +199,20 @@ int pq_convert_flat(pq_chunk *c, const pq_conv *conv, int64_t rows,
     return COL_OK;
   }
   col_vector dense;
-  if( pq_convert_values(c, &c->vals, c->nvals, conv, o, &dense, err) ) goto flat_error;
+  uint8_t *want = 0;
+  if( rowmask && c->nvals>0 ){
+    /* The mask is per row; conversion is per non-null value. */
+    want = malloc((size_t)c->nvals);
+    if( !want ) goto flat_nomem;
+    int64_t k = 0;
+    for(size_t r=0; r<nr && k<c->nvals; r++){
+      if( c->def && c->def[r]!=c->max_def ) continue;
+      want[k++] = rowmask[r];
+    }
+  }
+  int crc = pq_convert_values(c, &c->vals, c->nvals, conv, want, o, &dense, err);
+  free(want);
+  if( crc ) goto flat_error;
   if( !hasnull ){
     o->v = dense;
     o->v.n = (uint32_t)rows;

@@ -21,15 +21,17 @@ typedef struct pq_colvec {
   col_arena arena;           /* formatted text */
 } pq_colvec;
 
+/* rowmask (may be NULL): rows that will be read; values of other rows may
+** be left unconverted (formatting text is the expensive part). */
 int pq_convert_flat(pq_chunk *c, const pq_conv *conv, int64_t rows,
-                    pq_colvec *out, col_error *err);
+                    const uint8_t *rowmask, pq_colvec *out, col_error *err);
 void pq_colvec_free(pq_colvec *cv);
 
 /* Convert n physical values src[0..n) into a flat vector out (tags
 ** allocated only when some value is NULL-like: NaN, or REAL among INTEGER).
 ** Exposed for nested.c and the statistics code. */
 int pq_convert_values(const pq_chunk *c, const pq_values *src, int64_t n,
-                      const pq_conv *conv, pq_colvec *owner, col_vector *out,
-                      col_error *err);
+                      const pq_conv *conv, const uint8_t *want,
+                      pq_colvec *owner, col_vector *out, col_error *err);
 
 #endif

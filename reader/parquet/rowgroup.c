@@ -21,8 +21,8 @@ void pq_rg_free(pq_rg_data *d){
 }
 
 static int decode_field(pq_file *f, int rg, const pq_schema *s, int field,
-                        pq_codec_ctx *codec, pq_rg_field *out,
-                        scan_stats *stats, col_error *err){
+                        pq_codec_ctx *codec, const uint8_t *rowmask,
+                        pq_rg_field *out, scan_stats *stats, col_error *err){
   const pq_field *F = &s->fields[field];
   const pq_node *N = &s->nodes[F->node];
   const pq_row_group *R = &f->meta.row_groups[rg];
@@ -44,18 +44,19 @@ static int decode_field(pq_file *f, int rg, const pq_schema *s, int field,
       return col_error_set(err, COL_ERROR, "%s: row group has only %d column chunks", where, R->n_columns);
     }
     if( pq_chunk_read(f, &R->columns[leaf], &s->leaves[leaf], R->num_rows, codec,
-                      where, &out->chunks[i], err) ){
+                      where, F->nested ? 0 : rowmask, &out->chunks[i], err) ){
       return err->code;
     }
     out->nchunks = i+1;
     stats->bytes_read += out->chunks[i].bytes_read;
-    stats->pages += out->chunks[i].pages;
+    stats->pages += out->chunks[i].pages + out->chunks[i].pages_skipped;
+    stats->pages_pruned += out->chunks[i].pages_skipped;
   }
   int rc;
   if( F->nested ){
     rc = pq_assemble_json(s, field, out->chunks, R->num_rows, &out->col, err);
   }else{
-    rc = pq_convert_flat(&out->chunks[0], &s->leaves[N->leaf_first].conv, R->num_rows, &out->col, err);
+    rc = pq_convert_flat(&out->chunks[0], &s->leaves[N->leaf_first].conv, R->num_rows, rowmask, &out->col, err);
   }
   if( rc ){
     snprintf(where, sizeof(where), "%s: row group %d, column %.*s: ", f->path, rg,
@@ -112,7 +113,7 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
         cv.type = CV_TEXT; cv.form = CV_CONST; cv.n = n; cv.str = &fname;
       }else{
         pq_rg_field *fd = &out->fields[pr->col];
-        if( !fd->decoded && decode_field(f, rg, plan->schema, pr->col, codec, fd, &out->stats, err) ){
+        if( !fd->decoded && decode_field(f, rg, plan->schema, pr->col, codec, 0, fd, &out->stats, err) ){
           col_arena_free(&scratch);
           return;
         }
@@ -128,9 +129,18 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
   }else{
     out->stats.rows_decoded += R->num_rows;
   }
+  /* Columns only emitted are decoded only where a row survived: pages
+  ** without a selected row are skipped. */
+  uint8_t *mask = 0;
+  if( out->nsel>=0 && out->nsel < R->num_rows ){
+    mask = calloc((size_t)R->num_rows, 1);
+    if( !mask ){ col_error_set(err, COL_ENOMEM, "out of memory"); return; }
+    for(int64_t i=0; i<out->nsel; i++) mask[out->sel[i]] = 1;
+  }
   for(int fi=0; fi<plan->nfield; fi++){
     if( (plan->need[fi] & 1) && !out->fields[fi].decoded ){
-      if( decode_field(f, rg, plan->schema, fi, codec, &out->fields[fi], &out->stats, err) ) return;
+      if( decode_field(f, rg, plan->schema, fi, codec, mask, &out->fields[fi], &out->stats, err) ) break;
     }
   }
+  free(mask);
 }
