@@ -496,3 +496,56 @@ chunk_error:
   pq_chunk_free(c);
   return err->code;
 }
+
+int pq_chunk_read_dictionary(pq_file *f, const pq_column_chunk *cc,
+                             const pq_leaf_desc *leaf, pq_codec_ctx *codec,
+                             pq_chunk *c, col_error *err){
+  const pq_column_meta *md = &cc->meta_data;
+  memset(c, 0, sizeof(*c));
+  col_arena_init(&c->arena);
+  if( !cc->has_meta_data || cc->file_path.n ) return COL_OK;
+  c->phys = leaf->conv.phys;
+  c->type_length = leaf->conv.type_length;
+  c->width = phys_width(c->phys, c->type_length);
+  int64_t start = md->data_page_offset;
+  if( md->has_dictionary_page_offset && md->dictionary_page_offset>0
+   && md->dictionary_page_offset < start ){
+    start = md->dictionary_page_offset;
+  }
+  int64_t len = md->total_compressed_size;
+  if( start<4 || len<=0 || start > f->size || len > f->size - start ) return COL_OK;
+  /* The header first (thrift headers of a dictionary page are small). */
+  size_t hcap = len < 4096 ? (size_t)len : 4096;
+  uint8_t *hbuf = malloc(hcap);
+  if( !hbuf ) return col_error_set(err, COL_ENOMEM, "out of memory");
+  pq_page_header ph;
+  size_t hlen = 0;
+  if( pq_file_read(f, start, hbuf, hcap, err) || pq_page_header_decode(hbuf, hcap, &ph, &hlen, err) ){
+    free(hbuf);
+    col_error_clear(err);     /* not fatal: the chunk read will say it */
+    return COL_OK;
+  }
+  free(hbuf);
+  if( ph.type!=PQ_PAGE_DICTIONARY || !ph.has_dictionary_page_header
+   || ph.compressed_page_size<0 || ph.compressed_page_size > len - (int64_t)hlen
+   || ph.dictionary_page_header.num_values<0 ){
+    return COL_OK;
+  }
+  uint8_t *raw = malloc((size_t)ph.compressed_page_size + 1);
+  if( !raw ) return col_error_set(err, COL_ENOMEM, "out of memory");
+  if( chunk_keep(c, raw) ){ free(raw); return col_error_set(err, COL_ENOMEM, "out of memory"); }
+  if( pq_file_read(f, start+(int64_t)hlen, raw, (size_t)ph.compressed_page_size, err) ) goto dict_error;
+  const uint8_t *body; uint8_t *owned;
+  if( page_body(c, codec, md->codec, raw, (size_t)ph.compressed_page_size,
+                (size_t)ph.uncompressed_page_size, &body, &owned, err) ) goto dict_error;
+  if( owned && chunk_keep(c, owned) ){ free(owned); col_error_set(err, COL_ENOMEM, "out of memory"); goto dict_error; }
+  int enc = ph.dictionary_page_header.encoding;
+  if( enc==PQ_ENC_PLAIN_DICTIONARY ) enc = PQ_ENC_PLAIN;
+  if( decode_values(c, &c->dict, enc, 0, body, (size_t)ph.uncompressed_page_size,
+                    ph.dictionary_page_header.num_values, err) ) goto dict_error;
+  c->bytes_read = (int64_t)hcap + ph.compressed_page_size;
+  return COL_OK;
+dict_error:
+  pq_chunk_free(c);
+  return err->code;
+}

@@ -63,4 +63,10 @@ int pq_chunk_read(pq_file *f, const pq_column_chunk *cc,
                   const uint8_t *rowmask, pq_chunk *out, col_error *err);
 void pq_chunk_free(pq_chunk *c);
 
+/* Read only the dictionary page of chunk cc into out->dict (out->dict.n is
+** 0 and COL_OK returned when the chunk has none). For dictionary pruning. */
+int pq_chunk_read_dictionary(pq_file *f, const pq_column_chunk *cc,
+                             const pq_leaf_desc *leaf, pq_codec_ctx *codec,
+                             pq_chunk *out, col_error *err);
+
 #endif

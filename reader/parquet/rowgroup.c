@@ -87,7 +87,7 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
   if( !out->fields ){ col_error_set(err, COL_ENOMEM, "out of memory"); return; }
   out->fields[plan->nfield].nchunks = -1;  /* sentinel for pq_rg_free */
   if( R->num_rows==0 ){ out->skipped = 1; return; }
-  if( !pq_rg_may_match(f, rg, plan, &out->stats) ){
+  if( !pq_rg_may_match(f, rg, plan, codec, &out->stats) ){
     out->skipped = 1;
     return;
   }

@@ -46,8 +46,18 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
 void pq_rg_free(pq_rg_data *d);
 
 /* May row group rg of f hold a row matching every predicate? (min/max
-** statistics; 0 only when provably not). */
+** statistics, then bloom filters and dictionaries; 0 only when provably
+** not). The reason is counted in stats. */
 int pq_rg_may_match(pq_file *f, int rg, const pq_rg_plan *plan,
-                    scan_stats *stats);
+                    pq_codec_ctx *codec, scan_stats *stats);
+
+/* prune.c: does the chunk's dictionary / bloom filter prove that no row
+** satisfies p? */
+int pq_chunk_dict_excludes(pq_file *f, const pq_column_chunk *cc,
+                           const pq_leaf_desc *leaf, const scan_pred *p,
+                           pq_codec_ctx *codec, scan_stats *stats);
+int pq_chunk_bloom_excludes(pq_file *f, const pq_column_chunk *cc,
+                            const pq_leaf_desc *leaf, const scan_pred *p,
+                            scan_stats *stats);
 
 #endif

@@ -93,7 +93,8 @@ static int legacy_order_ok(const pq_conv *cv){
   }
 }
 
-int pq_rg_may_match(pq_file *f, int rg, const pq_rg_plan *plan, scan_stats *stats){
+int pq_rg_may_match(pq_file *f, int rg, const pq_rg_plan *plan,
+                    pq_codec_ctx *codec, scan_stats *stats){
   const scan_spec *spec = plan->spec;
   const pq_schema *s = plan->schema;
   const pq_row_group *R = &f->meta.row_groups[rg];
@@ -126,6 +127,24 @@ int pq_rg_may_match(pq_file *f, int rg, const pq_rg_plan *plan, scan_stats *stat
     if( !pred_may_match_range(pr, pmn, pmx, has_nulls, has_values) ){
       stats->row_groups_pruned_stats++;
       return 0;
+    }
+  }
+  /* Bloom filters (one small read each), then dictionaries (one page). */
+  for(int pass=0; pass<2; pass++){
+    for(int p=0; p<spec->npred; p++){
+      const scan_pred *pr = &spec->preds[p];
+      if( pr->col<0 || pr->col>=s->nfield || s->fields[pr->col].nested ) continue;
+      int leaf = s->nodes[s->fields[pr->col].node].leaf;
+      if( leaf<0 || leaf>=R->n_columns ) continue;
+      const pq_column_chunk *cc = &R->columns[leaf];
+      if( pass==0 && pq_chunk_bloom_excludes(f, cc, &s->leaves[leaf], pr, stats) ){
+        stats->row_groups_pruned_bloom++;
+        return 0;
+      }
+      if( pass==1 && pq_chunk_dict_excludes(f, cc, &s->leaves[leaf], pr, codec, stats) ){
+        stats->row_groups_pruned_dict++;
+        return 0;
+      }
     }
   }
   return 1;
