@@ -9,6 +9,7 @@
 */
 #include "column.h"
 #include "encoding.h"
+#include <zlib.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -347,6 +348,15 @@ int pq_chunk_read(pq_file *f, const pq_column_chunk *cc, const pq_leaf_desc *lea
     const uint8_t *pbody = raw + pos;
     size_t plen = (size_t)ph.compressed_page_size;
     pos += ph.compressed_page_size;
+    /* The CRC covers the page as stored: compressed bytes, levels included. */
+    if( f->verify_crc && ph.has_crc ){
+      uint32_t crc = (uint32_t)crc32(0L, pbody, (uInt)plen);
+      if( crc!=(uint32_t)ph.crc ){
+        col_error_set(err, COL_ERROR, "page at offset %lld: CRC mismatch (stored %08x, computed %08x)",
+                      (long long)(start+pos-(int64_t)plen), (uint32_t)ph.crc, crc);
+        goto chunk_error;
+      }
+    }
     if( ph.type==PQ_PAGE_DICTIONARY ){
       const uint8_t *body; uint8_t *owned;
       if( have_dict ){ col_error_set(err, COL_ERROR, "second dictionary page in one chunk"); goto chunk_error; }

@@ -29,6 +29,7 @@ typedef struct pq_file {
   int64_t size;           /* file size in bytes */
   uint8_t *footer;        /* raw FileMetaData bytes (meta points into it) */
   pq_file_meta meta;      /* decoded footer */
+  int verify_crc;         /* check page CRCs where the writer stored them */
 } pq_file;
 
 /* Open `path`, read and decode its footer. Errors name the file. */

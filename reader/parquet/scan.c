@@ -165,6 +165,7 @@ int pq_dataset_open(const char *spec, const pq_options *opt, col_dataset **out, 
   for(int i=0; i<npath; i++){
     if( pq_file_open(paths[i], &ds->files[i], err) ) goto open_error;
     ds->nfile = i+1;
+    ds->files[i]->verify_crc = opt->verify_crc;
     if( pq_schema_build(&ds->files[i]->meta, opt, &ds->schemas[i], err) ){
       col_error_prefix(err, "%s: ", paths[i]);
       goto open_error;
