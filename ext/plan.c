@@ -71,6 +71,9 @@ static char op_letter(int op){
   }
 }
 
+static int plan_value(scan_plan *p, sqlite3_value *v, int flags, pred_value *out);
+static double plan_estimate(const col_dataset *ds, sqlite3_index_info *info);
+
 static int is_numeric_col(const col_def *c){
   return c->decl && (strcmp(c->decl, "INTEGER")==0 || strcmp(c->decl, "REAL")==0);
 }
@@ -177,6 +180,10 @@ int scan_plan_best_index(sqlite3_vtab *tab, const col_dataset *ds,
   (void)ilimit; (void)ioffset; (void)all_omitted;
   char *idx = sqlite3_str_finish(s);
   if( !idx ) return SQLITE_NOMEM;
+  /* With constant right-hand sides the reader can say, from statistics, how
+  ** many rows may match: a key lookup on a sorted file is then cheap. */
+  double est = plan_estimate(ds, info);
+  if( est>=0 ) rows = est;
   info->idxStr = idx;
   info->needToFreeIdxStr = 1;
   if( rows < 1 ) rows = 1;
@@ -251,6 +258,54 @@ static int plan_value(scan_plan *p, sqlite3_value *v, int flags, pred_value *out
   }
   sqlite3_value_free(dup);
   return rc;
+}
+
+/* The dataset's estimate for the constraints with known right-hand sides
+** that the plan applies exactly; -1 when there are none. */
+static double plan_estimate(const col_dataset *ds, sqlite3_index_info *info){
+  scan_plan p;
+  memset(&p, 0, sizeof(p));
+  scan_pred *preds = sqlite3_malloc64(sizeof(scan_pred)*(sqlite3_uint64)(info->nConstraint+1));
+  if( !preds ) return -1;
+  int n = 0;
+  for(int i=0; i<info->nConstraint; i++){
+    const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+    if( !c->usable || !info->aConstraintUsage[i].omit ) continue;
+    if( c->iColumn<0 || c->iColumn>=ds->schema.n ) continue;
+    scan_pred *pr = &preds[n];
+    memset(pr, 0, sizeof(*pr));
+    pr->col = c->iColumn;
+    pr->exact = 1;
+    switch( c->op ){
+      case SQLITE_INDEX_CONSTRAINT_ISNULL: pr->op = PRED_ISNULL; n++; continue;
+      case SQLITE_INDEX_CONSTRAINT_ISNOTNULL: pr->op = PRED_NOTNULL; n++; continue;
+      case SQLITE_INDEX_CONSTRAINT_EQ: pr->op = PRED_EQ; break;
+      case SQLITE_INDEX_CONSTRAINT_LT: pr->op = PRED_LT; break;
+      case SQLITE_INDEX_CONSTRAINT_LE: pr->op = PRED_LE; break;
+      case SQLITE_INDEX_CONSTRAINT_GT: pr->op = PRED_GT; break;
+      case SQLITE_INDEX_CONSTRAINT_GE: pr->op = PRED_GE; break;
+      default: continue;
+    }
+    sqlite3_value *rhs = 0;
+    if( sqlite3_vtab_rhs_value(info, i, &rhs)!=SQLITE_OK || !rhs ) continue;
+    const col_def *cd = &ds->schema.cols[c->iColumn];
+    const char *coll = sqlite3_vtab_collation(info, i);
+    if( coll && sqlite3_stricmp(coll, "BINARY")!=0 ) continue;
+    int flags = is_numeric_col(cd) ? F_NUMAFF : is_text_col(cd) ? F_TEXTAFF : 0;
+    if( plan_value(&p, rhs, flags, &pr->v)<=0 ) continue;
+    n++;
+  }
+  double est = -1;
+  if( n>0 ){
+    scan_spec spec;
+    memset(&spec, 0, sizeof(spec));
+    spec.npred = n;
+    spec.preds = preds;
+    est = ds->m->estimate_rows((col_dataset*)ds, &spec);
+  }
+  sqlite3_free(preds);
+  scan_plan_free(&p);
+  return est;
 }
 
 static int cmp_pred_value(const void *a, const void *b){

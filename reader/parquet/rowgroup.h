@@ -50,6 +50,8 @@ void pq_rg_free(pq_rg_data *d);
 ** not). The reason is counted in stats. */
 int pq_rg_may_match(pq_file *f, int rg, const pq_rg_plan *plan,
                     pq_codec_ctx *codec, scan_stats *stats);
+/* The min/max part alone (no I/O): for estimates at planning time. */
+int pq_rg_stats_may_match(pq_file *f, int rg, const pq_rg_plan *plan);
 
 /* prune.c: does the chunk's dictionary / bloom filter prove that no row
 ** satisfies p? */

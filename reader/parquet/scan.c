@@ -89,9 +89,35 @@ static void ds_close(col_dataset *d){
   free(ds);
 }
 
+/* Rows of the row groups that statistics cannot exclude, times a guess of
+** each predicate's selectivity inside them. Costs no I/O. */
 static double ds_estimate(col_dataset *d, const scan_spec *spec){
-  (void)spec;
-  return (double)d->total_rows;
+  pq_dataset *ds = (pq_dataset*)d;
+  if( spec==0 || spec->npred==0 ) return (double)d->total_rows;
+  double rows = 0;
+  for(int i=0; i<ds->nfile; i++){
+    pq_rg_plan plan;
+    memset(&plan, 0, sizeof(plan));
+    plan.schema = &ds->schemas[i];
+    plan.nfield = ds->schemas[i].nfield;
+    plan.spec = spec;
+    plan.filename = ds->files[i]->path;
+    for(int r=0; r<ds->files[i]->meta.n_row_groups; r++){
+      if( pq_rg_stats_may_match(ds->files[i], r, &plan) ){
+        rows += (double)ds->files[i]->meta.row_groups[r].num_rows;
+      }
+    }
+  }
+  for(int p=0; p<spec->npred; p++){
+    switch( spec->preds[p].op ){
+      case PRED_EQ: case PRED_IS: case PRED_ISNULL: rows *= 0.05; break;
+      case PRED_IN: rows *= 0.1; break;
+      case PRED_NE: case PRED_ISNOT: case PRED_NOTNULL: rows *= 0.9; break;
+      case PRED_LIKE: case PRED_GLOB: rows *= 0.25; break;
+      default: rows *= 0.5; break;
+    }
+  }
+  return rows < 1 ? 1 : rows;
 }
 
 static const int *ds_sorted_by(col_dataset *d, int *n, const int **desc){

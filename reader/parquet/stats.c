@@ -93,8 +93,8 @@ static int legacy_order_ok(const pq_conv *cv){
   }
 }
 
-int pq_rg_may_match(pq_file *f, int rg, const pq_rg_plan *plan,
-                    pq_codec_ctx *codec, scan_stats *stats){
+/* Row-group min/max statistics against every predicate. */
+static int stats_may_match(pq_file *f, int rg, const pq_rg_plan *plan, scan_stats *stats){
   const scan_spec *spec = plan->spec;
   const pq_schema *s = plan->schema;
   const pq_row_group *R = &f->meta.row_groups[rg];
@@ -129,6 +129,21 @@ int pq_rg_may_match(pq_file *f, int rg, const pq_rg_plan *plan,
       return 0;
     }
   }
+  return 1;
+}
+
+int pq_rg_stats_may_match(pq_file *f, int rg, const pq_rg_plan *plan){
+  scan_stats st;
+  memset(&st, 0, sizeof(st));
+  return stats_may_match(f, rg, plan, &st);
+}
+
+int pq_rg_may_match(pq_file *f, int rg, const pq_rg_plan *plan,
+                    pq_codec_ctx *codec, scan_stats *stats){
+  if( !stats_may_match(f, rg, plan, stats) ) return 0;
+  const scan_spec *spec = plan->spec;
+  const pq_schema *s = plan->schema;
+  const pq_row_group *R = &f->meta.row_groups[rg];
   /* Bloom filters (one small read each), then dictionaries (one page). */
   for(int pass=0; pass<2; pass++){
     for(int p=0; p<spec->npred; p++){
