@@ -94,12 +94,15 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
   /* Filter columns first: if nothing survives, nothing else is read. */
   int any_exact = 0;
   for(int p=0; p<spec->npred; p++) any_exact |= spec->preds[p].exact;
-  if( any_exact ){
+  /* The page index may exclude whole pages before anything is decoded. */
+  uint8_t *allowed = 0;
+  if( spec->npred>0 && pq_page_index_mask(f, rg, plan, &allowed, &out->stats, err) ) return;
+  if( any_exact || allowed ){
     uint32_t n = (uint32_t)R->num_rows;
-    out->sel = malloc(sizeof(uint32_t)*n);
-    if( !out->sel ){ col_error_set(err, COL_ENOMEM, "out of memory"); return; }
-    for(uint32_t i=0; i<n; i++) out->sel[i] = i;
-    uint32_t nsel = n;
+    out->sel = malloc(sizeof(uint32_t)*(n ? n : 1));
+    if( !out->sel ){ free(allowed); col_error_set(err, COL_ENOMEM, "out of memory"); return; }
+    uint32_t nsel = 0;
+    for(uint32_t i=0; i<n; i++) if( !allowed || allowed[i] ) out->sel[nsel++] = i;
     col_arena scratch;
     col_arena_init(&scratch);
     for(int p=0; p<spec->npred && nsel>0; p++){
@@ -113,8 +116,9 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
         cv.type = CV_TEXT; cv.form = CV_CONST; cv.n = n; cv.str = &fname;
       }else{
         pq_rg_field *fd = &out->fields[pr->col];
-        if( !fd->decoded && decode_field(f, rg, plan->schema, pr->col, codec, 0, fd, &out->stats, err) ){
+        if( !fd->decoded && decode_field(f, rg, plan->schema, pr->col, codec, allowed, fd, &out->stats, err) ){
           col_arena_free(&scratch);
+          free(allowed);
           return;
         }
         cv = fd->col.v;
@@ -123,6 +127,7 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
       col_arena_reset(&scratch);
     }
     col_arena_free(&scratch);
+    free(allowed);
     out->stats.rows_decoded += n;
     out->nsel = nsel;
     if( nsel==0 ){ out->skipped = 1; return; }

@@ -53,6 +53,18 @@ int pq_rg_may_match(pq_file *f, int rg, const pq_rg_plan *plan,
 /* The min/max part alone (no I/O): for estimates at planning time. */
 int pq_rg_stats_may_match(pq_file *f, int rg, const pq_rg_plan *plan);
 
+/* A statistic's bytes as the value the column gives (0: unusable). buf must
+** hold cap >= 128 bytes for formatted text. */
+int pq_stat_value(const pq_conv *cv, const pq_bytes *b, pred_value *out,
+                  char *buf, size_t cap);
+
+/* page_index.c: rows of the row group in pages whose ColumnIndex min/max
+** admit every predicate. Returns a malloc'd mask of R->num_rows bytes
+** (1 = may match) into *allowed, or leaves it NULL when no page can be
+** excluded; counts excluded pages in stats. */
+int pq_page_index_mask(pq_file *f, int rg, const pq_rg_plan *plan,
+                       uint8_t **allowed, scan_stats *stats, col_error *err);
+
 /* prune.c: does the chunk's dictionary / bloom filter prove that no row
 ** satisfies p? */
 int pq_chunk_dict_excludes(pq_file *f, const pq_column_chunk *cc,

@@ -18,8 +18,8 @@
 
 /* A pred_value for a statistic's bytes, or 0 when it cannot be used. buf
 ** holds formatted text (PQ_TEXT_MAX + decimal room). */
-static int stat_value(const pq_conv *cv, const pq_bytes *b, pred_value *out,
-                      char *buf, size_t cap){
+int pq_stat_value(const pq_conv *cv, const pq_bytes *b, pred_value *out,
+                  char *buf, size_t cap){
   memset(out, 0, sizeof(*out));
   int32_t i32; int64_t i64; float f; double d;
   switch( cv->kind ){
@@ -112,11 +112,11 @@ static int stats_may_match(pq_file *f, int rg, const pq_rg_plan *plan, scan_stat
     pred_value mn, mx, *pmn = 0, *pmx = 0;
     char bmn[128], bmx[128];
     if( st->has_min_value && st->has_max_value ){
-      if( stat_value(cv, &st->min_value, &mn, bmn, sizeof(bmn)) ) pmn = &mn;
-      if( stat_value(cv, &st->max_value, &mx, bmx, sizeof(bmx)) ) pmx = &mx;
+      if( pq_stat_value(cv, &st->min_value, &mn, bmn, sizeof(bmn)) ) pmn = &mn;
+      if( pq_stat_value(cv, &st->max_value, &mx, bmx, sizeof(bmx)) ) pmx = &mx;
     }else if( st->has_min && st->has_max && legacy_order_ok(cv) ){
-      if( stat_value(cv, &st->min, &mn, bmn, sizeof(bmn)) ) pmn = &mn;
-      if( stat_value(cv, &st->max, &mx, bmx, sizeof(bmx)) ) pmx = &mx;
+      if( pq_stat_value(cv, &st->min, &mn, bmn, sizeof(bmn)) ) pmn = &mn;
+      if( pq_stat_value(cv, &st->max, &mx, bmx, sizeof(bmx)) ) pmx = &mx;
     }
     int has_nulls = 1, has_values = 1;
     if( st->has_null_count ){
