@@ -333,3 +333,17 @@ int agg_state_result(const agg_state *s, uint32_t g, pred_value *out,
   }
   return COL_OK;
 }
+
+void agg_sum_exact_result(agg_kind kind, int64_t isum, int64_t cnt, pred_value *out){
+  memset(out, 0, sizeof(*out));
+  if( kind==AGG_TOTAL ){ out->type = CV_REAL; out->f = (double)isum; return; }
+  if( cnt==0 ) return;
+  if( kind==AGG_AVG ){ out->type = CV_REAL; out->f = (double)isum/(double)cnt; return; }
+  out->type = CV_INT; out->i = isum;
+}
+
+void agg_state_set_sum(agg_state *s, uint32_t g, int64_t isum, int64_t cnt){
+  agg_sum *p = &((agg_sum*)s->a)[g];
+  memset(p, 0, sizeof(*p));
+  p->i = isum; p->r = (double)isum; p->cnt = cnt;
+}

@@ -73,6 +73,14 @@ int agg_state_result(const agg_state *s, uint32_t g, pred_value *out,
 /* Bytes held, by capacity, owned strings and the DISTINCT set included. */
 uint64_t agg_state_footprint(const agg_state *s);
 
+/* sum/total/avg (kind) of inputs that were all INTEGER and whose every
+** partial sum stayed within +-2^53 (so the double sum SQLite keeps equals
+** the integer one): isum their sum, cnt how many. */
+void agg_sum_exact_result(agg_kind kind, int64_t isum, int64_t cnt, pred_value *out);
+
+/* Set group g of a sum/total/avg state (reserved) to such inputs. */
+void agg_state_set_sum(agg_state *s, uint32_t g, int64_t isum, int64_t cnt);
+
 /* Parse an aggregate's name (case-insensitive): kind, or -1 if unknown. */
 int agg_kind_from_name(const char *name, int n);
 

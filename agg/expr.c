@@ -779,3 +779,19 @@ done:
   *out = v;
   return COL_OK;
 }
+
+/* ---- shapes the driver specializes --------------------------------------- */
+
+int agg_expr_linear(const agg_expr *e, int *bcol, int64_t *k){
+  const int64_t lim = (int64_t)1 << 40;
+  if( e==0 ) return 0;
+  if( e->op==EX_COL ){ *bcol = e->bcol; *k = 0; return 1; }
+  if( e->op!=EX_BIN || (e->sub!='+' && e->sub!='-') ) return 0;
+  const agg_expr *c = e->args[0], *l = e->args[1];
+  if( e->sub=='+' && c->op==EX_LIT ){ const agg_expr *t = c; c = l; l = t; }
+  if( c->op!=EX_COL || l->op!=EX_LIT || l->lit.type!=CV_INT ) return 0;
+  if( l->lit.i > lim || l->lit.i < -lim ) return 0;
+  *bcol = c->bcol;
+  *k = e->sub=='+' ? l->lit.i : -l->lit.i;
+  return 1;
+}

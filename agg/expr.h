@@ -65,6 +65,11 @@ void agg_expr_bind(agg_expr *e, const int *map);
 int agg_expr_eval(agg_expr *e, const col_batch *b, col_arena *arena,
                   const col_vector **out, col_error *err);
 
+/* Is e `column`, `column + k`, `k + column` or `column - k` with k an
+** INTEGER literal (|k| <= 2^40)? Then 1, with the column's batch index
+** (after agg_expr_bind) and k (0 for a bare column). */
+int agg_expr_linear(const agg_expr *e, int *bcol, int64_t *k);
+
 /* The storage class every value of e has, when it is known from the schema
 ** (a column whose type does not vary, a literal, arithmetic never yields
 ** TEXT), else CV_NULL. Used to declare output column types. */

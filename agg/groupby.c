@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 
 /* One partition's table and states. */
 typedef struct gb_part {
@@ -26,8 +27,30 @@ typedef struct gb_part {
   uint32_t *rows2;        /* scratch: rows as one aggregate rewrites them */
   uint32_t *gid2;         /* scratch: groups likewise */
   uint32_t cap;           /* rows the scratch arrays hold */
+  int64_t **lsum;         /* per gb_base: each group's sum of the column */
+  int64_t **lcnt;         /* per gb_base: each group's non-NULL count */
+  uint32_t lcap;          /* groups lsum/lcnt hold */
   col_error err;          /* this partition's error for the batch */
 } gb_part;
+
+/* sum, total and avg over `column + k` (k an INTEGER literal, 0 for the
+** column itself) are computed from one sum and count of the column per
+** group: sum(x + k) = sum(x) + k*count(x). That is exact, and what SQLite
+** computes to the bit, while every input is an INTEGER and every partial
+** sum of every such aggregate stays within 2^53 in magnitude (then SQLite's
+** double sum is the integer sum, and no integer sum overflows). The driver
+** checks a bound that implies this before each batch: (rows so far) *
+** (largest |x| + largest |k|) < 2^52. The first batch that breaks it (a
+** REAL or TEXT input, or values too large) turns each aggregate into its
+** ordinary state, filled from the sums so far, and from then on the
+** aggregates evaluate their argument row by row as any other. */
+typedef struct gb_base {
+  int bcol;               /* the column's index in the batch */
+  int active;             /* the aggregates still read the sums */
+  uint64_t maxk;          /* largest |k| among its aggregates */
+  double rows;            /* live rows consumed (bounds any group's count) */
+  double maxabs;          /* largest |value| seen */
+} gb_base;
 
 struct groupby {
   agg_item_list keys;     /* parsed keys */
@@ -48,6 +71,10 @@ struct groupby {
   uint64_t row_base;      /* rows consumed before this batch */
   uint32_t *order_part;   /* threads>1: output row -> partition */
   uint32_t *order_slot;   /* threads>1: output row -> slot */
+  int nbase;              /* columns summed for sum/total/avg (gb_base) */
+  gb_base *bases;         /* nbase of them */
+  int *lin_base;          /* per aggregate: its gb_base, or -1 */
+  int64_t *lin_k;         /* per aggregate: its k */
   uint32_t ngroups;       /* output rows, after finish */
   int finished;           /* groupby_finish ran */
   /* workers (threads>1) */
@@ -76,6 +103,9 @@ static void gb_add_col(void *ctx, int c){
 static int gb_part_init(groupby *gb, gb_part *p, col_error *err){
   memset(p, 0, sizeof(*p));
   if( agg_table_init(&p->table, gb->keys.n) ) goto oom;
+  p->lsum = calloc((size_t)gb->nbase + 1, sizeof(int64_t*));
+  p->lcnt = calloc((size_t)gb->nbase + 1, sizeof(int64_t*));
+  if( p->lsum==0 || p->lcnt==0 ) goto oom;
   p->states = calloc(gb->aggs.n ? (size_t)gb->aggs.n : 1, sizeof(agg_state));
   if( p->states==0 ) goto oom;
   for(int a=0; a<gb->aggs.n; a++){
@@ -94,6 +124,11 @@ static void gb_part_free(groupby *gb, gb_part *p){
   }
   free(p->states); free(p->first_row);
   free(p->rows); free(p->gid); free(p->rows2); free(p->gid2);
+  for(int b=0; b<gb->nbase; b++){
+    if( p->lsum ) free(p->lsum[b]);
+    if( p->lcnt ) free(p->lcnt[b]);
+  }
+  free(p->lsum); free(p->lcnt);
   memset(p, 0, sizeof(*p));
 }
 
@@ -122,7 +157,118 @@ void groupby_free(groupby *gb){
   col_arena_free(&gb->arena);
   free(gb->proj); free(gb->hashes); free(gb->kv); free(gb->av); free(gb->sv);
   free(gb->order_part); free(gb->order_slot);
+  free(gb->bases); free(gb->lin_base); free(gb->lin_k);
   free(gb);
+}
+
+/* ---- sums of a column (gb_base) ---------------------------------------- */
+
+static int gb_lin_reserve(groupby *gb, gb_part *p, uint32_t ngroup){
+  if( ngroup<=p->lcap ) return 0;
+  uint32_t cap = p->lcap ? p->lcap : 64;
+  while( cap<ngroup ) cap = cap > UINT32_MAX/2 ? UINT32_MAX : cap*2;
+  for(int b=0; b<gb->nbase; b++){
+    if( !gb->bases[b].active ) continue;
+    int64_t *x = realloc(p->lsum[b], (size_t)cap*8);
+    if( x==0 ) return -1;
+    p->lsum[b] = x;
+    int64_t *c = realloc(p->lcnt[b], (size_t)cap*8);
+    if( c==0 ) return -1;
+    p->lcnt[b] = c;
+    memset(x + p->lcap, 0, (size_t)(cap - p->lcap)*8);
+    memset(c + p->lcap, 0, (size_t)(cap - p->lcap)*8);
+  }
+  p->lcap = cap;
+  return 0;
+}
+
+/* Add rows[0..n) of v (INTEGER or NULL, checked) to groups gid[0..n). */
+static void gb_lin_update(int64_t *S, int64_t *C, const col_vector *v,
+                          const uint32_t *rows, const uint32_t *gid, uint32_t n,
+                          int onegroup){
+  if( v->form==CV_FLAT && v->tags==0 ){
+    const int64_t *x = v->i64;
+    if( onegroup ){
+      int64_t a0 = 0, a1 = 0;
+      uint32_t k = 0;
+      for(; k+1<n; k+=2){ a0 += x[rows[k]]; a1 += x[rows[k+1]]; }
+      if( k<n ) a0 += x[rows[k]];
+      S[0] += a0 + a1; C[0] += n;
+    }else{
+      for(uint32_t k=0; k<n; k++){ S[gid[k]] += x[rows[k]]; C[gid[k]]++; }
+    }
+    return;
+  }
+  for(uint32_t k=0; k<n; k++){
+    uint32_t r = rows[k];
+    if( cv_tag(v, r)==CV_NULL ) continue;
+    S[gid[k]] += cv_int(v, r); C[gid[k]]++;
+  }
+}
+
+/* Is v, over the batch's live rows, INTEGER or NULL? Then 1, with the
+** largest magnitude in *m (over a dictionary: of all its entries). */
+static int gb_lin_scan(const col_vector *v, const col_batch *b, double *m){
+  uint32_t nsel = b->sel ? b->nsel : b->n;
+  const uint32_t *sel = b->sel;
+  *m = 0;
+  if( v->type!=CV_INT ) return 0;
+  if( v->form==CV_CONST ){
+    int tag = v->tags ? v->tags[0] : v->type;
+    if( tag==CV_NULL ) return 1;
+    if( tag!=CV_INT ) return 0;
+    *m = fabs((double)v->i64[0]);
+    return 1;
+  }
+  if( v->tags ){
+    for(uint32_t k=0; k<nsel; k++){
+      int t = v->tags[sel ? sel[k] : k];
+      if( t!=CV_NULL && t!=CV_INT ) return 0;
+    }
+  }
+  const col_vector *src = v;
+  if( v->form==CV_DICT ){
+    src = v->dict;
+    if( src->type!=CV_INT ) return 0;
+    if( src->tags ){
+      for(uint32_t j=0; j<src->n; j++) if( src->tags[j]!=CV_INT && src->tags[j]!=CV_NULL ) return 0;
+    }
+    sel = 0; nsel = src->n;
+  }
+  int64_t lo = 0, hi = 0;
+  const int64_t *x = src->i64;
+  if( sel ){
+    for(uint32_t k=0; k<nsel; k++){ int64_t y = x[sel[k]]; lo = y<lo ? y : lo; hi = y>hi ? y : hi; }
+  }else{
+    for(uint32_t k=0; k<nsel; k++){ int64_t y = x[k]; lo = y<lo ? y : lo; hi = y>hi ? y : hi; }
+  }
+  /* NULL rows' values are whatever the reader left: counted, harmlessly */
+  double a = fabs((double)lo), c = fabs((double)hi);
+  *m = a>c ? a : c;
+  return 1;
+}
+
+/* Base b can no longer be summed exactly: give each of its aggregates its
+** own state, holding what the sums so far say. */
+static int gb_lin_stop(groupby *gb, int b, col_error *err){
+  for(int i=0; i<gb->nthread; i++){
+    gb_part *p = &gb->parts[i];
+    uint32_t ng = p->table.ngroup;
+    for(int a=0; a<gb->aggs.n; a++){
+      if( gb->lin_base[a]!=b ) continue;
+      agg_state *s = &p->states[a];
+      int rc = agg_state_reserve(s, ng, err);
+      if( rc ) return rc;
+      for(uint32_t g=0; g<ng && g<p->lcap; g++){
+        int64_t c = p->lcnt[b][g];
+        if( c ) agg_state_set_sum(s, g, p->lsum[b][g] + c*gb->lin_k[a], c);
+      }
+    }
+    free(p->lsum[b]); free(p->lcnt[b]);
+    p->lsum[b] = 0; p->lcnt[b] = 0;
+  }
+  gb->bases[b].active = 0;
+  return COL_OK;
 }
 
 int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
@@ -162,6 +308,24 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
   free(map);
   gb->proj = cs.cols;
   gb->nproj = cs.n;
+  gb->bases = calloc((size_t)gb->aggs.n + 1, sizeof(gb_base));
+  gb->lin_base = calloc((size_t)gb->aggs.n + 1, sizeof(int));
+  gb->lin_k = calloc((size_t)gb->aggs.n + 1, sizeof(int64_t));
+  if( !gb->bases || !gb->lin_base || !gb->lin_k ) goto oom;
+  for(int i=0; i<gb->aggs.n; i++){
+    const agg_item *it = &gb->aggs.items[i];
+    int bcol; int64_t k;
+    gb->lin_base[i] = -1;
+    if( it->distinct || (it->kind!=AGG_SUM && it->kind!=AGG_TOTAL && it->kind!=AGG_AVG) ) continue;
+    if( !agg_expr_linear(it->expr, &bcol, &k) ) continue;
+    int b = 0;
+    while( b<gb->nbase && gb->bases[b].bcol!=bcol ) b++;
+    if( b==gb->nbase ){ gb->bases[b].bcol = bcol; gb->bases[b].active = 1; gb->nbase++; }
+    uint64_t ak = (uint64_t)(k<0 ? -k : k);
+    if( ak>gb->bases[b].maxk ) gb->bases[b].maxk = ak;
+    gb->lin_base[i] = b;
+    gb->lin_k[i] = k;
+  }
   gb->kv = calloc((size_t)gb->keys.n + 1, sizeof(*gb->kv));
   gb->av = calloc((size_t)gb->aggs.n + 1, sizeof(*gb->av));
   gb->sv = calloc((size_t)gb->aggs.n + 1, sizeof(*gb->sv));
@@ -178,6 +342,7 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
     for(int a=0; a<gb->aggs.n; a++){
       if( agg_state_reserve(&gb->parts[0].states[a], 1, err) ) goto fail;
     }
+    if( gb_lin_reserve(gb, &gb->parts[0], 1) ) goto oom;
     if( gb->nthread>1 ){
       gb->parts[0].first_row = calloc(64, sizeof(uint64_t));
       if( gb->parts[0].first_row==0 ) goto oom;
@@ -262,8 +427,19 @@ static int gb_part_consume(groupby *gb, int w){
       if( p->gid[k]==expect ){ p->first_row[expect] = gb->row_base + p->rows[k]; expect++; }
     }
   }
+  if( gb->nbase ){
+    if( gb_lin_reserve(gb, p, p->table.ngroup) ){
+      return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+    }
+    for(int bi=0; bi<gb->nbase; bi++){
+      if( !gb->bases[bi].active ) continue;
+      gb_lin_update(p->lsum[bi], p->lcnt[bi], &b->cols[gb->bases[bi].bcol],
+                    p->rows, p->gid, n, p->table.ngroup==1);
+    }
+  }
   for(int a=0; a<gb->aggs.n; a++){
     agg_state *s = &p->states[a];
+    if( gb->lin_base[a]>=0 && gb->bases[gb->lin_base[a]].active ) continue;
     if( (rc = agg_state_reserve(s, p->table.ngroup, err))!=0 ) return rc;
     uint32_t *rows = p->rows, *gid = p->gid;
     if( s->distinct ){
@@ -318,6 +494,7 @@ uint64_t groupby_memory(const groupby *gb){
     const gb_part *p = &gb->parts[i];
     m += agg_table_footprint(&p->table) + agg_table_owned(&p->table);
     m += (uint64_t)p->first_cap*8 + (uint64_t)p->cap*16;
+    for(int b=0; b<gb->nbase; b++) if( gb->bases[b].active ) m += (uint64_t)p->lcap*16;
     for(int a=0; a<gb->aggs.n; a++) m += agg_state_footprint(&p->states[a]);
   }
   return m;
@@ -328,6 +505,20 @@ int groupby_consume(groupby *gb, const col_batch *b, col_error *err){
   uint32_t nsel = b->sel ? b->nsel : b->n;
   if( nsel==0 ) return COL_OK;
   col_arena_reset(&gb->arena);
+  for(int bi=0; bi<gb->nbase; bi++){
+    gb_base *bs = &gb->bases[bi];
+    if( !bs->active ) continue;
+    double m;
+    if( gb_lin_scan(&b->cols[bs->bcol], b, &m) ){
+      double mx = m>bs->maxabs ? m : bs->maxabs;
+      if( (bs->rows + nsel) * (mx + (double)bs->maxk) < 4503599627370496.0 ){
+        bs->maxabs = mx;
+        bs->rows += nsel;
+        continue;
+      }
+    }
+    if( (rc = gb_lin_stop(gb, bi, err))!=0 ) return rc;
+  }
   for(int i=0; i<gb->keys.n; i++){
     rc = agg_expr_eval(gb->keys.items[i].expr, b, &gb->arena, &gb->kv[i], err);
     if( rc ) return rc;
@@ -335,6 +526,7 @@ int groupby_consume(groupby *gb, const col_batch *b, col_error *err){
   for(int i=0; i<gb->aggs.n; i++){
     const agg_item *it = &gb->aggs.items[i];
     gb->av[i] = 0; gb->sv[i] = 0;
+    if( gb->lin_base[i]>=0 && gb->bases[gb->lin_base[i]].active ) continue;
     if( it->expr && (rc = agg_expr_eval(it->expr, b, &gb->arena, &gb->av[i], err))!=0 ) return rc;
     if( it->sep && (rc = agg_expr_eval(it->sep, b, &gb->arena, &gb->sv[i], err))!=0 ) return rc;
   }
@@ -433,5 +625,13 @@ int groupby_value(const groupby *gb, uint32_t row, int col, pred_value *out,
     *out = agg_table_key(&p->table, col, slot);
     return COL_OK;
   }
-  return agg_state_result(&p->states[col - gb->keys.n], slot, out, buf, err);
+  int a = col - gb->keys.n;
+  int bi = gb->lin_base[a];
+  if( bi>=0 && gb->bases[bi].active ){
+    int64_t S = slot<p->lcap ? p->lsum[bi][slot] : 0;
+    int64_t C = slot<p->lcap ? p->lcnt[bi][slot] : 0;
+    agg_sum_exact_result((agg_kind)gb->aggs.items[a].kind, S + C*gb->lin_k[a], C, out);
+    return COL_OK;
+  }
+  return agg_state_result(&p->states[a], slot, out, buf, err);
 }

@@ -8,13 +8,19 @@
 
 #define AGG_FIRST_BUCKETS 64  /* small: most group bys have few groups */
 
+/* A bucket: the group's slot in the low word, the high word of its hash in
+** the high word, so a probe rejects most non-matching groups without
+** reading the group's stored hash or key. */
+#define AGG_FP(h) ((uint32_t)((h)>>32))
+#define AGG_BUCKET(h, slot) (((uint64_t)AGG_FP(h)<<32) | (uint32_t)(slot))
+
 int agg_table_init(agg_table *t, int nkey){
   memset(t, 0, sizeof(*t));
   t->nkey = nkey;
-  t->buckets = malloc(AGG_FIRST_BUCKETS * sizeof(uint32_t));
+  t->buckets = malloc(AGG_FIRST_BUCKETS * sizeof(uint64_t));
   t->cols = calloc(nkey>0 ? (size_t)nkey : 1, sizeof(agg_keycol));
   if( t->buckets==0 || t->cols==0 ){ agg_table_free(t); return -1; }
-  memset(t->buckets, 0xff, AGG_FIRST_BUCKETS * sizeof(uint32_t));
+  memset(t->buckets, 0xff, AGG_FIRST_BUCKETS * sizeof(uint64_t));
   t->nbucket = AGG_FIRST_BUCKETS;
   return 0;
 }
@@ -32,7 +38,7 @@ void agg_table_free(agg_table *t){
 
 uint64_t agg_table_footprint(const agg_table *t){
   uint64_t per_group = sizeof(uint64_t) + (uint64_t)t->nkey*(1+8+4);
-  return (uint64_t)t->nbucket*sizeof(uint32_t) + (uint64_t)t->cap*per_group
+  return (uint64_t)t->nbucket*sizeof(uint64_t) + (uint64_t)t->cap*per_group
        + (uint64_t)t->nkey*sizeof(agg_keycol);
 }
 
@@ -96,10 +102,12 @@ uint32_t agg_table_probe(const agg_table *t, uint64_t hash,
                          uint32_t *bucket){
   uint32_t mask = t->nbucket - 1;
   uint32_t at = (uint32_t)hash & mask;
+  uint32_t fp = AGG_FP(hash);
   for(;;){
-    uint32_t slot = t->buckets[at];
+    uint64_t b = t->buckets[at];
+    uint32_t slot = (uint32_t)b;
     if( slot==AGG_EMPTY ){ *bucket = at; return AGG_EMPTY; }
-    if( t->hashes[slot]==hash && agg_holds(t, slot, keys, row) ) return slot;
+    if( (uint32_t)(b>>32)==fp && t->hashes[slot]==hash && agg_holds(t, slot, keys, row) ) return slot;
     at = (at + 1) & mask;
   }
 }
@@ -107,14 +115,15 @@ uint32_t agg_table_probe(const agg_table *t, uint64_t hash,
 /* Double the buckets and re-place every group by its stored hash. */
 static int agg_regrow(agg_table *t){
   uint32_t n = t->nbucket * 2;
-  uint32_t *b = malloc((size_t)n * sizeof(uint32_t));
+  uint64_t *b = malloc((size_t)n * sizeof(uint64_t));
   if( b==0 ) return -1;
-  memset(b, 0xff, (size_t)n * sizeof(uint32_t));
+  memset(b, 0xff, (size_t)n * sizeof(uint64_t));
   uint32_t mask = n - 1;
   for(uint32_t s=0; s<t->ngroup; s++){
-    uint32_t at = (uint32_t)t->hashes[s] & mask;
-    while( b[at]!=AGG_EMPTY ) at = (at + 1) & mask;
-    b[at] = s;
+    uint64_t h = t->hashes[s];
+    uint32_t at = (uint32_t)h & mask;
+    while( (uint32_t)b[at]!=AGG_EMPTY ) at = (at + 1) & mask;
+    b[at] = AGG_BUCKET(h, s);
   }
   free(t->buckets);
   t->buckets = b;
@@ -187,7 +196,7 @@ int agg_table_insert(agg_table *t, uint32_t bucket, uint64_t hash,
     }
   }
   t->hashes[s] = hash;
-  t->buckets[bucket] = s;
+  t->buckets[bucket] = AGG_BUCKET(hash, s);
   t->ngroup = s + 1;
   /* Half full at most: a linear probe at higher loads walks long runs. */
   if( (uint64_t)t->ngroup*2 >= t->nbucket && agg_regrow(t) ) goto oom;
@@ -197,13 +206,36 @@ oom:
   return col_error_set(err, COL_ENOMEM, "group_by: out of memory growing the hash table");
 }
 
+/* Rows ahead of the probe whose bucket is prefetched: a large table's
+** buckets are cache misses, and a batch knows every hash in advance. */
+#define AGG_PREFETCH 16
+
 int agg_table_lookup(agg_table *t, const col_vector *const *keys,
                      const uint32_t *sel, uint32_t nsel,
                      const uint64_t *hashes, uint32_t *gid, uint32_t *nnew,
                      col_error *err){
   uint32_t created = 0;
+  /* Prefetching pays only once the buckets outgrow the caches. */
+  int pf = t->nbucket >= (1u<<16);
   for(uint32_t k=0; k<nsel; k++){
     uint32_t row = sel ? sel[k] : k;
+    if( pf ){
+      if( k + AGG_PREFETCH < nsel ){
+        uint32_t r2 = sel ? sel[k+AGG_PREFETCH] : k+AGG_PREFETCH;
+        __builtin_prefetch(&t->buckets[(uint32_t)hashes[r2] & (t->nbucket-1)]);
+      }
+      if( k + AGG_PREFETCH/2 < nsel && t->nkey ){
+        /* the bucket is (likely) in cache by now: fetch the group's key */
+        uint32_t r2 = sel ? sel[k+AGG_PREFETCH/2] : k+AGG_PREFETCH/2;
+        uint64_t h2 = hashes[r2];
+        uint64_t b = t->buckets[(uint32_t)h2 & (t->nbucket-1)];
+        uint32_t s2 = (uint32_t)b;
+        if( s2!=AGG_EMPTY && s2<t->ngroup && (uint32_t)(b>>32)==AGG_FP(h2) ){
+          __builtin_prefetch(&t->hashes[s2]);
+          __builtin_prefetch(&t->cols[0].vals[s2]);
+        }
+      }
+    }
     uint64_t h = hashes[row];
     uint32_t bucket;
     uint32_t s = agg_table_probe(t, h, keys, row, &bucket);

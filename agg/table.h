@@ -1,8 +1,9 @@
 /*
 ** table.h — the hash table a group by probes, keys held column at a time.
 **
-** Seed 003's table in C. Buckets are u32 slots (UINT32_MAX is empty),
-** probed linearly and kept at most half full; each group's hash is stored so
+** Seed 003's table in C. Buckets are u32 slots (UINT32_MAX is empty) paired
+** with 32 bits of the group's hash (a probe rejects most strangers without
+** touching the group), probed linearly and kept at most half full; each group's hash is stored so
 ** a probe compares one word before it compares a key, and so doubling the
 ** buckets re-places groups by their stored hash without touching a key.
 ** Keys are stored a column at a time (a tag, a value word and a length per
@@ -36,7 +37,8 @@ typedef struct agg_keycol {
 } agg_keycol;
 
 typedef struct agg_table {
-  uint32_t *buckets;      /* nbucket slots, AGG_EMPTY where none */
+  uint64_t *buckets;      /* nbucket buckets: slot (low word, AGG_EMPTY where
+                          ** none) and the high word of the group's hash */
   uint32_t nbucket;       /* a power of two */
   uint64_t *hashes;       /* hash of each group's key */
   uint32_t ngroup;        /* groups held */

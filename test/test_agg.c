@@ -323,6 +323,8 @@ static const char *agg_choices[] = {
   "sum(DISTINCT v1)", "min(v2)", "max(k3)", "sum(v3)", "total(v3)", "count(DISTINCT k2)",
   "sum(v1 * 2)", "avg(DISTINCT v3)", "min(k2)", "max(k2)", "group_concat(v2, v3)",
   "count(k3)", "sum(k1 + v1)", "group_concat(DISTINCT k2)",
+  "sum(v1 + 3)", "avg(v1 - 7)", "total(5 + v1)", "sum(k1)", "avg(k1 + 1000000000000)",
+  "sum(v1 - 1099511627776)", "count(DISTINCT v1)", "count(DISTINCT k1)", "sum(DISTINCT k1)",
 };
 #define NKEYC ((int)(sizeof(key_choices)/sizeof(key_choices[0])))
 #define NAGGC ((int)(sizeof(agg_choices)/sizeof(agg_choices[0])))
