@@ -33,6 +33,14 @@ typedef struct agg_text {
   uint8_t any;            /* a non-NULL value was seen */
 } agg_text;
 
+/* One (group, INTEGER value) pair of a DISTINCT set; g==0 marks an empty
+** entry (groups are stored plus one). */
+typedef struct agg_ipair {
+  int64_t v;
+  uint32_t g;
+  uint32_t pad;
+} agg_ipair;
+
 static size_t agg_elem_size(agg_kind k){
   switch( k ){
     case AGG_COUNT_STAR: case AGG_COUNT: return sizeof(int64_t);
@@ -79,6 +87,7 @@ void agg_state_free(agg_state *s){
   if( s->distinct ) agg_table_free(&s->dset);
   agg_hasher_free(&s->hs);
   free(s->g64); free(s->h); free(s->tmp);
+  free(s->iset);
   memset(s, 0, sizeof(*s));
 }
 
@@ -102,31 +111,89 @@ uint64_t agg_state_footprint(const agg_state *s){
   if( s->distinct ){
     n += agg_table_footprint(&s->dset) + agg_table_owned(&s->dset);
     n += (uint64_t)s->scratch_cap * (8+8+4);
+    n += (uint64_t)s->inbucket * sizeof(agg_ipair);
   }
   return n;
 }
 
-/* Keep only the first row of each (group, value) pair not seen before. */
-static int agg_distinct_filter(agg_state *s, const col_vector *arg, uint32_t nrow,
-                               uint32_t *rows, uint32_t *gid, uint32_t *pn,
-                               col_error *err){
+static inline uint64_t agg_ipair_hash(uint32_t g, int64_t v){
+  uint64_t h = (uint64_t)v ^ ((uint64_t)g * 0x9e3779b97f4a7c15ull);
+  h ^= h >> 32; h *= 0xd6e8feb86659fd93ull;
+  h ^= h >> 32; h *= 0xd6e8feb86659fd93ull;
+  h ^= h >> 32;
+  return h;
+}
+
+/* Insert (g, v) unless present; 1 if it was new. Buckets never fill past
+** half (the caller grows first). */
+static inline int agg_iset_add(agg_ipair *set, uint32_t mask, uint64_t h,
+                               uint32_t g1, int64_t v){
+  uint32_t at = (uint32_t)h & mask;
+  for(;;){
+    agg_ipair *e = &set[at];
+    if( e->g==0 ){ e->g = g1; e->v = v; return 1; }
+    if( e->g==g1 && e->v==v ) return 0;
+    at = (at + 1) & mask;
+  }
+}
+
+static int agg_iset_grow(agg_state *s, uint32_t need){
+  uint64_t want = (uint64_t)need*2;
+  uint32_t nb = s->inbucket ? s->inbucket : 256;
+  if( want <= nb && s->iset ) return 0;
+  while( nb < want ){
+    if( nb >= (1u<<31) ) return -1;
+    nb *= 2;
+  }
+  agg_ipair *ns = calloc(nb, sizeof(agg_ipair));
+  if( ns==0 ) return -1;
+  uint32_t mask = nb - 1;
+  for(uint32_t j=0; j<s->inbucket; j++){
+    agg_ipair *e = &s->iset[j];
+    if( e->g ) agg_iset_add(ns, mask, agg_ipair_hash(e->g, e->v), e->g, e->v);
+  }
+  free(s->iset);
+  s->iset = ns;
+  s->inbucket = nb;
+  return 0;
+}
+
+/* Is arg, at rows[0..n), INTEGER or NULL throughout? */
+static int agg_all_int(const col_vector *arg, const uint32_t *rows, uint32_t n){
+  if( arg->type!=CV_INT ) return 0;
+  if( arg->form==CV_DICT ){
+    const col_vector *d = arg->dict;
+    if( d->type!=CV_INT ) return 0;
+    if( d->tags ) for(uint32_t j=0; j<d->n; j++) if( d->tags[j]!=CV_INT && d->tags[j]!=CV_NULL ) return 0;
+  }
+  if( arg->tags ){
+    if( arg->form==CV_CONST ) return arg->tags[0]==CV_INT || arg->tags[0]==CV_NULL;
+    for(uint32_t k=0; k<n; k++){
+      int t = arg->tags[rows[k]];
+      if( t!=CV_INT && t!=CV_NULL ) return 0;
+    }
+  }
+  return 1;
+}
+
+static int agg_distinct_scratch(agg_state *s, uint32_t nrow){
+  if( nrow <= s->scratch_cap ) return 0;
+  int64_t *g = realloc(s->g64, (size_t)nrow*8);
+  if( g ) s->g64 = g;
+  uint64_t *h = realloc(s->h, (size_t)nrow*8);
+  if( h ) s->h = h;
+  uint32_t *t = realloc(s->tmp, (size_t)nrow*4);
+  if( t ) s->tmp = t;
+  if( !g || !h || !t ) return -1;
+  s->scratch_cap = nrow;
+  return 0;
+}
+
+/* Insert pairs (gid[k], arg at rows[k]) into the general set dset; with
+** fresh!=0, keep in rows/gid only the pairs that were new. */
+static int agg_dset_add(agg_state *s, const col_vector *arg, uint32_t nrow,
+                        uint32_t *rows, uint32_t *gid, uint32_t *pn, col_error *err){
   uint32_t n = *pn;
-  if( nrow > s->scratch_cap ){
-    int64_t *g = realloc(s->g64, (size_t)nrow*8);
-    if( g ) s->g64 = g;
-    uint64_t *h = realloc(s->h, (size_t)nrow*8);
-    if( h ) s->h = h;
-    uint32_t *t = realloc(s->tmp, (size_t)nrow*4);
-    if( t ) s->tmp = t;
-    if( !g || !h || !t ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
-    s->scratch_cap = nrow;
-  }
-  /* NULLs never reach an aggregate's step, so they need no place in the set. */
-  uint32_t m = 0;
-  for(uint32_t k=0; k<n; k++){
-    if( cv_tag(arg, rows[k])!=CV_NULL ){ rows[m] = rows[k]; gid[m] = gid[k]; m++; }
-  }
-  n = m;
   for(uint32_t k=0; k<n; k++) s->g64[rows[k]] = gid[k];
   col_vector gv;
   memset(&gv, 0, sizeof(gv));
@@ -138,12 +205,93 @@ static int agg_distinct_filter(agg_state *s, const col_vector *arg, uint32_t nro
   uint32_t expect = s->dset.ngroup, nnew;
   int rc = agg_table_lookup(&s->dset, keys, rows, n, s->h, s->tmp, &nnew, err);
   if( rc ) return rc;
-  m = 0;
+  uint32_t m = 0;
   for(uint32_t k=0; k<n; k++){
     if( s->tmp[k]==expect ){ expect++; rows[m] = rows[k]; gid[m] = gid[k]; m++; }
   }
   *pn = m;
   return COL_OK;
+}
+
+/* Move the INTEGER pairs into dset, a chunk at a time. */
+static int agg_iset_retire(agg_state *s, col_error *err){
+  enum { CHUNK = 1024 };
+  int64_t vals[CHUNK];
+  uint32_t rows[CHUNK], gid[CHUNK];
+  s->iset_off = 1;
+  if( agg_distinct_scratch(s, CHUNK) ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
+  col_vector vv;
+  memset(&vv, 0, sizeof(vv));
+  vv.type = CV_INT; vv.form = CV_FLAT; vv.n = CHUNK; vv.i64 = vals;
+  uint32_t j = 0;
+  while( j<s->inbucket ){
+    uint32_t n = 0;
+    for(; j<s->inbucket && n<CHUNK; j++){
+      agg_ipair *e = &s->iset[j];
+      if( e->g==0 ) continue;
+      vals[n] = e->v; rows[n] = n; gid[n] = e->g - 1; n++;
+    }
+    if( n==0 ) continue;
+    int rc = agg_dset_add(s, &vv, CHUNK, rows, gid, &n, err);
+    if( rc ) return rc;
+  }
+  free(s->iset);
+  s->iset = 0; s->inbucket = 0; s->in = 0;
+  return COL_OK;
+}
+
+/* Keep only the first row of each (group, value) pair not seen before. */
+static int agg_distinct_filter(agg_state *s, const col_vector *arg, uint32_t nrow,
+                               uint32_t *rows, uint32_t *gid, uint32_t *pn,
+                               col_error *err){
+  uint32_t n = *pn;
+  if( agg_distinct_scratch(s, nrow) ){
+    return col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
+  }
+  /* NULLs never reach an aggregate's step, so they need no place in the set. */
+  uint32_t m = 0;
+  if( arg->form==CV_FLAT && arg->tags==0 && arg->type!=CV_NULL ){
+    m = n;
+  }else{
+    for(uint32_t k=0; k<n; k++){
+      if( cv_tag(arg, rows[k])!=CV_NULL ){ rows[m] = rows[k]; gid[m] = gid[k]; m++; }
+    }
+  }
+  n = m;
+  if( !s->iset_off ){
+    if( agg_all_int(arg, rows, n) ){
+      if( (uint64_t)s->in + n > AGG_MAX_GROUPS/2 || agg_iset_grow(s, s->in + n) ){
+        return col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
+      }
+      uint64_t *h = s->h;
+      int64_t *val = s->g64;
+      for(uint32_t k=0; k<n; k++){
+        int64_t v = cv_int(arg, rows[k]);
+        val[k] = v;
+        h[k] = agg_ipair_hash(gid[k] + 1, v);
+      }
+      agg_ipair *set = s->iset;
+      uint32_t mask = s->inbucket - 1;
+      int pf = s->inbucket >= (1u<<14);
+      m = 0;
+      for(uint32_t k=0; k<n; k++){
+        if( pf && k+16<n ) __builtin_prefetch(&set[(uint32_t)h[k+16] & mask]);
+        if( agg_iset_add(set, mask, h[k], gid[k] + 1, val[k]) ){
+          rows[m] = rows[k]; gid[m] = gid[k]; m++;
+        }
+      }
+      s->in += m;
+      *pn = m;
+      return COL_OK;
+    }
+    int rc = agg_iset_retire(s, err);
+    if( rc ) return rc;
+    if( agg_distinct_scratch(s, nrow) ){
+      return col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
+    }
+  }
+  *pn = n;
+  return agg_dset_add(s, arg, nrow, rows, gid, pn, err);
 }
 
 static void agg_sum_add(agg_sum *p, const pred_value *x0){

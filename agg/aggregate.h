@@ -48,6 +48,14 @@ typedef struct agg_state {
   uint64_t *h;            /* DISTINCT: hash of each batch row */
   uint32_t *tmp;          /* DISTINCT: slots / surviving positions */
   uint32_t scratch_cap;   /* rows the DISTINCT scratch arrays hold */
+  /* DISTINCT over INTEGER values: an open-addressing set of (group, value)
+  ** pairs held in the buckets themselves, one cache line per probe. Used
+  ** while every argument seen is INTEGER or NULL; the first batch with
+  ** another storage class moves its pairs into dset (iset_off). */
+  struct agg_ipair *iset; /* inbucket entries (malloc'd) */
+  uint32_t inbucket;      /* a power of two, or 0 before the first use */
+  uint32_t in;            /* pairs held */
+  int iset_off;           /* dset holds the pairs from now on */
 } agg_state;
 
 /* A new state; 0 or -1 on OOM. */
