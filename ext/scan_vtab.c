@@ -192,7 +192,7 @@ static int csv_open(int nargs, const char *const *args, col_dataset **ds,
   csv_options_init(&o);
   int rc = SQLITE_OK;
   if( csv_options_parse(nargs, args, &o, &err) ){
-    *errmsg = sqlite3_mprintf("csv: %s", err.msg);
+    *errmsg = sqlite3_mprintf("%s", err.msg);
     rc = SQLITE_ERROR;
     goto csv_done;
   }
