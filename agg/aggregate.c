@@ -88,6 +88,7 @@ void agg_state_free(agg_state *s){
   agg_hasher_free(&s->hs);
   free(s->g64); free(s->h); free(s->tmp);
   free(s->iset);
+  free(s->bcode); free(s->rank); free(s->order);
   memset(s, 0, sizeof(*s));
 }
 
@@ -108,6 +109,7 @@ int agg_state_reserve(agg_state *s, uint32_t ngroup, col_error *err){
 
 uint64_t agg_state_footprint(const agg_state *s){
   uint64_t n = (uint64_t)s->cap * agg_elem_size(s->kind) + s->owned;
+  n += (uint64_t)s->bcode_cap*4 + (uint64_t)s->rank_cap*12;
   if( s->distinct ){
     n += agg_table_footprint(&s->dset) + agg_table_owned(&s->dset);
     n += (uint64_t)s->scratch_cap * (8+8+4);
@@ -345,6 +347,110 @@ static const char *agg_text_of(const pred_value *x, char *buf, uint32_t *n){
   }
 }
 
+/* Sort idx[0..n) by the values of flat vector d they index (merge sort,
+** stable; tmp holds n). */
+static void agg_sort_entries(const col_vector *d, uint32_t *idx, uint32_t *tmp, uint32_t n){
+  if( n<2 ) return;
+  if( n<=12 ){
+    for(uint32_t i=1; i<n; i++){
+      uint32_t x = idx[i];
+      pred_value vx = agg_value_at(d, x);
+      uint32_t j = i;
+      while( j>0 ){
+        pred_value vy = agg_value_at(d, idx[j-1]);
+        if( agg_value_compare(&vy, &vx)<=0 ) break;
+        idx[j] = idx[j-1]; j--;
+      }
+      idx[j] = x;
+    }
+    return;
+  }
+  uint32_t h = n/2;
+  agg_sort_entries(d, idx, tmp, h);
+  agg_sort_entries(d, idx+h, tmp, n-h);
+  uint32_t i = 0, j = h, k = 0;
+  while( i<h && j<n ){
+    pred_value a = agg_value_at(d, idx[i]), b = agg_value_at(d, idx[j]);
+    tmp[k++] = agg_value_compare(&b, &a)<0 ? idx[j++] : idx[i++];
+  }
+  while( i<h ) tmp[k++] = idx[i++];
+  while( j<n ) tmp[k++] = idx[j++];
+  memcpy(idx, tmp, (size_t)n*4);
+}
+
+/* min/max over a dictionary vector: rank the entries once, find each
+** group's best code for the batch by rank, then compare that one value
+** with the group's state. Equal values share a rank, so the first row of
+** a tie wins, as row-by-row. Returns 1 when done, 0 to go row by row, -1
+** on OOM. */
+static int agg_minmax_dict(agg_state *s, const col_vector *arg, uint32_t *rows,
+                           uint32_t *gid, uint32_t n){
+  const col_vector *d = arg->dict;
+  uint32_t nd = d->n;
+  if( nd==0 || nd > n/2 ) return 0;
+  if( nd > s->rank_cap ){
+    uint32_t *r = realloc(s->rank, (size_t)nd*4);
+    if( r ) s->rank = r;
+    uint32_t *o = realloc(s->order, (size_t)nd*8 + 8);
+    if( o ) s->order = o;
+    if( !r || !o ) return -1;
+    s->rank_cap = nd;
+  }
+  if( s->cap > s->bcode_cap ){
+    int32_t *b = realloc(s->bcode, (size_t)s->cap*4);
+    if( b==0 ) return -1;
+    memset(b + s->bcode_cap, 0xff, (size_t)(s->cap - s->bcode_cap)*4);
+    s->bcode = b;
+    s->bcode_cap = s->cap;
+  }
+  uint32_t *idx = s->order;
+  for(uint32_t j=0; j<nd; j++) idx[j] = j;
+  agg_sort_entries(d, idx, idx + nd, nd);
+  uint32_t rk = 0;
+  for(uint32_t j=0; j<nd; j++){
+    if( j ){
+      pred_value a = agg_value_at(d, idx[j-1]), b = agg_value_at(d, idx[j]);
+      if( agg_value_compare(&a, &b)!=0 ) rk++;
+    }
+    s->rank[idx[j]] = rk;
+  }
+  /* NULL entries (never expected in a dictionary) rank first: skip them */
+  int want_min = s->kind==AGG_MIN;
+  int32_t *bc = s->bcode;
+  const uint32_t *rank = s->rank;
+  const uint32_t *codes = arg->codes;
+  uint32_t *touched = gid;   /* rewritten below: gid is scratch for the caller */
+  uint32_t nt = 0;
+  for(uint32_t k=0; k<n; k++){
+    uint32_t r = rows[k];
+    if( arg->tags && arg->tags[r]==CV_NULL ) continue;
+    uint32_t c = codes[r];
+    if( d->tags && d->tags[c]==CV_NULL ) continue;
+    uint32_t g = gid[k];
+    int32_t cur = bc[g];
+    if( cur<0 ){ bc[g] = (int32_t)c; touched[nt++] = g; continue; }
+    if( want_min ? rank[c] < rank[cur] : rank[c] > rank[cur] ) bc[g] = (int32_t)c;
+  }
+  agg_best *a = s->a;
+  int want = want_min ? 1 : -1;
+  int rc = 1;
+  for(uint32_t t=0; t<nt; t++){
+    uint32_t g = touched[t];
+    uint32_t c = (uint32_t)bc[g];
+    bc[g] = -1;
+    if( rc<0 ) continue;
+    pred_value x = agg_value_at(d, c);
+    agg_best *b = &a[g];
+    if( b->tag!=CV_NULL ){
+      pred_value cur;
+      cur.type = b->tag; cur.i = b->i; cur.f = b->f; cur.p = b->p; cur.n = b->n;
+      if( !(agg_value_compare(&cur, &x)*want > 0) ) continue;
+    }
+    if( agg_best_set(s, b, &x) ) rc = -1;
+  }
+  return rc;
+}
+
 int agg_state_update(agg_state *s, const col_vector *arg, const col_vector *sep,
                      uint32_t nrow, uint32_t *rows, uint32_t *gid, uint32_t n,
                      col_error *err){
@@ -396,6 +502,11 @@ int agg_state_update(agg_state *s, const col_vector *arg, const col_vector *sep,
     }
     case AGG_MIN: case AGG_MAX: case AGG_ANY_VALUE: {
       agg_best *a = s->a;
+      if( arg->form==CV_DICT && s->kind!=AGG_ANY_VALUE ){
+        int rc = agg_minmax_dict(s, arg, rows, gid, n);
+        if( rc<0 ) goto oom;
+        if( rc ) return COL_OK;
+      }
       int want = s->kind==AGG_MIN ? 1 : -1;
       for(uint32_t k=0; k<n; k++){
         pred_value x = agg_value_at(arg, rows[k]);

@@ -56,6 +56,13 @@ typedef struct agg_state {
   uint32_t inbucket;      /* a power of two, or 0 before the first use */
   uint32_t in;            /* pairs held */
   int iset_off;           /* dset holds the pairs from now on */
+  /* min/max over a dictionary: the best entry of each group in a batch,
+  ** found by ranks of the entries, then compared once with the state */
+  int32_t *bcode;         /* per group: best code this batch, or -1 */
+  uint32_t bcode_cap;     /* groups bcode holds */
+  uint32_t *rank;         /* per dictionary entry: its rank (scratch) */
+  uint32_t *order;        /* scratch for sorting entries, then touched groups */
+  uint32_t rank_cap;      /* entries rank holds; order holds 2x */
 } agg_state;
 
 /* A new state; 0 or -1 on OOM. */

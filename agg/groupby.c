@@ -412,8 +412,13 @@ static int gb_part_consume(groupby *gb, int w){
   }
   if( n==0 ) return COL_OK;
   uint32_t before = p->table.ngroup, nnew;
-  int rc = agg_table_lookup(&p->table, gb->kv, p->rows, n, gb->hashes, p->gid, &nnew, err);
-  if( rc ) return rc;
+  int rc;
+  if( gb->keys.n==0 ){
+    memset(p->gid, 0, (size_t)n*4);   /* the one group, made at groupby_new */
+  }else{
+    rc = agg_table_lookup(&p->table, gb->kv, p->rows, n, gb->hashes, p->gid, &nnew, err);
+    if( rc ) return rc;
+  }
   if( gb->nthread>1 && p->table.ngroup>before ){
     if( p->table.ngroup>p->first_cap ){
       uint32_t cap = p->first_cap ? p->first_cap : 64;
@@ -535,7 +540,7 @@ int groupby_consume(groupby *gb, const col_batch *b, col_error *err){
     if( h==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
     gb->hashes = h; gb->hcap = b->n;
   }
-  if( agg_hash_keys(&gb->hasher, gb->kv, gb->keys.n, b->sel, nsel, gb->hashes) ){
+  if( gb->keys.n && agg_hash_keys(&gb->hasher, gb->kv, gb->keys.n, b->sel, nsel, gb->hashes) ){
     return col_error_set(err, COL_ENOMEM, "group_by: out of memory hashing keys");
   }
   gb->batch = b;
