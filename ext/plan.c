@@ -187,6 +187,18 @@ int scan_plan_best_index(sqlite3_vtab *tab, const col_dataset *ds,
   info->idxStr = idx;
   info->needToFreeIdxStr = 1;
   if( rows < 1 ) rows = 1;
+  /* ORDER BY on the columns the files are sorted by (verified across row
+  ** groups by the reader) needs no sorting: rows come out in file order. */
+  if( info->nOrderBy>0 && ds->m->sorted_by ){
+    int ns = 0;
+    const int *desc = 0;
+    const int *sorted = ds->m->sorted_by((col_dataset*)ds, &ns, &desc);
+    int ok = sorted && info->nOrderBy<=ns;
+    for(int i=0; ok && i<info->nOrderBy; i++){
+      ok = info->aOrderBy[i].iColumn==sorted[i] && (info->aOrderBy[i].desc!=0)==(desc[i]!=0);
+    }
+    if( ok ) info->orderByConsumed = 1;
+  }
   int ncols = 0;
   for(int b=0; b<64; b++) ncols += (info->colUsed >> b) & 1;
   info->estimatedRows = (sqlite3_int64)rows;

@@ -133,7 +133,27 @@ static const col_dataset_methods pq_dataset_methods = {
   scan_open, ds_estimate, ds_sorted_by, ds_close
 };
 
-/* Sorting columns every row group of every file declares (a prefix). */
+/* The min and max a row group's statistics give for leaf column `leaf`,
+** as SQLite values; 0 when unknown. */
+static int rg_min_max(pq_file *f, const pq_schema *s, int r, int leaf,
+                      pred_value *mn, pred_value *mx, char *b1, char *b2){
+  const pq_row_group *R = &f->meta.row_groups[r];
+  if( leaf>=R->n_columns ) return 0;
+  const pq_column_chunk *cc = &R->columns[leaf];
+  if( !cc->has_meta_data || !cc->meta_data.has_statistics ) return 0;
+  const pq_statistics *st = &cc->meta_data.statistics;
+  if( !st->has_min_value || !st->has_max_value ) return 0;
+  if( !st->has_null_count || st->null_count>0 ) return 0;   /* nulls: keep it simple */
+  return pq_stat_value(&s->leaves[leaf].conv, &st->min_value, mn, b1, 128)
+      && pq_stat_value(&s->leaves[leaf].conv, &st->max_value, mx, b2, 128);
+}
+
+/* Sorting columns every row group of every file declares (a prefix), kept
+** only when SQLite's order is the file's: integer columns (no collation can
+** reorder them), NULLs where SQLite puts them, and row groups that follow
+** each other in order by their statistics (a writer's sorting_columns speak
+** of the rows inside one row group only). With more than one column, the
+** first must not tie across a boundary. */
 static int find_sorted(pq_dataset *ds){
   int best = -1;
   for(int fi=0; fi<ds->nfile; fi++){
@@ -162,14 +182,37 @@ static int find_sorted(pq_dataset *ds){
     const pq_schema *s = &ds->schemas[0];
     if( !ok || sc.column_idx<0 || sc.column_idx>=s->nleaf ) break;
     const pq_leaf_desc *L = &s->leaves[sc.column_idx];
-    if( s->fields[L->field].nested || !sc.nulls_first ) break; /* SQLite puts NULLs first */
-    /* Only types whose SQLite order is the Parquet order. */
+    if( s->fields[L->field].nested ) break;
+    if( sc.descending ? sc.nulls_first : !sc.nulls_first ) break;  /* SQLite: NULLs first ascending */
     pq_conv_kind k2 = L->conv.kind;
-    if( !(k2==PQC_INT32 || k2==PQC_INT64 || k2==PQC_BOOL || k2==PQC_DOUBLE || k2==PQC_FLOAT
-          || k2==PQC_TEXT || k2==PQC_DATE) ) break;
+    if( !(k2==PQC_INT32 || k2==PQC_INT64 || k2==PQC_BOOL || k2==PQC_UINT32) ) break;
     ds->sorted[n] = L->field;
     ds->sorted_desc[n] = sc.descending;
     n++;
+  }
+  if( n>0 ){
+    /* Row groups in order by the first column's statistics. */
+    int leaf = ds->schemas[0].nodes[ds->schemas[0].fields[ds->sorted[0]].node].leaf;
+    pred_value pmax; char pb[128];
+    int have_prev = 0, ties = 0;
+    for(int fi=0; fi<ds->nfile && n>0; fi++){
+      for(int r=0; r<ds->files[fi]->meta.n_row_groups; r++){
+        pred_value mn, mx; char b1[128], b2[128];
+        if( !rg_min_max(ds->files[fi], &ds->schemas[fi], r, leaf, &mn, &mx, b1, b2) ){ n = 0; break; }
+        pred_value lo = ds->sorted_desc[0] ? mx : mn;   /* first value of this row group */
+        if( have_prev ){
+          int c = pred_value_compare(&pmax, &lo, COLL_BINARY);
+          if( ds->sorted_desc[0] ) c = -c;
+          if( c>0 ){ n = 0; break; }
+          if( c==0 ) ties = 1;
+        }
+        pmax = ds->sorted_desc[0] ? mn : mx;             /* last value of this row group */
+        memcpy(pb, ds->sorted_desc[0] ? b1 : b2, sizeof(pb));
+        if( pmax.type==CV_TEXT || pmax.type==CV_BLOB ) pmax.p = pb;
+        have_prev = 1;
+      }
+    }
+    if( ties && n>1 ) n = 1;
   }
   ds->nsorted = n;
   return COL_OK;
