@@ -284,6 +284,7 @@ if (SECTIONS.has(2)) {
     const sql = QS[q - 1];
     if (!/\bWHERE\b/i.test(sql) || /GROUP BY/i.test(sql)) { problems.push(`Q${q} is not a WHERE-without-GROUP-BY query`); continue; }
     if (ONLY && !ONLY.has(q)) continue;
+    process.stderr.write(`bench: pushdown Q${q}\n`);
     const o1 = runSqlite({ pre: parquetTable(1), timed: sql });
     const o2 = runSqlite({ pre: parquetTable(2), timed: sql });
     const nat = runSqlite({ db: SQLITEDB, ext: false, timed: sql });
@@ -310,6 +311,7 @@ if (SECTIONS.has(3)) {
   const rows = [], rs = [], r1s = [], r2s = [], rnat = [];
   for (const { q, sql } of GB) {
     if (ONLY && !ONLY.has(q)) continue;
+    process.stderr.write(`bench: group_by Q${q}\n`);
     const withThreads = (th) => sql.replace(/group_by\(hits,/, `group_by(hits, threads=${th},`);
     const g1 = runSqlite({ pre: parquetTable(), timed: withThreads(1), post: 'DROP TABLE temp.g;' });
     const g2 = runSqlite({ pre: parquetTable(), timed: withThreads(2), post: 'DROP TABLE temp.g;' });
