@@ -88,7 +88,7 @@ void agg_state_free(agg_state *s){
   agg_hasher_free(&s->hs);
   free(s->g64); free(s->h); free(s->tmp);
   free(s->iset);
-  free(s->bcode); free(s->rank); free(s->order);
+  free(s->bcode); free(s->rank); free(s->order); free(s->touch);
   memset(s, 0, sizeof(*s));
 }
 
@@ -109,7 +109,7 @@ int agg_state_reserve(agg_state *s, uint32_t ngroup, col_error *err){
 
 uint64_t agg_state_footprint(const agg_state *s){
   uint64_t n = (uint64_t)s->cap * agg_elem_size(s->kind) + s->owned;
-  n += (uint64_t)s->bcode_cap*4 + (uint64_t)s->rank_cap*12;
+  n += (uint64_t)s->bcode_cap*4 + (uint64_t)s->rank_cap*12 + (uint64_t)s->touch_cap*4;
   if( s->distinct ){
     n += agg_table_footprint(&s->dset) + agg_table_owned(&s->dset);
     n += (uint64_t)s->scratch_cap * (8+8+4);
@@ -419,7 +419,12 @@ static int agg_minmax_dict(agg_state *s, const col_vector *arg, uint32_t *rows,
   int32_t *bc = s->bcode;
   const uint32_t *rank = s->rank;
   const uint32_t *codes = arg->codes;
-  uint32_t *touched = gid;   /* rewritten below: gid is scratch for the caller */
+  if( n > s->touch_cap ){
+    uint32_t *t = realloc(s->touch, (size_t)n*4);
+    if( t==0 ) return -1;
+    s->touch = t; s->touch_cap = n;
+  }
+  uint32_t *touched = s->touch;
   uint32_t nt = 0;
   for(uint32_t k=0; k<n; k++){
     uint32_t r = rows[k];

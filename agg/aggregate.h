@@ -63,6 +63,8 @@ typedef struct agg_state {
   uint32_t *rank;         /* per dictionary entry: its rank (scratch) */
   uint32_t *order;        /* scratch for sorting entries, then touched groups */
   uint32_t rank_cap;      /* entries rank holds; order holds 2x */
+  uint32_t *touch;        /* groups a batch touched (scratch) */
+  uint32_t touch_cap;     /* entries touch holds */
 } agg_state;
 
 /* A new state; 0 or -1 on OOM. */
