@@ -280,6 +280,9 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
   agg_hasher_init(&gb->hasher);
   gb->nthread = opt && opt->threads>1 ? opt->threads : 1;
   if( gb->nthread>256 ) gb->nthread = 256;
+  /* Zero keys: one group, one partition; workers would only wake to find
+  ** no rows of theirs (the reader's own threads still decode ahead). */
+  if( keys==0 || strspn(keys, " \t\r\n")==strlen(keys) ) gb->nthread = 1;
   gb->memory_limit = opt ? opt->memory_limit : 0;
   if( agg_parse_list(keys, 0, schema, &gb->keys, err) ){
     col_error_prefix(err, "group_by: keys: ");

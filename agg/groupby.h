@@ -22,7 +22,7 @@
 ** so sums are added in the same order as serially and the results are
 ** identical bit for bit; groups come out in first-seen order either way
 ** (each group remembers the first row that made it). threads<=1 is exactly
-** serial and starts no thread.
+** serial and starts no thread; so is a group by with zero keys (one group).
 */
 #ifndef COLUMNAR_AGG_GROUPBY_H
 #define COLUMNAR_AGG_GROUPBY_H
