@@ -208,6 +208,19 @@ static void dt_compute_hms(agg_dt *p){
   p->valid_hms = 1;
 }
 
+/* "%02d" / "%04d" without printf for the values that fit (the common case). */
+static inline int dt_put2(char *o, int v){
+  if( v<0 || v>99 ) return sprintf(o, "%02d", v);
+  o[0] = (char)('0' + v/10); o[1] = (char)('0' + v%10);
+  return 2;
+}
+static inline int dt_put4(char *o, int v){
+  if( v<0 || v>9999 ) return sprintf(o, "%04d", v);
+  o[0] = (char)('0' + v/1000); o[1] = (char)('0' + v/100%10);
+  o[2] = (char)('0' + v/10%10); o[3] = (char)('0' + v%10);
+  return 4;
+}
+
 int agg_strftime(const char *fmt, uint32_t nfmt, const pred_value *x, char *out){
   agg_dt d;
   if( dt_parse(x, &d) ) return -1;
@@ -221,9 +234,9 @@ int agg_strftime(const char *fmt, uint32_t nfmt, const pred_value *x, char *out)
     i++;
     char c = i<nfmt ? fmt[i] : 0;
     switch( c ){
-      case 'd': o += sprintf(out+o, "%02d", d.D); break;
+      case 'd': o += dt_put2(out+o, d.D); break;
       case 'f': { double s = d.s; if( s>59.999 ) s = 59.999; o += sprintf(out+o, "%06.3f", s); break; }
-      case 'H': o += sprintf(out+o, "%02d", d.h); break;
+      case 'H': o += dt_put2(out+o, d.h); break;
       case 'W': case 'j': {
         agg_dt y = d;
         y.valid_jd = 0; y.M = 1; y.D = 1;
@@ -238,12 +251,12 @@ int agg_strftime(const char *fmt, uint32_t nfmt, const pred_value *x, char *out)
         break;
       }
       case 'J': o += sprintf(out+o, "%.16g", d.jd/86400000.0); break;
-      case 'm': o += sprintf(out+o, "%02d", d.M); break;
-      case 'M': o += sprintf(out+o, "%02d", d.m); break;
+      case 'm': o += dt_put2(out+o, d.M); break;
+      case 'M': o += dt_put2(out+o, d.m); break;
       case 's': o += sprintf(out+o, "%lld", (long long)(d.jd/1000 - 21086676*(int64_t)10000)); break;
-      case 'S': o += sprintf(out+o, "%02d", (int)d.s); break;
+      case 'S': o += dt_put2(out+o, (int)d.s); break;
       case 'w': out[o++] = (char)('0' + ((d.jd+129600000)/86400000) % 7); break;
-      case 'Y': o += sprintf(out+o, "%04d", d.Y); break;
+      case 'Y': o += dt_put4(out+o, d.Y); break;
       case '%': out[o++] = '%'; break;
       default: return -1;
     }
