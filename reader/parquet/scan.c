@@ -519,9 +519,25 @@ static int scan_open(col_dataset *d, const scan_spec *spec, batch_source **out, 
     if( spec->preds[p].col<0 || spec->preds[p].col>sc->nfield ){ scan_close(&sc->base); return col_error_set(err, COL_ERROR, "bad predicate column"); }
     if( spec->preds[p].exact ) sc->need[spec->preds[p].col] |= 2;
   }
+  /* Row groups that min/max statistics exclude never become jobs: the
+  ** check costs no I/O, and a lookup that keeps one row group of a
+  ** thousand then hands one job, not a thousand, to the workers. */
   int64_t row0 = 0;
   for(int i=0; i<ds->nfile; i++){
+    pq_rg_plan plan;
+    memset(&plan, 0, sizeof(plan));
+    plan.schema = &ds->schemas[i];
+    plan.nfield = sc->nfield;
+    plan.need = sc->need;
+    plan.spec = spec;
+    plan.filename = ds->files[i]->path;
     for(int r=0; r<ds->files[i]->meta.n_row_groups; r++){
+      if( spec->npred>0 && !pq_rg_stats_may_match(ds->files[i], r, &plan) ){
+        sc->base.stats.row_groups++;
+        sc->base.stats.row_groups_pruned_stats++;
+        row0 += ds->files[i]->meta.row_groups[r].num_rows;
+        continue;
+      }
       sc->jobs[sc->njob].file = i;
       sc->jobs[sc->njob].rg = r;
       sc->jobs[sc->njob].row0 = row0;
