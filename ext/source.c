@@ -12,11 +12,32 @@ static int ends_with(const char *path, const char *suffix){
   return n>=m && sqlite3_stricmp(path+n-m, suffix)==0;
 }
 
+/* A scan table SQLite has disconnected (it does so to every virtual table
+** of a schema it resets, e.g. after a failed CREATE) registers again when a
+** statement names it: prepare one that does. */
+static scan_table *find_or_reconnect(columnar_conn *cc, const char *name){
+  scan_table *t = columnar_conn_find(cc, name);
+  if( t || strpbrk(name, "/'\"*?")!=0 ) return t;
+  const char *dot = strchr(name, '.');
+  char *schema = dot ? sqlite3_mprintf("%.*s", (int)(dot-name), name) : 0;
+  char *sql = dot ? (schema ? sqlite3_mprintf("SELECT 0 FROM \"%w\".\"%w\" LIMIT 0", schema, dot+1) : 0)
+                  : sqlite3_mprintf("SELECT 0 FROM \"%w\" LIMIT 0", name);
+  sqlite3_free(schema);
+  if( !sql ) return 0;
+  sqlite3_stmt *st = 0;
+  if( sqlite3_prepare_v2(cc->db, sql, -1, &st, 0)==SQLITE_OK ) sqlite3_finalize(st);
+  sqlite3_free(sql);
+  return columnar_conn_find(cc, name);
+}
+
 int columnar_source_open(columnar_conn *cc, const char *source,
                          int nopt, const char *const *opts,
                          col_dataset **out, char **errmsg){
   *out = 0;
-  scan_table *t = columnar_conn_find(cc, source);
+  char *name = columnar_unquote(source, (int)strlen(source));
+  if( !name ) return SQLITE_NOMEM;
+  scan_table *t = find_or_reconnect(cc, name);
+  sqlite3_free(name);
   int threads;
   if( t ){
     /* The table's own arguments, then the caller's overrides. */
