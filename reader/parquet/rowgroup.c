@@ -83,6 +83,19 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
     col_error_set(err, COL_ERROR, "%s: row group %d claims %lld rows", f->path, rg, (long long)R->num_rows);
     return;
   }
+  /* Decoding allocates per row; a row count its bytes cannot plausibly
+  ** hold (more than 4096 rows per stored byte) is a lie, not a file. */
+  int64_t stored = 0;
+  for(int c=0; c<R->n_columns; c++){
+    if( R->columns[c].has_meta_data && R->columns[c].meta_data.total_compressed_size>0 ){
+      stored += R->columns[c].meta_data.total_compressed_size;
+    }
+  }
+  if( R->num_rows > (1<<20) && R->num_rows/4096 > stored ){
+    col_error_set(err, COL_ERROR, "%s: row group %d claims %lld rows in %lld stored bytes",
+                  f->path, rg, (long long)R->num_rows, (long long)stored);
+    return;
+  }
   out->fields = calloc((size_t)plan->nfield+1, sizeof(pq_rg_field));
   if( !out->fields ){ col_error_set(err, COL_ENOMEM, "out of memory"); return; }
   out->fields[plan->nfield].nchunks = -1;  /* sentinel for pq_rg_free */
