@@ -326,7 +326,8 @@ int pq_chunk_read(pq_file *f, const pq_column_chunk *cc, const pq_leaf_desc *lea
                   (long long)start, (long long)len, (long long)f->size);
     goto chunk_error;
   }
-  if( md->num_values<0 || (leaf->max_rep==0 && md->num_values > rg_rows) ){
+  if( md->num_values<0 || (leaf->max_rep==0 && md->num_values > rg_rows)
+   || (md->num_values > (1<<20) && md->num_values/4096 > len) ){
     col_error_set(err, COL_ERROR, "chunk claims %lld values for %lld rows",
                   (long long)md->num_values, (long long)rg_rows);
     goto chunk_error;
