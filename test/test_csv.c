@@ -24,6 +24,31 @@
 #include <zlib.h>
 #include <zstd.h>
 
+/* A second copy of the tokenizer built without SIMD (the portable mask
+** and search loops), renamed, for the differential test below. */
+int scalar_tok_init(csv_tok *t, const csv_dialect *d);
+void scalar_tok_free(csv_tok *t);
+int scalar_tok_record(csv_tok *t, const char *p, size_t n, int eof,
+                      size_t *used, col_error *err);
+uint32_t scalar_tok_unescape(const csv_dialect *d, const char *p, uint32_t n,
+                             char *out);
+size_t scalar_tok_line(const char *p, size_t n, int eof);
+int scalar_count_lines(const char *p, size_t n);
+#define CSV_NO_SIMD 1
+#define csv_tok_init scalar_tok_init
+#define csv_tok_free scalar_tok_free
+#define csv_tok_record scalar_tok_record
+#define csv_tok_unescape scalar_tok_unescape
+#define csv_tok_line scalar_tok_line
+#define csv_count_lines scalar_count_lines
+#include "../reader/csv/tokenize.c"
+#undef csv_tok_init
+#undef csv_tok_free
+#undef csv_tok_record
+#undef csv_tok_unescape
+#undef csv_tok_line
+#undef csv_count_lines
+
 static char tmpdir[256];
 
 /* A growable string. */
@@ -626,11 +651,69 @@ static void test_conformance(void){
   CHECK(cases>=12);
 }
 
+/* The SIMD tokenizer and the portable one agree on random inputs made of
+** the bytes that matter (delimiter, quote, CR, LF, backslash), long enough
+** to cross several 64-byte masks, with and without eof, for both escape
+** styles. */
+static void test_tokenizer_simd_vs_scalar(void){
+  static const char alphabet[] = "ab,,,\"\"\r\n\n\\xyz";
+  uint64_t seed = 0x9E3779B97F4A7C15ull;
+  char buf[700];
+  int bad = 0;
+  for(int iter=0; iter<20000 && bad<5; iter++){
+    csv_dialect d = { ',', '"', (iter&1) ? '\\' : '"', 0 };
+    csv_tok a, b;
+    csv_tok_init(&a, &d);
+    scalar_tok_init(&b, &d);
+    seed = seed*6364136223846793005ull + 1442695040888963407ull;
+    size_t n = (size_t)(seed>>33) % sizeof(buf);
+    int dense = (int)((seed>>20)&3);      /* 0: mostly plain text */
+    for(size_t i=0; i<n; i++){
+      seed = seed*6364136223846793005ull + 1442695040888963407ull;
+      unsigned r = (unsigned)(seed>>40);
+      buf[i] = (dense==0 && r%8) ? (char)('a'+r%26) : alphabet[r%(sizeof(alphabet)-1)];
+    }
+    for(int eof=0; eof<2; eof++){
+      size_t pos = 0;
+      for(int rec=0; rec<100; rec++){
+        col_error ea, eb;
+        col_error_clear(&ea); col_error_clear(&eb);
+        size_t ua = 0, ub = 0;
+        int ra = csv_tok_record(&a, buf+pos, n-pos, eof, &ua, &ea);
+        int rb = scalar_tok_record(&b, buf+pos, n-pos, eof, &ub, &eb);
+        int same = ra==rb;
+        if( same && (ra==CSV_TOK_ROW || ra==CSV_TOK_BLANK) ){
+          same = ua==ub && a.nlines==b.nlines;
+        }
+        if( same && ra==CSV_TOK_ROW ){
+          same = a.nf==b.nf;
+          for(int f=0; same && f<a.nf; f++){
+            same = a.fs[f]==b.fs[f] && a.fe[f]==b.fe[f] && a.ff[f]==b.ff[f];
+          }
+        }
+        if( same && ra==CSV_TOK_ERR ) same = a.err_line==b.err_line && strcmp(ea.msg, eb.msg)==0;
+        if( !same ){
+          bad++;
+          fprintf(stderr, "tokenizer simd/scalar differ: iter %d eof %d at %zu: %d vs %d\n",
+                  iter, eof, pos, ra, rb);
+          break;
+        }
+        if( ra!=CSV_TOK_ROW && ra!=CSV_TOK_BLANK ) break;
+        pos += ua;
+      }
+    }
+    csv_tok_free(&a);
+    scalar_tok_free(&b);
+  }
+  CHECK(bad==0);
+}
+
 int main(void){
   snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_csv_%d", (int)getpid());
   mkdir(tmpdir, 0755);
   RUN(test_types);
   RUN(test_tokenizer);
+  RUN(test_tokenizer_simd_vs_scalar);
   RUN(test_options_parse);
   RUN(test_basic);
   RUN(test_dialects);

@@ -1,10 +1,12 @@
 /*
 ** tokenize.c — the CSV record splitter.
 **
-** The hot loop looks for the next byte that ends an unquoted field
-** (delimiter, LF, CR) sixteen bytes at a time with SSE2 (baseline on
-** x86_64), or eight at a time with a SWAR zero-byte test elsewhere
-** (define CSV_NO_SIMD to force that path; the tests run both). A quoted
+** The hot loop keeps a 64-bit mask of the bytes that can end an unquoted
+** field (delimiter, LF, CR) in the next 64 bytes, built with SSE2 (baseline
+** on x86_64) or a plain loop elsewhere (define CSV_NO_SIMD to force that
+** path; the tests run both); each field end is then the mask's lowest bit,
+** so a record of many short fields costs one mask per 64 bytes rather than
+** one vector search per field. A quoted
 ** field is scanned with memchr for its quote (and escape) byte. Nothing is
 ** copied: fields are offset ranges into the caller's buffer.
 **
@@ -91,6 +93,32 @@ static inline size_t find3(const char *p, size_t i, size_t n,
   return n;
 }
 
+/* Bit i set where p[i] (i < min(n, 64)) is the delimiter, LF or CR: the
+** bytes that can end an unquoted field, for 64 bytes at a time. */
+static inline uint64_t specials64(const char *p, size_t n, char delim){
+#ifdef CSV_SSE2
+  if( n>=64 ){
+    const __m128i vd = _mm_set1_epi8(delim), vl = _mm_set1_epi8('\n');
+    const __m128i vr = _mm_set1_epi8('\r');
+    uint64_t m = 0;
+    for(int k=0; k<4; k++){
+      __m128i x = _mm_loadu_si128((const __m128i*)(p+16*k));
+      __m128i e = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, vd),
+                               _mm_cmpeq_epi8(x, vl)), _mm_cmpeq_epi8(x, vr));
+      m |= (uint64_t)(uint32_t)_mm_movemask_epi8(e) << (16*k);
+    }
+    return m;
+  }
+#endif
+  uint64_t m = 0;
+  size_t e = n<64 ? n : 64;
+  for(size_t i=0; i<e; i++){
+    char c = p[i];
+    if( c==delim || c=='\n' || c=='\r' ) m |= 1ull<<i;
+  }
+  return m;
+}
+
 int csv_count_lines(const char *p, size_t n){
   int k = 0;
   for(size_t i=0; i<n; i++){
@@ -131,6 +159,25 @@ static int tok_more(size_t n, int *status, col_error *err){
   return *status;
 }
 
+/* Index of the first c in p[i..n), or n. Inline: most quoted fields are
+** short (often ""), where a call to memchr costs more than the search. */
+static inline size_t find1(const char *p, size_t i, size_t n, char c){
+#ifdef CSV_SSE2
+  const __m128i v = _mm_set1_epi8(c);
+  while( i+16<=n ){
+    __m128i x = _mm_loadu_si128((const __m128i*)(p+i));
+    int bits = _mm_movemask_epi8(_mm_cmpeq_epi8(x, v));
+    if( bits ) return i + (size_t)__builtin_ctz((unsigned)bits);
+    i += 16;
+  }
+  for(; i<n; i++) if( p[i]==c ) return i;
+  return n;
+#else
+  const char *h = i<n ? memchr(p+i, c, n-i) : 0;
+  return h ? (size_t)(h-p) : n;
+#endif
+}
+
 int csv_tok_record(csv_tok *t, const char *p, size_t n, int eof,
                    size_t *used, col_error *err){
   const char delim = (char)t->d.delim, quote = (char)t->d.quote;
@@ -146,28 +193,40 @@ int csv_tok_record(csv_tok *t, const char *p, size_t n, int eof,
     t->nlines = 1;
     return CSV_TOK_BLANK;
   }
-  size_t pos = 0;
+  /* The field arrays in locals: stores through them cannot then alias t. */
+  uint32_t *fs = t->fs, *fe = t->fe;
+  uint8_t *ff = t->ff;
+  int nf = 0, capf = t->capf;
+  /* Unquoted fields end at the lowest set bit of mask, which flags the
+  ** delimiters and line ends of p[base..base+64) at or after pos. */
+  size_t pos = 0, base = 0;
+  uint64_t mask = specials64(p, n, delim);
   for(;;){
-    if( t->nf==t->capf && tok_grow(t, err) ) return CSV_TOK_ERR;
-    int f = t->nf++;
+    if( nf==capf ){
+      t->nf = nf;
+      if( tok_grow(t, err) ) return CSV_TOK_ERR;
+      fs = t->fs; fe = t->fe; ff = t->ff; capf = t->capf;
+    }
+    int f = nf++;
     if( quote && pos<n && p[pos]==quote ){
       size_t s = pos+1, q = s;
       uint8_t flags = CSV_FQUOTED;
       size_t k;
+      t->nf = nf;
       for(;;){
-        const char *hit = q<n ? memchr(p+q, quote, n-q) : 0;
+        size_t hit = find1(p, q, n, quote);
         if( esc!=quote && q<n ){
-          const char *he = memchr(p+q, esc, (hit ? (size_t)(hit-p) : n) - q);
-          if( he ){
-            k = (size_t)(he-p);
+          size_t he = find1(p, q, hit, esc);
+          if( he<hit ){
+            k = he;
             if( k+1>=n ) goto quoted_eof;
             flags |= CSV_FESCAPED;
             q = k+2;
             continue;
           }
         }
-        if( hit==0 ) goto quoted_eof;
-        k = (size_t)(hit-p);
+        if( hit>=n ) goto quoted_eof;
+        k = hit;
         if( k+1>=n && !eof ) return tok_more(n, &st, err);
         if( esc==quote && k+1<n && p[k+1]==quote ){
           flags |= CSV_FESCAPED;
@@ -176,10 +235,10 @@ int csv_tok_record(csv_tok *t, const char *p, size_t n, int eof,
         }
         break;
       }
-      t->fs[f] = (uint32_t)s;
-      t->fe[f] = (uint32_t)k;
-      t->ff[f] = flags;
-      if( memchr(p+s, '\n', k-s) || memchr(p+s, '\r', k-s) ){
+      fs[f] = (uint32_t)s;
+      fe[f] = (uint32_t)k;
+      ff[f] = flags;
+      if( k>s && find3(p, s, k, '\n', '\r', '\n')<k ){
         t->nlines += csv_count_lines(p+s, k-s);
       }
       pos = k+1;
@@ -187,7 +246,17 @@ int csv_tok_record(csv_tok *t, const char *p, size_t n, int eof,
         if( !eof ) return tok_more(n, &st, err);
         return tok_end(t, p, n, n, eof, used);
       }
-      if( p[pos]==delim ){ pos++; continue; }
+      if( p[pos]==delim ){
+        pos++;
+        /* Drop the mask's bits inside the quotes; a new mask past it. */
+        if( pos-base<64 ){
+          mask &= ~0ull << (pos-base);
+        }else{
+          base = pos;
+          mask = specials64(p+pos, n-pos, delim);
+        }
+        continue;
+      }
       if( p[pos]=='\n' || p[pos]=='\r' ) return tok_end(t, p, pos, n, eof, used);
       t->err_line = csv_count_lines(p, pos);
       col_error_set(err, COL_ERROR, "unexpected character after a closing quote");
@@ -198,12 +267,18 @@ int csv_tok_record(csv_tok *t, const char *p, size_t n, int eof,
       col_error_set(err, COL_ERROR, "unterminated quoted field");
       return CSV_TOK_ERR;
     }else{
-      size_t k = find3(p, pos, n, delim, '\n', '\r');
+      while( mask==0 ){
+        base += 64;
+        if( base>=n ) break;
+        mask = specials64(p+base, n-base, delim);
+      }
+      size_t k = mask ? base + (size_t)__builtin_ctzll(mask) : n;
+      fs[f] = (uint32_t)pos;
+      fe[f] = (uint32_t)k;
+      ff[f] = 0;
+      if( k<n && p[k]==delim ){ pos = k+1; mask &= mask-1; continue; }
+      t->nf = nf;
       if( k==n && !eof ) return tok_more(n, &st, err);
-      t->fs[f] = (uint32_t)pos;
-      t->fe[f] = (uint32_t)k;
-      t->ff[f] = 0;
-      if( k<n && p[k]==delim ){ pos = k+1; continue; }
       return tok_end(t, p, k, n, eof, used);
     }
   }
