@@ -31,9 +31,13 @@
 ** to each argv value, runs the whole aggregation (scan -> groupby_consume),
 ** and keeps the result in the cursor; xNext/xColumn walk it.
 **
-** Interrupts: SQLite 3.40 offers a virtual table no way to see
-** sqlite3_interrupt() (sqlite3_is_interrupted() arrived in 3.41), so a
-** running aggregation finishes its scan; it checks nothing in between.
+** Interrupts: SQLite 3.40 offers a virtual table no direct way to see
+** sqlite3_interrupt() (sqlite3_is_interrupted() arrived in 3.41). Between
+** batches the aggregation steps a tiny prepared statement ("SELECT 1") on
+** the same connection: while the outer statement runs, an interrupt makes
+** that step return SQLITE_INTERRUPT, and its VM steps count toward the
+** progress handler, which can stop it the same way. Either ends the
+** aggregation with SQLITE_INTERRUPT.
 **
 ** The table reads files named in SQL, so it is SQLITE_VTAB_DIRECTONLY.
 */
@@ -337,12 +341,27 @@ static int gb_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   spec.threads = t->threads;
   spec.batch_size = t->threads>1 ? 16384 : 0;
   if( t->ds->m->scan(t->ds, &spec, &src, &err) ) goto filter_error;
-  for(;;){
+  sqlite3_stmt *probe = 0;
+  sqlite3_prepare_v2(t->db, "SELECT 1", -1, &probe, 0);
+  for(int nb=0;; nb++){
     col_batch *b = 0;
-    if( src->m->next(src, &b) ){ err = src->err; goto filter_error; }
+    if( probe && (nb & 3)==0 ){
+      int prc = sqlite3_step(probe);
+      sqlite3_reset(probe);
+      if( prc==SQLITE_INTERRUPT ){
+        sqlite3_finalize(probe);
+        col_error_set(&err, COL_EINTERRUPT, "interrupted");
+        rc = SQLITE_INTERRUPT;
+        sqlite3_free(t->base.zErrMsg);
+        t->base.zErrMsg = sqlite3_mprintf("interrupted");
+        goto filter_fail;
+      }
+    }
+    if( src->m->next(src, &b) ){ err = src->err; sqlite3_finalize(probe); goto filter_error; }
     if( b==0 ) break;
-    if( groupby_consume(c->gb, b, &err) ) goto filter_error;
+    if( groupby_consume(c->gb, b, &err) ){ sqlite3_finalize(probe); goto filter_error; }
   }
+  sqlite3_finalize(probe);
   src->m->close(src);
   src = 0;
   if( groupby_finish(c->gb, &err) ) goto filter_error;
