@@ -230,6 +230,7 @@ const problems = [];
 const meta = (() => { try { return JSON.parse(fs.readFileSync(path.join(DIR, 'hits.meta.json'), 'utf8')); } catch { return {}; } })();
 const sqliteVersion = spawnSync(SQLITE3, ['-version'], { encoding: 'utf8' }).stdout.trim().split(' ')[0];
 say(`# sqlite-columnar benchmark, ${new Date().toISOString()}`);
+say(`# build: ${env.BENCH_BUILD || '?'}, extension ${EXT}.so`);
 say(`# data ${PARQUET} (${meta.rows ?? '?'} rows, ${(fs.statSync(PARQUET).size / 2 ** 20).toFixed(1)} MiB), native ${SQLITEDB}`);
 say(`# SQLite ${sqliteVersion}, ${duckVersion}, ${(await import('node:os')).cpus().length} cores; best of ${TRIES} hot runs in seconds;` +
   ` '*' = run once (slower than ${SLOW} s), '>${TIMEOUT}' = timed out, ERR = error (listed at the end)`);

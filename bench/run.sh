@@ -63,14 +63,24 @@ EOF
 fi
 
 make -C "$repo" --no-print-directory build/columnar.so build/bench_scan >&2
+# Measure a private copy: build/ may be rebuilt (by anyone) while the benchmark runs.
+snap=$(mktemp -d "${TMPDIR:-/tmp}/columnar-bench.XXXXXX")
+trap 'rm -rf "$snap"' EXIT
+cp "$repo/build/columnar.so" "$repo/build/bench_scan" "$snap/"
+BENCH_BUILD="$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo '?')"
+if [ -n "$(git -C "$repo" status --porcelain -- reader agg ext 2>/dev/null)" ]; then
+  BENCH_BUILD="$BENCH_BUILD + uncommitted changes in reader/ agg/ ext/"
+fi
+export BENCH_BUILD
 
 mkdir -p "$(dirname "$results")"
 BENCH_DIR=$dir SHARED_BENCH=$kit BENCH_OUT=$results \
-  COLUMNAR_EXT=$repo/build/columnar BENCH_SCAN=$repo/build/bench_scan \
+  COLUMNAR_EXT=$snap/columnar BENCH_SCAN=$snap/bench_scan \
   node "$here/bench.mjs"
 
 if [ -f "$here/csv.sh" ]; then
   echo
-  BENCH_ROWS=$rows BENCH_DIR=$dir COLUMNAR_SHARED=$shared sh "$here/csv.sh" | tee -a "$results"
+  BENCH_ROWS=$rows BENCH_DIR=$dir COLUMNAR_SHARED=$shared COLUMNAR_EXT=$snap/columnar \
+    sh "$here/csv.sh" | tee -a "$results"
 fi
 echo "bench: results written to $results" >&2
