@@ -290,6 +290,14 @@ static int gb_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   groupby_free(c->gb);
   c->gb = 0; c->row = 0; c->nrow = 0;
   groupby_options o = { t->threads, t->memory_limit };
+  /* No memory_limit given: half of SQLite's hard heap limit when one is set
+  ** (the hash tables live outside SQLite's allocator, so the limit itself
+  ** would never see them), so a huge GROUP BY ends with an error rather
+  ** than the process being killed. */
+  if( o.memory_limit==0 ){
+    sqlite3_int64 hard = sqlite3_hard_heap_limit64(-1);
+    if( hard>0 ) o.memory_limit = (uint64_t)hard/2;
+  }
   if( groupby_new(t->keys, t->aggs, &t->ds->schema, &o, &c->gb, &err) ) goto filter_error;
   int nrec = 0;
   for(const char *s=idxStr ? idxStr : ""; *s; s++) nrec += *s==';';
