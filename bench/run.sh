@@ -10,6 +10,7 @@
 #   BENCH_ROWS       rows of the generated table, as gen-hits.mjs --rows takes them (default 10m)
 #   BENCH_DIR        data folder (default /tmp/hits/$BENCH_ROWS); never inside the repository
 #   COLUMNAR_SHARED  the shared folder holding bench/gen-hits.mjs (default ../shared next to the repo)
+#   BENCH_CSV=0      skip bench/csv.sh
 #   NODE_PATH        where @duckdb/node-api is; if it is not loadable it is installed into
 #                    ${XDG_CACHE_HOME:-~/.cache}/columnar-bench
 set -eu
@@ -78,7 +79,7 @@ BENCH_DIR=$dir SHARED_BENCH=$kit BENCH_OUT=$results \
   COLUMNAR_EXT=$snap/columnar BENCH_SCAN=$snap/bench_scan \
   node "$here/bench.mjs"
 
-if [ -f "$here/csv.sh" ]; then
+if [ "${BENCH_CSV:-1}" != 0 ] && [ -f "$here/csv.sh" ]; then
   echo
   BENCH_ROWS=$rows BENCH_DIR=$dir COLUMNAR_SHARED=$shared COLUMNAR_EXT=$snap/columnar \
     sh "$here/csv.sh" | tee -a "$results"
