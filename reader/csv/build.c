@@ -137,6 +137,18 @@ static int builder_put(csv_builder *b, csv_colbuf *c, uint32_t r,
   int rc;
   switch( c->kind ){
     case CSV_T_INT:
+      if( n<=18 ){
+        /* Inline: most integers are short and unsigned (the general
+        ** parser handles signs and overflow). */
+        uint64_t v = 0;
+        uint32_t i = 0;
+        for(; i<n; i++){
+          unsigned d = (unsigned)(unsigned char)p[i] - '0';
+          if( d>9 ) break;
+          v = v*10 + d;
+        }
+        if( i==n ){ c->i64[r] = (int64_t)v; break; }
+      }
       if( !csv_parse_int(p, n, &c->i64[r]) ) return 1;
       break;
     case CSV_T_BOOL:
@@ -199,13 +211,18 @@ int csv_builder_add(csv_builder *b, const csv_tok *t, const char *rec,
     }
   }
   uint32_t r = b->n;
-  for(int k=0; k<b->ncol; k++){
-    csv_colbuf *c = &b->c[k];
+  /* Locals: the stores into the column arrays cannot alias them. */
+  const uint32_t *fs = t->fs, *fe = t->fe;
+  const uint8_t *ff = t->ff;
+  const int nf = t->nf, ncol = b->ncol, nnulls = ds->nnulls;
+  csv_colbuf *cols = b->c;
+  for(int k=0; k<ncol; k++){
+    csv_colbuf *c = &cols[k];
     int f = c->col;
-    if( f>=t->nf ){ builder_null(c, r); continue; }
-    const char *p = rec + t->fs[f];
-    uint32_t n = t->fe[f] - t->fs[f];
-    uint8_t fl = t->ff[f];
+    if( f>=nf ){ builder_null(c, r); continue; }
+    const char *p = rec + fs[f];
+    uint32_t n = fe[f] - fs[f];
+    uint8_t fl = ff[f];
     if( n==0 ){
       if( ds->all_text || ((fl & CSV_FQUOTED) && c->kind==CSV_T_TEXT) ){
         c->str[r].p = p; c->str[r].n = 0;
@@ -222,7 +239,7 @@ int csv_builder_add(csv_builder *b, const csv_tok *t, const char *rec,
       p = q;
     }
     int isnull = 0;
-    for(int i=0; i<ds->nnulls && !isnull; i++){
+    for(int i=0; i<nnulls && !isnull; i++){
       isnull = ds->nulllen[i]==n && memcmp(ds->nulls[i], p, n)==0;
     }
     if( isnull ){ builder_null(c, r); continue; }

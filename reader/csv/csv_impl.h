@@ -17,6 +17,13 @@
 
 /* Bytes read per block by the serial scan. */
 #define CSV_BLOCK (4u<<20)
+/* Column bytes a batch should span (rows x read columns x CSV_VALUE_BYTES,
+** a value's tag and slot): small enough to stay in L2 between the builder
+** writing it and SQLite reading it. Batches keep at least CSV_BATCH_MIN
+** rows. */
+#define CSV_BATCH_BYTES (256u<<10)
+#define CSV_VALUE_BYTES 16u
+#define CSV_BATCH_MIN 64u
 
 typedef struct csv_ds {
   col_dataset base;       /* schema, totals; must be first */

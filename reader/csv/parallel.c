@@ -26,14 +26,17 @@
 #include <errno.h>
 
 /* Bytes read past a chunk's end up front (most last records end there). */
-#define PAR_SLACK (64u<<10)
+#define PAR_SLACK (16u<<10)
 /* Nominal chunk size: small enough that a chunk's column arrays (rows x
 ** read columns) stay in the L2 cache of the core that writes them, and are
 ** still there, or in L3, when the consumer hands them to SQLite. 8 MiB
 ** chunks of a 105-column table made 34 MB of column arrays per chunk and
 ** cost 25% more CPU than the serial scan; 1 MiB costs the same. */
 #define PAR_CHUNK_MAX (1u<<20)
-#define PAR_CHUNK_MIN (256u<<10)
+#define PAR_CHUNK_MIN (128u<<10)
+/* ... and a wide read set gets chunks whose column arrays are about this
+** big (a 105-column read: ~600 rows, 400 KB of text per chunk). */
+#define PAR_CHUNK_COLBYTES (1u<<20)
 /* A speculative parse gives up when a record runs this far past its end. */
 #define PAR_SPEC_LIMIT (8u<<20)
 
@@ -287,6 +290,12 @@ static int par_open_file(csv_par *P){
   }
   int64_t data = size - off;
   int64_t cb = data / (P->nth*4);
+  /* About CSV_CHUNK_COLBYTES of column arrays per chunk for wide reads. */
+  if( P->pl.nread>0 && ds->avg_record>0 ){
+    double rows = (double)PAR_CHUNK_COLBYTES / ((double)P->pl.nread*CSV_VALUE_BYTES);
+    int64_t want = (int64_t)(rows*ds->avg_record);
+    if( want<cb ) cb = want;
+  }
   if( cb < PAR_CHUNK_MIN ) cb = PAR_CHUNK_MIN;
   if( cb > PAR_CHUNK_MAX ) cb = PAR_CHUNK_MAX;
   pthread_mutex_lock(&P->mu);

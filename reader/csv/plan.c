@@ -55,6 +55,15 @@ int csv_plan_init(csv_plan *pl, const csv_ds *ds, const scan_spec *spec,
   pl->max_rows = spec->max_rows;
   pl->batch = spec->batch_size>0 ? (uint32_t)spec->batch_size : DEFAULT_BATCH_SIZE;
   if( pl->batch>(1u<<20) ) pl->batch = 1u<<20;
+  /* A wide read set gets short batches: SQLite reads a batch row by row
+  ** across all its columns right after the builder wrote it, which is
+  ** cheap only while the batch's arrays are still in the L2 cache (2048
+  ** rows of 105 columns are 2.5 MB: xColumn stalled on cache misses). */
+  if( pl->nread>0 ){
+    uint32_t fit = CSV_BATCH_BYTES / ((uint32_t)pl->nread*CSV_VALUE_BYTES);
+    if( fit<CSV_BATCH_MIN ) fit = CSV_BATCH_MIN;
+    if( pl->batch>fit ) pl->batch = fit;
+  }
   return COL_OK;
 plan_nomem:
   col_error_set(err, COL_ENOMEM, "out of memory");

@@ -141,7 +141,7 @@ static int serial_next(batch_source *src, col_batch **out){
       if( s->file >= (s->ds->nfiles ? s->ds->nfiles : 1) ){ s->done = 1; return COL_OK; }
       if( serial_open_file(s) ) return src->err.code;
     }
-    if( !s->eof && (s->len-s->pos < s->cap/2 || s->pos==s->len) && serial_refill(s) ){
+    if( !s->eof && (s->len-s->pos < s->cap/8 || s->pos==s->len) && serial_refill(s) ){
       return src->err.code;
     }
     if( !s->started ){

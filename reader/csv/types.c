@@ -33,6 +33,16 @@ int csv_parse_int(const char *p, uint32_t n, int64_t *out){
   if( n && (p[0]=='-' || p[0]=='+') ){ neg = p[0]=='-'; i = 1; }
   if( i>=n ) return 0;
   uint64_t v = 0;
+  if( n-i<=18 ){
+    /* Below 10^18: cannot overflow, no check per digit. */
+    for(; i<n; i++){
+      unsigned d = (unsigned)(unsigned char)p[i] - '0';
+      if( d>9 ) return 0;
+      v = v*10 + d;
+    }
+    *out = neg ? -(int64_t)v : (int64_t)v;
+    return 1;
+  }
   for(; i<n; i++){
     unsigned d = (unsigned)(unsigned char)p[i] - '0';
     if( d>9 ) return 0;
