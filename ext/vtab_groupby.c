@@ -289,7 +289,12 @@ static int gb_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   int ntext = 0, rc = SQLITE_ERROR;
   groupby_free(c->gb);
   c->gb = 0; c->row = 0; c->nrow = 0;
-  groupby_options o = { t->threads, t->memory_limit };
+  /* threads=T busy threads in all: half aggregate (hash partitions, the
+  ** consumer among them), the rest decode ahead in the reader. With T=2 that
+  ** is a pipeline: one worker decodes while the consumer aggregates. */
+  int agg_threads = t->threads/2 > 0 ? t->threads/2 : 1;
+  int scan_threads = t->threads - agg_threads + 1;
+  groupby_options o = { agg_threads, t->memory_limit };
   /* No memory_limit given: half of SQLite's hard heap limit when one is set
   ** (the hash tables live outside SQLite's allocator, so the limit itself
   ** would never see them), so a huge GROUP BY ends with an error rather
@@ -346,8 +351,8 @@ static int gb_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   memset(&spec, 0, sizeof(spec));
   spec.nproj = nproj; spec.proj = proj;
   spec.npred = npred; spec.preds = preds;
-  spec.threads = t->threads;
-  spec.batch_size = t->threads>1 ? 16384 : 0;
+  spec.threads = scan_threads;
+  spec.batch_size = agg_threads>1 ? 16384 : 0;
   if( t->ds->m->scan(t->ds, &spec, &src, &err) ) goto filter_error;
   sqlite3_stmt *probe = 0;
   sqlite3_prepare_v2(t->db, "SELECT 1", -1, &probe, 0);

@@ -464,7 +464,7 @@ static int scan_next(batch_source *bs, col_batch **out){
     int j = sc->next++;
     /* Workers start with the second row group, so a query that stops early
     ** (LIMIT, EXISTS) never pays for row groups read ahead. */
-    if( j==1 && sc->want_threads>1 ) sc->pf = prefetch_start(sc, sc->want_threads, 1);
+    if( j==1 && sc->want_threads>0 ) sc->pf = prefetch_start(sc, sc->want_threads, 1);
     if( sc->pf ) prefetch_take(sc->pf, j, &sc->cur);
     else decode_job(sc, j, sc->codec, &sc->cur);
     sc->have_cur = 1;
@@ -548,7 +548,9 @@ static int scan_open(col_dataset *d, const scan_spec *spec, batch_source **out, 
   sc->base.stats.files = ds->nfile;
   int threads = spec->threads;
   if( threads > sc->njob ) threads = sc->njob;
-  if( threads > 1 ) sc->want_threads = threads;
+  /* threads=T means T busy threads: the consumer (SQLite, or group_by) is
+  ** one of them, so T-1 workers decode ahead. */
+  if( threads > 1 ) sc->want_threads = threads - 1;
   *out = &sc->base;
   return COL_OK;
 }
