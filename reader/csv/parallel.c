@@ -14,7 +14,7 @@
 ** far past the chunk) makes the consumer reparse that chunk itself from the
 ** right offset, which also gives error messages their true line numbers.
 ** Output is therefore exactly the serial scan's, in file order, whatever
-** the quoting. At most 2*threads chunks are in memory at once.
+** the quoting. At most 4*threads chunks are in memory at once.
 */
 #include "csv_impl.h"
 #include "sniff.h"
@@ -67,7 +67,7 @@ typedef struct csv_par {
   int nth;                /* workers started */
   int stop;               /* workers must exit */
   csv_chunk *slots;       /* ring of nslots chunks */
-  int nslots;             /* 2*threads */
+  int nslots;             /* 4*threads: room for the workers to run ahead */
   int file;               /* index of the current file, -1 before the first */
   int fd;                 /* its descriptor, -1 between files */
   int64_t size;           /* its size */
@@ -430,7 +430,7 @@ int csv_scan_parallel(csv_ds *ds, const scan_spec *spec, int threads,
   pthread_cond_init(&P->work, 0);
   pthread_cond_init(&P->finished, 0);
   col_arena_init(&P->scratch);
-  P->nslots = threads*2;
+  P->nslots = threads*4;
   if( csv_plan_init(&P->pl, ds, spec, err) ) goto par_error;
   P->vecs = calloc((size_t)P->pl.nproj+1, sizeof(col_vector));
   P->sel = malloc(sizeof(uint32_t)*P->pl.batch);
