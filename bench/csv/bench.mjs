@@ -227,9 +227,12 @@ if (ENGINES.has('duck') && !reused('duck')) {
   }
 }
 
-for (const k of Object.keys(results)) saved.results[k] = results[k];
-if (results.native) { saved.importSeconds = importSeconds; saved.importLabel = importLabel; }
-fs.writeFileSync(SAVED, JSON.stringify(saved));
+{ // merge into what is saved now (another run over the same file may have finished meanwhile)
+  const now = fs.existsSync(SAVED) ? JSON.parse(fs.readFileSync(SAVED, 'utf8')) : { results: {} };
+  for (const k of Object.keys(results)) now.results[k] = results[k];
+  if (results.native) { now.importSeconds = importSeconds; now.importLabel = importLabel; }
+  fs.writeFileSync(SAVED, JSON.stringify(now));
+}
 
 /* ---- the table ---- */
 const sizeMiB = fs.statSync(CSV).size / 1048576;
