@@ -256,6 +256,10 @@ static void test_types(void){
   CHECK(!csv_utf8_valid("\xc3(", 2));
   CHECK(!csv_utf8_valid("\xed\xa0\x80", 3));
   CHECK(!csv_utf8_valid("\xc0\xaf", 2));
+  CHECK(csv_utf8_valid("\xd0\x9c\xd0\xbe \xd1\x81", 7));   /* Cyrillic */
+  CHECK(!csv_utf8_valid("ab\xd0", 3));                      /* cut short */
+  CHECK(!csv_utf8_valid("\xd0\xd0", 2));                    /* no continuation */
+  CHECK(!csv_utf8_valid("\xdf\xc0", 2));
 }
 
 static void test_tokenizer(void){

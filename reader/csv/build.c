@@ -28,6 +28,13 @@ int csv_utf8_valid(const char *z, uint32_t n){
     }
     unsigned c = p[i];
     if( c<0x80 ){ i++; continue; }
+    if( c>=0xC2 && c<=0xDF ){
+      /* Two bytes (Latin, Cyrillic, Greek...): no overlong or surrogate
+      ** case to check. */
+      if( i+1>=n || (p[i+1] & 0xC0)!=0x80 ) return 0;
+      i += 2;
+      continue;
+    }
     uint32_t len;
     unsigned cp;
     if( c>=0xC2 && c<=0xDF ){ len = 2; cp = c & 0x1F; }
