@@ -10,16 +10,23 @@
 #include "expr.h"
 #include "value.h"
 #include "datetime.h"
+#include "../reader/predicate.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-enum { EX_COL, EX_LIT, EX_BIN, EX_FUNC };
+enum { EX_COL, EX_LIT, EX_BIN, EX_FUNC, EX_CMP, EX_LOGIC, EX_LIKE, EX_CASE, EX_IN };
 enum { FN_LENGTH, FN_SUBSTR, FN_LOWER, FN_UPPER, FN_STRFTIME, FN_DATE,
-       FN_TIME, FN_DATETIME };
+       FN_TIME, FN_DATETIME, FN_INSTR, FN_IIF };
+/* EX_CMP subs */
+enum { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_IS, CMP_ISNOT };
+/* EX_LOGIC subs */
+enum { LG_AND, LG_OR, LG_NOT, LG_ISNULL, LG_NOTNULL };
+/* affinities (sqlite3AffinityType, reduced to what comparisons need) */
+enum { AFF_NONE = 0, AFF_BLOB = 'B', AFF_TEXT = 'T', AFF_NUM = 'N' };
 
-#define EX_MAXARG 3
+#define EX_MAXARG 33
 
 struct agg_expr {
   int op;                 /* EX_COL, EX_LIT, EX_BIN, EX_FUNC */
@@ -27,6 +34,12 @@ struct agg_expr {
   int src;                /* EX_COL: source column index */
   int bcol;               /* EX_COL: index in the batch (agg_expr_bind) */
   int nargs;              /* EX_BIN: 2; EX_FUNC: argument count */
+  int aff;                /* EX_COL: the declared type's affinity (AFF_*);
+                          ** AFF_NONE after a unary + */
+  int neg;                /* EX_LIKE: NOT LIKE / NOT GLOB */
+  uint32_t esc;           /* EX_LIKE: the ESCAPE character, or 0 */
+  int has_base;           /* EX_CASE: CASE base WHEN ...: args[0] is base */
+  int has_else;           /* EX_CASE: the last arg is the ELSE value */
   agg_expr *args[EX_MAXARG]; /* children */
   pred_value lit;         /* EX_LIT: the value (p points into lit_mem) */
   char *lit_mem;          /* EX_LIT: TEXT/BLOB bytes (malloc'd) */
@@ -111,7 +124,10 @@ static void ex_next(ex_parser *p){
     p->tk = TK_ID; p->tn = j-i; p->pos = j; return;
   }
   if( c=='|' && z[i+1]=='|' ){ p->tk = TK_PUNCT; p->punct = '|'; p->tn = 2; p->pos = i+2; return; }
-  if( strchr("(),*+-/%", c) ){ p->tk = TK_PUNCT; p->punct = c; p->tn = 1; p->pos = i+1; return; }
+  if( c=='=' ){ p->tk = TK_PUNCT; p->punct = '='; p->tn = z[i+1]=='=' ? 2 : 1; p->pos = i+p->tn; return; }
+  if( (c=='!' && z[i+1]=='=') || (c=='<' && z[i+1]=='>') ){ p->tk = TK_PUNCT; p->punct = 'N'; p->tn = 2; p->pos = i+2; return; }
+  if( (c=='<' || c=='>') && z[i+1]=='=' ){ p->tk = TK_PUNCT; p->punct = c=='<' ? 'L' : 'G'; p->tn = 2; p->pos = i+2; return; }
+  if( strchr("(),*+-/%<>", c) ){ p->tk = TK_PUNCT; p->punct = c; p->tn = 1; p->pos = i+1; return; }
   p->tk = TK_BAD; p->tn = 1; p->pos = i+1;
 }
 
@@ -162,6 +178,7 @@ static agg_expr *ex_oom(ex_parser *p){
 }
 
 static agg_expr *ex_parse_expr(ex_parser *p);
+static agg_expr *ex_case(ex_parser *p);
 
 /* A number literal; neg when a unary minus was folded into it. */
 static agg_expr *ex_number(ex_parser *p, int neg){
@@ -191,6 +208,22 @@ static int ex_hexval(char c){
   return c>='0'&&c<='9' ? c-'0' : c>='a'&&c<='f' ? c-'a'+10 : c>='A'&&c<='F' ? c-'A'+10 : -1;
 }
 
+static int ex_has(const char *d, const char *w){
+  size_t n = strlen(w);
+  for(; *d; d++) if( strncasecmp(d, w, n)==0 ) return 1;
+  return 0;
+}
+
+/* sqlite3AffinityType: INT -> INTEGER, CHAR/CLOB/TEXT -> TEXT, BLOB or no
+** type -> BLOB, REAL/FLOA/DOUB -> REAL, anything else NUMERIC. */
+static int ex_decl_aff(const char *d){
+  if( d==0 || d[0]==0 ) return AFF_BLOB;
+  if( ex_has(d, "INT") ) return AFF_NUM;
+  if( ex_has(d, "CHAR") || ex_has(d, "CLOB") || ex_has(d, "TEXT") ) return AFF_TEXT;
+  if( ex_has(d, "BLOB") ) return AFF_BLOB;
+  return AFF_NUM;
+}
+
 static agg_expr *ex_column(ex_parser *p, const char *name, size_t n){
   for(int c=0; c<p->schema->n; c++){
     const char *cn = p->schema->cols[c].name;
@@ -198,6 +231,7 @@ static agg_expr *ex_column(ex_parser *p, const char *name, size_t n){
       agg_expr *e = ex_node(EX_COL);
       if( e==0 ) return ex_oom(p);
       e->src = c;
+      e->aff = ex_decl_aff(p->schema->cols[c].decl);
       return e;
     }
   }
@@ -210,7 +244,8 @@ static const struct { const char *name; int fn, lo, hi; } ex_funcs[] = {
   {"substring", FN_SUBSTR, 2, 3}, {"lower", FN_LOWER, 1, 1},
   {"upper", FN_UPPER, 1, 1}, {"strftime", FN_STRFTIME, 2, 2},
   {"date", FN_DATE, 1, 1}, {"time", FN_TIME, 1, 1},
-  {"datetime", FN_DATETIME, 1, 1},
+  {"datetime", FN_DATETIME, 1, 1}, {"instr", FN_INSTR, 2, 2},
+  {"iif", FN_IIF, 3, 3},
 };
 
 static agg_expr *ex_primary(ex_parser *p){
@@ -258,6 +293,7 @@ static agg_expr *ex_primary(ex_parser *p){
         ex_next(p);
         return e;
       }
+      if( ex_kw(p, "CASE") ) return ex_case(p);
       ex_next(p);
       if( !ex_is(p, '(') ) return ex_column(p, p->z+ts, tn);
       int fn = -1, lo = 0, hi = 0;
@@ -295,6 +331,7 @@ static agg_expr *ex_primary(ex_parser *p){
         ex_free(e);
         return 0;
       }
+      if( fn==FN_IIF ){ e->op = EX_CASE; e->sub = 0; e->has_else = 1; }
       return e;
     }
     case TK_PUNCT:
@@ -331,7 +368,12 @@ static agg_expr *ex_unary(ex_parser *p, int depth){
     zero->lit.type = CV_INT;
     return ex_binary(p, '-', zero, ex_unary(p, depth+1));
   }
-  if( ex_is(p, '+') ){ ex_next(p); return ex_unary(p, depth+1); }
+  if( ex_is(p, '+') ){
+    ex_next(p);
+    agg_expr *e = ex_unary(p, depth+1);
+    if( e && e->op==EX_COL ) e->aff = AFF_NONE;   /* TK_UPLUS has no affinity */
+    return e;
+  }
   return ex_primary(p);
 }
 
@@ -350,12 +392,224 @@ static agg_expr *ex_term(ex_parser *p){
   return e;
 }
 
-static agg_expr *ex_parse_expr_depth(ex_parser *p){
+static agg_expr *ex_additive(ex_parser *p){
   agg_expr *e = ex_term(p);
   while( e && (ex_is(p, '+') || ex_is(p, '-')) ){
     int op = p->punct; ex_next(p);
     e = ex_binary(p, op, e, ex_term(p));
   }
+  return e;
+}
+
+static agg_expr *ex_node2(ex_parser *p, int op, int sub, agg_expr *l, agg_expr *r){
+  agg_expr *e = ex_binary(p, '+', l, r);
+  if( e ){ e->op = op; e->sub = sub; }
+  return e;
+}
+
+static agg_expr *ex_node1(ex_parser *p, int op, int sub, agg_expr *a){
+  if( a==0 ) return 0;
+  agg_expr *e = ex_node(op);
+  if( e==0 ){ ex_free(a); return ex_oom(p); }
+  e->sub = sub; e->nargs = 1; e->args[0] = a;
+  return e;
+}
+
+/* < <= > >= */
+static agg_expr *ex_relational(ex_parser *p){
+  agg_expr *e = ex_additive(p);
+  while( e && (ex_is(p, '<') || ex_is(p, '>') || ex_is(p, 'L') || ex_is(p, 'G')) ){
+    int c = p->punct; ex_next(p);
+    int op = c=='<' ? CMP_LT : c=='>' ? CMP_GT : c=='L' ? CMP_LE : CMP_GE;
+    e = ex_node2(p, EX_CMP, op, e, ex_additive(p));
+  }
+  return e;
+}
+
+/* a copy of a column reference or literal (BETWEEN's left side appears in
+** two comparisons); anything else gets an error. */
+static agg_expr *ex_dup_simple(ex_parser *p, const agg_expr *a){
+  agg_expr *e = ex_node(a->op);
+  if( e==0 ) return ex_oom(p);
+  e->src = a->src; e->bcol = a->bcol; e->aff = a->aff; e->lit = a->lit;
+  if( a->op==EX_LIT && a->lit_mem ){
+    e->lit_mem = malloc(a->lit.n + 1);
+    if( e->lit_mem==0 ){ ex_free(e); return ex_oom(p); }
+    memcpy(e->lit_mem, a->lit_mem, a->lit.n);
+    e->lit.p = e->lit_mem;
+  }
+  return e;
+}
+
+/* = == != <> IS [NOT] ISNULL NOTNULL [NOT] NULL [NOT] LIKE/GLOB [NOT] BETWEEN */
+static agg_expr *ex_equality(ex_parser *p){
+  agg_expr *e = ex_relational(p);
+  while( e ){
+    if( ex_is(p, '=') || ex_is(p, 'N') ){
+      int op = ex_is(p, '=') ? CMP_EQ : CMP_NE;
+      ex_next(p);
+      e = ex_node2(p, EX_CMP, op, e, ex_relational(p));
+      continue;
+    }
+    if( ex_kw(p, "IS") ){
+      ex_next(p);
+      int op = CMP_IS;
+      if( ex_kw(p, "NOT") ){ op = CMP_ISNOT; ex_next(p); }
+      e = ex_node2(p, EX_CMP, op, e, ex_relational(p));
+      continue;
+    }
+    if( ex_kw(p, "ISNULL") ){ ex_next(p); e = ex_node1(p, EX_LOGIC, LG_ISNULL, e); continue; }
+    if( ex_kw(p, "NOTNULL") ){ ex_next(p); e = ex_node1(p, EX_LOGIC, LG_NOTNULL, e); continue; }
+    int neg = 0;
+    if( ex_kw(p, "NOT") ){
+      ex_next(p);
+      if( ex_kw(p, "NULL") ){ ex_next(p); e = ex_node1(p, EX_LOGIC, LG_NOTNULL, e); continue; }
+      neg = 1;
+      if( !ex_kw(p, "LIKE") && !ex_kw(p, "GLOB") && !ex_kw(p, "BETWEEN") && !ex_kw(p, "IN") ){ ex_free(e); ex_syntax(p); return 0; }
+    }
+    if( ex_kw(p, "IN") ){
+      ex_next(p);
+      if( !ex_is(p, '(') ){ ex_free(e); ex_syntax(p); return 0; }
+      ex_next(p);
+      agg_expr *in = ex_node1(p, EX_IN, 0, e);
+      if( in==0 ) return 0;
+      for(;;){
+        if( in->nargs>=EX_MAXARG ){
+          ex_free(in);
+          col_error_set(p->err, COL_ERROR, "IN list too long (at most %d values)", EX_MAXARG-1);
+          return 0;
+        }
+        agg_expr *v = ex_parse_expr(p);
+        if( v==0 ){ ex_free(in); return 0; }
+        in->args[in->nargs++] = v;
+        if( ex_is(p, ',') ){ ex_next(p); continue; }
+        if( ex_is(p, ')') ){ ex_next(p); break; }
+        ex_free(in); ex_syntax(p); return 0;
+      }
+      e = neg ? ex_node1(p, EX_LOGIC, LG_NOT, in) : in;
+      continue;
+    }
+    if( ex_kw(p, "LIKE") || ex_kw(p, "GLOB") ){
+      int glob = ex_kw(p, "GLOB");
+      ex_next(p);
+      e = ex_node2(p, EX_LIKE, glob, e, ex_relational(p));
+      if( e==0 ) return 0;
+      e->neg = neg;
+      if( !glob && ex_kw(p, "ESCAPE") ){
+        ex_next(p);
+        agg_expr *x = ex_relational(p);
+        if( x==0 ){ ex_free(e); return 0; }
+        const unsigned char *z = (const unsigned char*)x->lit.p;
+        uint32_t n = x->lit.n, c = 0, len = 0;
+        if( x->op==EX_LIT && x->lit.type==CV_TEXT && n>0 ){
+          c = z[0]; len = 1;
+          if( c>=0xc0 ){
+            int more = c>=0xf0 ? 3 : c>=0xe0 ? 2 : 1;
+            c &= more==3 ? 0x07 : more==2 ? 0x0f : 0x1f;
+            while( more-- && len<n && (z[len]&0xc0)==0x80 ) c = (c<<6) | (z[len++]&0x3f);
+          }
+        }
+        ex_free(x);
+        if( len==0 || len!=n ){
+          ex_free(e);
+          col_error_set(p->err, COL_ERROR, "ESCAPE expression must be a single character");
+          return 0;
+        }
+        e->esc = c;
+      }
+      continue;
+    }
+    if( ex_kw(p, "BETWEEN") ){
+      ex_next(p);
+      agg_expr *lo = ex_relational(p);
+      if( lo==0 ){ ex_free(e); return 0; }
+      if( !ex_kw(p, "AND") ){ ex_free(e); ex_free(lo); ex_syntax(p); return 0; }
+      ex_next(p);
+      agg_expr *hi = ex_relational(p);
+      if( hi==0 ){ ex_free(e); ex_free(lo); return 0; }
+      if( e->op!=EX_COL && e->op!=EX_LIT ){
+        ex_free(e); ex_free(lo); ex_free(hi);
+        col_error_set(p->err, COL_ERROR, "BETWEEN is supported on a column or literal only (write a >= lo AND a <= hi)");
+        return 0;
+      }
+      agg_expr *e2 = ex_dup_simple(p, e);
+      if( e2==0 ){ ex_free(e); ex_free(lo); ex_free(hi); return 0; }
+      agg_expr *ge = ex_node2(p, EX_CMP, CMP_GE, e, lo);
+      agg_expr *le = ex_node2(p, EX_CMP, CMP_LE, e2, hi);
+      if( ge==0 || le==0 ){ ex_free(ge); ex_free(le); return 0; }
+      e = ex_node2(p, EX_LOGIC, LG_AND, ge, le);
+      if( neg ) e = ex_node1(p, EX_LOGIC, LG_NOT, e);
+      continue;
+    }
+    break;
+  }
+  return e;
+}
+
+static agg_expr *ex_not(ex_parser *p){
+  if( ex_kw(p, "NOT") ){
+    if( p->depth>=100 ){
+      col_error_set(p->err, COL_ERROR, "expression nested too deeply: \"%.40s\"", p->z);
+      return 0;
+    }
+    ex_next(p);
+    p->depth++;
+    agg_expr *a = ex_not(p);
+    p->depth--;
+    return ex_node1(p, EX_LOGIC, LG_NOT, a);
+  }
+  return ex_equality(p);
+}
+
+static agg_expr *ex_and(ex_parser *p){
+  agg_expr *e = ex_not(p);
+  while( e && ex_kw(p, "AND") ){ ex_next(p); e = ex_node2(p, EX_LOGIC, LG_AND, e, ex_not(p)); }
+  return e;
+}
+
+static agg_expr *ex_parse_expr_depth(ex_parser *p){
+  agg_expr *e = ex_and(p);
+  while( e && ex_kw(p, "OR") ){ ex_next(p); e = ex_node2(p, EX_LOGIC, LG_OR, e, ex_and(p)); }
+  return e;
+}
+
+/* CASE [base] WHEN a THEN b ... [ELSE c] END (the CASE keyword is current) */
+static agg_expr *ex_case(ex_parser *p){
+  ex_next(p);
+  agg_expr *e = ex_node(EX_CASE);
+  if( e==0 ) return ex_oom(p);
+  if( !ex_kw(p, "WHEN") ){
+    agg_expr *b = ex_parse_expr(p);
+    if( b==0 ){ ex_free(e); return 0; }
+    e->args[e->nargs++] = b;
+    e->has_base = 1;
+  }
+  while( ex_kw(p, "WHEN") ){
+    if( e->nargs+3>EX_MAXARG ){
+      ex_free(e);
+      col_error_set(p->err, COL_ERROR, "CASE has too many WHEN terms (at most %d)", (EX_MAXARG-2)/2);
+      return 0;
+    }
+    ex_next(p);
+    agg_expr *w = ex_parse_expr(p);
+    if( w==0 ){ ex_free(e); return 0; }
+    e->args[e->nargs++] = w;
+    if( !ex_kw(p, "THEN") ){ ex_free(e); ex_syntax(p); return 0; }
+    ex_next(p);
+    agg_expr *t = ex_parse_expr(p);
+    if( t==0 ){ ex_free(e); return 0; }
+    e->args[e->nargs++] = t;
+  }
+  if( e->nargs < e->has_base + 2 ){ ex_free(e); ex_syntax(p); return 0; }
+  if( ex_kw(p, "ELSE") ){
+    ex_next(p);
+    agg_expr *x = ex_parse_expr(p);
+    if( x==0 ){ ex_free(e); return 0; }
+    e->args[e->nargs++] = x;
+    e->has_else = 1;
+  }
+  if( !ex_kw(p, "END") ){ ex_free(e); ex_syntax(p); return 0; }
+  ex_next(p);
   return e;
 }
 
@@ -483,6 +737,27 @@ parse_error:
   agg_item_list_free(out);
   return err->code ? err->code : COL_ERROR;
 }
+
+int agg_expr_parse(const char *text, const col_schema *schema, int term,
+                   agg_expr **out, size_t *used, col_error *err){
+  ex_parser p;
+  memset(&p, 0, sizeof(p));
+  p.z = text ? text : "";
+  p.schema = schema;
+  p.err = err;
+  *out = 0;
+  ex_next(&p);
+  agg_expr *e = term ? ex_not(&p) : ex_parse_expr(&p);
+  if( e==0 ) return err->code ? err->code : COL_ERROR;
+  if( !term && p.tk!=TK_END ){ ex_free(e); return ex_syntax(&p); }
+  if( used ) *used = p.ts;
+  *out = e;
+  return COL_OK;
+}
+
+void agg_expr_free(agg_expr *e){ ex_free(e); }
+
+int agg_expr_is_or(const agg_expr *e){ return e && e->op==EX_LOGIC && e->sub==LG_OR; }
 
 /* ---- binding ------------------------------------------------------------ */
 
@@ -722,6 +997,145 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
   }
 }
 
+/* ---- predicates ---------------------------------------------------------- */
+
+static int ex_aff(const agg_expr *e){ return e->op==EX_COL ? e->aff : AFF_NONE; }
+
+/* sqlite3CompareAffinity of two operands. */
+static int ex_cmp_aff(const agg_expr *l, const agg_expr *r){
+  int a = ex_aff(l), b = ex_aff(r);
+  if( a && b ) return (a==AFF_NUM || b==AFF_NUM) ? AFF_NUM : AFF_BLOB;
+  return a ? a : b;
+}
+
+/* What OP_Eq..OP_Ge do to an operand under affinity aff. */
+static void ex_apply_aff(int aff, pred_value *v, char *buf){
+  if( aff==AFF_NUM ){
+    if( v->type==CV_TEXT ) *v = agg_numeric_affinity(v);
+  }else if( aff==AFF_TEXT ){
+    if( v->type==CV_INT || v->type==CV_REAL ){
+      int n = v->type==CV_INT ? agg_int_to_text(v->i, buf) : agg_real_to_text(v->f, buf);
+      v->type = CV_TEXT; v->p = buf; v->n = (uint32_t)n;
+    }
+  }
+}
+
+/* l op r: 1, 0, or -1 for NULL. */
+static int ex_compare(int op, int aff, pred_value l, pred_value r){
+  char b1[40], b2[40];
+  if( l.type==CV_NULL || r.type==CV_NULL ){
+    if( op==CMP_IS ) return l.type==r.type;
+    if( op==CMP_ISNOT ) return l.type!=r.type;
+    return -1;
+  }
+  ex_apply_aff(aff, &l, b1);
+  ex_apply_aff(aff, &r, b2);
+  int c = agg_value_compare(&l, &r);
+  switch( op ){
+    case CMP_EQ: case CMP_IS: return c==0;
+    case CMP_NE: case CMP_ISNOT: return c!=0;
+    case CMP_LT: return c<0;
+    case CMP_LE: return c<=0;
+    case CMP_GT: return c>0;
+    default: return c>=0;
+  }
+}
+
+/* sqlite3VdbeBooleanValue: 1 true, 0 false, -1 NULL. */
+static int ex_truth(const pred_value *v){
+  switch( v->type ){
+    case CV_NULL: return -1;
+    case CV_INT: return v->i!=0;
+    default: return agg_real_value(v)!=0.0;
+  }
+}
+
+static void ex_bool(pred_value *out, int t){
+  *out = ex_null();
+  if( t>=0 ){ out->type = CV_INT; out->i = t; }
+}
+
+/* instrFunc of SQLite 3.40. */
+static int ex_instr(const pred_value *h, const pred_value *nd, col_arena *a, pred_value *out){
+  *out = ex_null();
+  if( h->type==CV_NULL || nd->type==CV_NULL ) return 0;
+  const char *zh, *zn;
+  uint32_t nh, nn;
+  int is_text = !(h->type==CV_BLOB && nd->type==CV_BLOB);
+  if( ex_text(h, a, &zh, &nh) || ex_text(nd, a, &zn, &nn) ) return -1;
+  int64_t N = 1;
+  if( nn>0 ){
+    while( nn<=nh && (zh[0]!=zn[0] || memcmp(zh, zn, nn)!=0) ){
+      N++;
+      do{ nh--; zh++; }while( is_text && nh>0 && (zh[0]&0xc0)==0x80 );
+    }
+    if( nn>nh ) N = 0;
+  }
+  out->type = CV_INT; out->i = N;
+  return 0;
+}
+
+/* One row of a predicate, CASE or instr node. */
+static int ex_row(agg_expr *e, const pred_value *x, col_arena *a, pred_value *out){
+  switch( e->op ){
+    case EX_CMP:
+      ex_bool(out, ex_compare(e->sub, ex_cmp_aff(e->args[0], e->args[1]), x[0], x[1]));
+      return 0;
+    case EX_LOGIC: {
+      int t0 = ex_truth(&x[0]);
+      switch( e->sub ){
+        case LG_NOT: ex_bool(out, t0<0 ? -1 : !t0); return 0;
+        case LG_ISNULL: ex_bool(out, x[0].type==CV_NULL); return 0;
+        case LG_NOTNULL: ex_bool(out, x[0].type!=CV_NULL); return 0;
+        default: break;
+      }
+      int t1 = ex_truth(&x[1]);
+      if( e->sub==LG_AND ) ex_bool(out, (t0==0 || t1==0) ? 0 : (t0<0 || t1<0) ? -1 : 1);
+      else ex_bool(out, (t0==1 || t1==1) ? 1 : (t0<0 || t1<0) ? -1 : 0);
+      return 0;
+    }
+    case EX_LIKE: {
+#ifndef COLUMNAR_LIKE_MATCHES_BLOBS
+      /* SQLITE_LIKE_DOESNT_MATCH_BLOBS (as Debian builds 3.40, our oracle;
+      ** see reader/predicate.c): a BLOB on either side is 0, even against
+      ** NULL. */
+      if( x[0].type==CV_BLOB || x[1].type==CV_BLOB ){ ex_bool(out, e->neg); return 0; }
+#endif
+      if( x[0].type==CV_NULL || x[1].type==CV_NULL ){ ex_bool(out, -1); return 0; }
+      const char *zs, *zp;
+      uint32_t ns, np;
+      if( ex_text(&x[0], a, &zs, &ns) || ex_text(&x[1], a, &zp, &np) ) return -1;
+      int m = e->sub ? pred_glob(zp, np, zs, ns) : pred_like(zp, np, zs, ns, 0, e->esc);
+      ex_bool(out, e->neg ? !m : !!m);
+      return 0;
+    }
+    case EX_IN: {
+      /* the left side's affinity for every comparison (exprINAffinity) */
+      if( x[0].type==CV_NULL ){ ex_bool(out, -1); return 0; }
+      int aff = ex_aff(e->args[0]), null = 0;
+      for(int i=1; i<e->nargs; i++){
+        if( x[i].type==CV_NULL ){ null = 1; continue; }
+        if( ex_compare(CMP_EQ, aff==AFF_BLOB ? AFF_NONE : aff, x[0], x[i])==1 ){ ex_bool(out, 1); return 0; }
+      }
+      ex_bool(out, null ? -1 : 0);
+      return 0;
+    }
+    case EX_CASE: {
+      int i = e->has_base, npair = (e->nargs - e->has_base - e->has_else)/2;
+      for(int k=0; k<npair; k++, i+=2){
+        int t = e->has_base ? ex_compare(CMP_EQ, ex_cmp_aff(e->args[0], e->args[i]), x[0], x[i])
+                            : ex_truth(&x[i]);
+        if( t==1 ){ *out = x[i+1]; return 0; }
+      }
+      if( e->has_else ) *out = x[e->nargs-1];
+      else *out = ex_null();
+      return 0;
+    }
+    default:
+      return ex_instr(&x[0], &x[1], a, out);
+  }
+}
+
 int agg_expr_eval(agg_expr *e, const col_batch *b, col_arena *arena,
                   const col_vector **out, col_error *err){
   if( e->op==EX_COL ){ *out = &b->cols[e->bcol]; return COL_OK; }
@@ -768,7 +1182,8 @@ int agg_expr_eval(agg_expr *e, const col_batch *b, col_arena *arena,
     pred_value x[EX_MAXARG], res;
     for(int i=0; i<e->nargs; i++) x[i] = agg_value_at(arg[i], r);
     int rc = e->op==EX_BIN ? ex_arith(e->sub, &x[0], &x[1], arena, &res)
-                           : ex_func(e, x, e->nargs, arena, &res);
+           : e->op==EX_FUNC && e->sub!=FN_INSTR ? ex_func(e, x, e->nargs, arena, &res)
+           : ex_row(e, x, arena, &res);
     if( rc ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory evaluating an expression");
     ex_set(e, r, &res);
   }

@@ -8,8 +8,16 @@
 ** Grammar (SQLite's precedence): literals (integers, reals, 'strings', NULL,
 ** X'hex'), column names (bare or "quoted", [bracketed], `backticked`;
 ** matched case-insensitively as SQLite does), unary - and +, || (binds
-** tightest), * / %, + -, parentheses, and the functions length, substr,
-** lower, upper, strftime, date, time, datetime. Values follow SQLite 3.40:
+** tightest), * / %, + -, < <= > >=, = == != <> IS [NOT], ISNULL, NOTNULL,
+** [NOT] NULL, [NOT] IN (value, ...), [NOT] LIKE (ESCAPE a literal), [NOT] GLOB, [NOT] BETWEEN (on
+** a column or literal), NOT, AND, OR (three-valued), CASE [base] WHEN ...
+** THEN ... [ELSE ...] END, parentheses, and the functions length, substr,
+** lower, upper, strftime, date, time, datetime, instr, iif. Comparisons
+** apply SQLite's comparison affinity (a column's declared type against a
+** literal or expression: numeric columns convert TEXT operands to numbers,
+** TEXT columns convert numbers to text) and the BINARY collation; LIKE is
+** ASCII case-insensitive as SQLite's default. Predicates yield INTEGER 1/0
+** or NULL. Values follow SQLite 3.40:
 ** integer arithmetic until it overflows (then REAL), integer division, NULL
 ** for division by zero, TEXT operands converted as SQLite converts them.
 **
@@ -52,6 +60,17 @@ typedef struct agg_item_list {
 int agg_parse_list(const char *text, int aggs, const col_schema *schema,
                    agg_item_list *out, col_error *err);
 void agg_item_list_free(agg_item_list *l);
+
+/* Parse one expression over schema. term==0: text must be exactly one
+** expression. term==1: parse one AND-term of a WHERE clause (an expression
+** of NOT's precedence: it stops before a top-level AND or OR) and set *used
+** to the bytes consumed (up to the next token). */
+int agg_expr_parse(const char *text, const col_schema *schema, int term,
+                   agg_expr **out, size_t *used, col_error *err);
+void agg_expr_free(agg_expr *e);
+
+/* Is e an OR at its top (so not a conjunction of terms)? */
+int agg_expr_is_or(const agg_expr *e);
 
 /* Call fn(ctx, source column) for every column reference in e. */
 void agg_expr_columns(const agg_expr *e, void (*fn)(void *, int), void *ctx);

@@ -3,6 +3,8 @@
 */
 #include "filter.h"
 #include "value.h"
+#include "expr.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -321,20 +323,79 @@ int agg_filter_parse(const char *text, const col_schema *schema,
   p.z = text ? text : ""; p.schema = schema; p.f = out; p.err = err;
   fl_space(&p);
   if( p.z[p.pos]==0 ) return COL_OK;
+  size_t wn = 0, wcap = 0;
+  /* An OR at the top: nothing can be pushed; the whole text is the
+  ** expression. (Otherwise the top is a conjunction: split it.) */
+  agg_expr *whole = 0;
+  if( agg_expr_parse(p.z, schema, 0, &whole, 0, err)==COL_OK ){
+    int is_or = agg_expr_is_or(whole);
+    agg_expr_free(whole);
+    if( is_or ){
+      size_t n = strlen(p.z);
+      out->where = malloc(n + 3);
+      if( out->where==0 ){ col_error_set(err, COL_ENOMEM, "out of memory"); goto fail; }
+      out->where[0] = '(';
+      memcpy(out->where+1, p.z, n);
+      out->where[n+1] = ')'; out->where[n+2] = 0;
+      return COL_OK;
+    }
+  }else{
+    /* every filter the split below accepts is also an expression */
+    col_error_prefix(err, "group_by: filter: ");
+    goto fail;
+  }
   for(;;){
-    if( fl_term(&p) ){ agg_filter_free(out); return err->code ? err->code : COL_ERROR; }
+    fl_space(&p);
+    size_t start = p.pos;
+    int np0 = out->npred;
+    if( fl_term(&p)==COL_OK ){
+      size_t save = p.pos;
+      if( fl_kw(&p, "AND") ) continue;
+      fl_space(&p);
+      if( p.z[p.pos]==0 ) break;
+      p.pos = save;
+    }else if( err->code==COL_ENOMEM ){
+      goto fail;
+    }
+    /* Not a pushable term: an expression applied to each batch after the
+    ** scan (the rows where it is true pass). */
+    out->npred = np0;
+    col_error_clear(err);
+    agg_expr *e = 0;
+    size_t used = 0;
+    if( agg_expr_parse(p.z+start, schema, 1, &e, &used, err) ){
+      col_error_prefix(err, "group_by: filter: ");
+      goto fail;
+    }
+    agg_expr_free(e);
+    while( used>0 && (p.z[start+used-1]==' '||p.z[start+used-1]=='\t'||p.z[start+used-1]=='\n'||p.z[start+used-1]=='\r') ) used--;
+    size_t need = wn + used + 8;
+    if( need>wcap ){
+      wcap = need*2;
+      char *w = realloc(out->where, wcap);
+      if( w==0 ){ col_error_set(err, COL_ENOMEM, "out of memory"); goto fail; }
+      out->where = w;
+    }
+    if( wn ){ memcpy(out->where+wn, " AND ", 5); wn += 5; }
+    out->where[wn++] = '(';
+    memcpy(out->where+wn, p.z+start, used); wn += used;
+    out->where[wn++] = ')';
+    out->where[wn] = 0;
+    p.pos = start + used;
     if( fl_kw(&p, "AND") ) continue;
     fl_space(&p);
     if( p.z[p.pos]==0 ) break;
-    fl_error(&p, "cannot push this condition");
-    agg_filter_free(out);
-    return err->code;
+    fl_error(&p, "expected AND");
+    goto fail;
   }
   return COL_OK;
+fail:
+  agg_filter_free(out);
+  return err->code ? err->code : COL_ERROR;
 }
 
 void agg_filter_free(agg_filter *f){
   for(int i=0; i<f->nmem; i++) free(f->mem[i]);
-  free(f->mem); free(f->preds);
+  free(f->mem); free(f->preds); free(f->where);
   memset(f, 0, sizeof(*f));
 }

@@ -10,8 +10,10 @@
 ** predicates). The literal gets the column's affinity as SQLite would give
 ** it (declared INTEGER/REAL: numeric text becomes a number; TEXT: a number
 ** becomes its text). Every predicate is exact: the reader applies it and no
-** one checks again. Anything else (OR, NOT LIKE, expressions, functions) is
-** an error naming the part that could not be pushed.
+** one checks again. Any other AND-term (OR, NOT LIKE, NOT, expressions,
+** functions, comparisons between columns) is parsed as an expression (see
+** expr.h) and kept in `where`: the group by evaluates it on each batch after
+** the scan and keeps the rows where it is true (non-NULL, non-zero).
 */
 #ifndef COLUMNAR_AGG_FILTER_H
 #define COLUMNAR_AGG_FILTER_H
@@ -24,6 +26,8 @@ typedef struct agg_filter {
   scan_pred *preds;       /* malloc'd array of npred */
   int nmem;               /* owned blocks */
   void **mem;             /* literal bytes and IN lists (malloc'd) */
+  char *where;            /* the terms not pushed, "(t1) AND (t2)", or NULL
+                          ** (malloc'd): pass as groupby_options.where */
 } agg_filter;
 
 /* Parse text (NULL or blank: no predicate) over schema. */

@@ -55,6 +55,9 @@ typedef struct gb_base {
 struct groupby {
   agg_item_list keys;     /* parsed keys */
   agg_item_list aggs;     /* parsed aggregates */
+  agg_expr *where;        /* rows must make this true, or NULL */
+  uint32_t *wsel;         /* the rows of a batch that pass where */
+  uint32_t wcap;          /* capacity of wsel */
   int nproj;              /* source columns the batches carry */
   int *proj;              /* their source indexes (malloc'd) */
   int nthread;            /* partitions (1: serial) */
@@ -153,6 +156,8 @@ void groupby_free(groupby *gb){
   free(gb->parts);
   agg_item_list_free(&gb->keys);
   agg_item_list_free(&gb->aggs);
+  agg_expr_free(gb->where);
+  free(gb->wsel);
   agg_hasher_free(&gb->hasher);
   col_arena_free(&gb->arena);
   free(gb->proj); free(gb->hashes); free(gb->kv); free(gb->av); free(gb->sv);
@@ -292,6 +297,12 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
     col_error_prefix(err, "group_by: aggregates: ");
     goto fail;
   }
+  if( opt && opt->where && opt->where[strspn(opt->where, " \t\r\n")] ){
+    if( agg_expr_parse(opt->where, schema, 0, &gb->where, 0, err) ){
+      col_error_prefix(err, "group_by: filter: ");
+      goto fail;
+    }
+  }
   /* The projection: every column any expression reads, in first-use order. */
   gb_colset cs = { 0, 0, schema->n };
   cs.cols = malloc(((size_t)schema->n + 1) * sizeof(int));
@@ -302,12 +313,14 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
     agg_expr_columns(gb->aggs.items[i].expr, gb_add_col, &cs);
     agg_expr_columns(gb->aggs.items[i].sep, gb_add_col, &cs);
   }
+  agg_expr_columns(gb->where, gb_add_col, &cs);
   for(int i=0; i<cs.n; i++) map[cs.cols[i]] = i;
   for(int i=0; i<gb->keys.n; i++) agg_expr_bind(gb->keys.items[i].expr, map);
   for(int i=0; i<gb->aggs.n; i++){
     agg_expr_bind(gb->aggs.items[i].expr, map);
     agg_expr_bind(gb->aggs.items[i].sep, map);
   }
+  agg_expr_bind(gb->where, map);
   free(map);
   gb->proj = cs.cols;
   gb->nproj = cs.n;
@@ -508,11 +521,42 @@ uint64_t groupby_memory(const groupby *gb){
   return m;
 }
 
-int groupby_consume(groupby *gb, const col_batch *b, col_error *err){
+/* The rows of b where gb->where is true (sqlite3VdbeBooleanValue, NULL
+** false), as a batch sharing b's columns. */
+static int gb_where(groupby *gb, const col_batch *b, col_batch *wb, col_error *err){
+  const col_vector *v;
+  int rc = agg_expr_eval(gb->where, b, &gb->arena, &v, err);
+  if( rc ) return rc;
+  if( b->n > gb->wcap ){
+    uint32_t *w = realloc(gb->wsel, (size_t)b->n*4);
+    if( w==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+    gb->wsel = w; gb->wcap = b->n;
+  }
+  uint32_t nsel = b->sel ? b->nsel : b->n, m = 0;
+  for(uint32_t k=0; k<nsel; k++){
+    uint32_t r = b->sel ? b->sel[k] : k;
+    pred_value x = agg_value_at(v, r);
+    int t = x.type==CV_NULL ? 0 : x.type==CV_INT ? x.i!=0 : agg_real_value(&x)!=0.0;
+    if( t ) gb->wsel[m++] = r;
+  }
+  *wb = *b;
+  wb->sel = gb->wsel; wb->nsel = m;
+  return COL_OK;
+}
+
+int groupby_consume(groupby *gb, const col_batch *b0, col_error *err){
   int rc;
+  const col_batch *b = b0;
+  col_batch wb;
   uint32_t nsel = b->sel ? b->nsel : b->n;
-  if( nsel==0 ) return COL_OK;
+  if( nsel==0 ){ gb->row_base += b->n; return COL_OK; }
   col_arena_reset(&gb->arena);
+  if( gb->where ){
+    if( (rc = gb_where(gb, b0, &wb, err))!=0 ) return rc;
+    b = &wb;
+    nsel = wb.nsel;
+    if( nsel==0 ){ gb->row_base += b->n; return COL_OK; }
+  }
   for(int bi=0; bi<gb->nbase; bi++){
     gb_base *bs = &gb->bases[bi];
     if( !bs->active ) continue;

@@ -35,6 +35,8 @@
 typedef struct groupby_options {
   int threads;            /* workers; 0 or 1: serial */
   uint64_t memory_limit;  /* bytes; 0: none */
+  const char *where;      /* an expression (expr.h) rows must make true to
+                          ** be aggregated (agg_filter.where), or NULL */
 } groupby_options;
 
 typedef struct groupby groupby;

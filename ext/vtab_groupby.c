@@ -158,7 +158,7 @@ static int gb_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
   if( rc ) goto connect_error;
   rc = SQLITE_ERROR;
   const col_schema *schema = &t->ds->schema;
-  groupby_options o = { 1, 0 };
+  groupby_options o = { 1, 0, 0 };
   if( groupby_new(t->keys, t->aggs, schema, &o, &gb, &err) ){
     *errmsg = sqlite3_mprintf("%s", err.msg);
     goto connect_error;
@@ -294,7 +294,7 @@ static int gb_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   ** is a pipeline: one worker decodes while the consumer aggregates. */
   int agg_threads = t->threads/2 > 0 ? t->threads/2 : 1;
   int scan_threads = t->threads - agg_threads + 1;
-  groupby_options o = { agg_threads, t->memory_limit };
+  groupby_options o = { agg_threads, t->memory_limit, t->filter.where };
   /* No memory_limit given: half of SQLite's hard heap limit when one is set
   ** (the hash tables live outside SQLite's allocator, so the limit itself
   ** would never see them), so a huge GROUP BY ends with an error rather

@@ -1,7 +1,7 @@
 /*
 ** fuzz_expr.c — fuzz target for group_by's expression, aggregate-list and
 ** filter parsers (agg/expr.c, agg/filter.c), evaluating what parses over a
-** small batch. Input: the bytes as text; the first byte picks keys,
+** small batch (a filter's unpushed terms as the group by's where). Input: the bytes as text; the first byte picks keys,
 ** aggregates or filter. Must never crash, leak or read out of bounds.
 */
 #include <stdint.h>
@@ -19,15 +19,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
   col_def defs[3] = { {(char*)names[0], CV_INT, "INTEGER"}, {(char*)names[1], CV_TEXT, "TEXT"}, {(char*)names[2], CV_NULL, ""} };
   col_schema schema = { 3, defs };
   col_error err; col_error_clear(&err);
-  if( data[0]%3==2 ){
-    agg_filter f;
-    if( agg_filter_parse(text, &schema, &f, &err)==COL_OK ) agg_filter_free(&f);
-    free(text);
-    return 0;
-  }
   groupby *gb = 0;
-  int rc = data[0]%3==0 ? groupby_new(text, "count(*)", &schema, 0, &gb, &err)
-                        : groupby_new("a", text, &schema, 0, &gb, &err);
+  int rc;
+  agg_filter f;
+  memset(&f, 0, sizeof(f));
+  if( data[0]%3==2 ){
+    /* the filter: its unpushed terms run as the group by's where */
+    if( agg_filter_parse(text, &schema, &f, &err)!=COL_OK ){ free(text); return 0; }
+    groupby_options o = { 1, 0, f.where };
+    rc = groupby_new("a", "count(*)", &schema, &o, &gb, &err);
+  }else{
+    rc = data[0]%3==0 ? groupby_new(text, "count(*)", &schema, 0, &gb, &err)
+                      : groupby_new("a", text, &schema, 0, &gb, &err);
+  }
   if( rc==COL_OK ){
     int64_t iv[4] = { 1, -5, INT64_MAX, 0 };
     double fv[4] = { 1.5, -0.0, 1e300, 2 };
@@ -53,6 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
     }
     groupby_free(gb);
   }
+  agg_filter_free(&f);
   free(text);
   return 0;
 }

@@ -25,6 +25,8 @@
 #include "../agg/groupby.h"
 #include "../agg/value.h"
 #include "../agg/datetime.h"
+#include "../agg/filter.h"
+#include "../reader/predicate.h"
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <math.h>
@@ -326,6 +328,36 @@ static const char *agg_choices[] = {
   "sum(v1 + 3)", "avg(v1 - 7)", "total(5 + v1)", "sum(k1)", "avg(k1 + 1000000000000)",
   "sum(v1 - 1099511627776)", "count(DISTINCT v1)", "count(DISTINCT k1)", "sum(DISTINCT k1)",
 };
+/* keys with comparisons, logic, LIKE/GLOB, CASE, iif and instr */
+static const char *pred_key_choices[] = {
+  "k1 = 1", "k1 <> 2", "k2 < 3", "k2 >= 2.5", "k3 = 'a'", "k3 < 'b'", "k3 > 12", "k3 = 12",
+  "k1 = '1'", "k2 <= '3'", "v3 = 12", "v3 = '12'", "v3 > 5", "v3 IS NULL", "v3 IS NOT NULL",
+  "k1 IS 2", "k1 IS NOT NULL", "k3 ISNULL", "k2 NOTNULL", "k3 NOT NULL", "k1 == k2", "k1 < k2",
+  "k3 LIKE 'a%'", "k3 NOT LIKE '%b%'", "k3 GLOB 'a*'", "k3 NOT GLOB '*[lz]*'", "v3 LIKE '1%'",
+  "k3 LIKE 'A_'", "k1 LIKE '1%'", "k3 LIKE 'a\\%' ESCAPE '\\'", "k3 LIKE '%!_%' ESCAPE '!'",
+  "k1 > 0 AND k2 > 1", "k1 > 0 OR k3 = 'a'", "NOT k1 > 2", "NOT (k3 = 'a' OR k3 IS NULL)",
+  "k1 BETWEEN 0 AND 3", "k3 NOT BETWEEN 'a' AND 'b'", "k2 BETWEEN '1' AND 4",
+  "CASE WHEN k1 > 2 THEN 'big' WHEN k1 > 0 THEN 'small' ELSE k3 END",
+  "CASE k1 WHEN 1 THEN 'one' WHEN '2' THEN 'two' END", "CASE k3 WHEN 12 THEN 1 WHEN 'a' THEN 2 ELSE 0 END",
+  "CASE WHEN (k1 = 0 AND k2 = 0) THEN k3 ELSE '' END", "iif(k1 > 1, k3, v3)", "iif(v3, 1, 0)",
+  "instr(k3, 'l')", "instr(k3, '')", "instr(v3, 'b')", "instr(k1, '1')", "instr(k3, NULL)",
+  "iif(instr(k3, ' ') > 0, substr(k3, 1, instr(k3, ' ') - 1), k3)",
+  "iif(substr(k3, 1, 1) = 'h', substr(k3, 2), k3)", "(k1 > 1) + (k2 > 1)", "k1 > 1 = k2 > 1",
+  "k3 || 'x' = 'ax'", "-k1 < 0", "+k1 = '1'", "k2 IS k1", "v3 <> k3", "v3 = k1",
+  "d > '2023'", "d LIKE '2024%'", "k1 = 1 IS NULL", "k1 IN (1, '2', NULL)", "k3 NOT IN ('a', 12)", "k2 IN (k1, 2.5)", "v3 IN (1, 'a')",
+};
+/* WHERE terms: pushable ones and expressions */
+static const char *filter_choices[] = {
+  "k1 > 0", "k1 <> 2", "k3 <> ''", "k3 LIKE '%a%'", "k3 NOT LIKE '%b%'", "k3 GLOB '*l*'",
+  "k3 NOT GLOB 'a*'", "k2 IS NOT NULL", "v3 IS NULL", "k1 = 1 OR k3 = 'a'", "NOT k1 = 1",
+  "k1 < k2", "k1 + 1 > 2", "k2 BETWEEN 1 AND 4", "k1 NOT BETWEEN 1 AND 3", "k1 IN (1, 2, 5)",
+  "v3", "iif(k1 > 0, 1, 0)", "instr(k3, 'l') > 0", "CASE WHEN k1 > 1 THEN 1 END",
+  "k3 = 12", "k1 = '1'", "v3 > 5", "d >= '2024'", "1 < k1", "NOT (k3 LIKE 'a%')",
+  "k3 IS 'a'", "(k1 > 0 AND k2 > 0)", "length(k3) > 2", "v3 NOT LIKE '1%'",
+  "k1 NOT IN (1, 3)", "k1 IN (1, 2) OR k3 IN ('a', 'b')", "k3 IN ('a', 'b') AND k1 > 0",
+};
+#define NPKEYC ((int)(sizeof(pred_key_choices)/sizeof(pred_key_choices[0])))
+#define NFILC ((int)(sizeof(filter_choices)/sizeof(filter_choices[0])))
 #define NKEYC ((int)(sizeof(key_choices)/sizeof(key_choices[0])))
 #define NAGGC ((int)(sizeof(agg_choices)/sizeof(agg_choices[0])))
 
@@ -396,10 +428,11 @@ static col_schema test_schema(void){
 typedef struct gen_table { pred_value *v[NCOL]; uint8_t *live; int n; } gen_table;
 
 static void run_ours(const gen_table *gt, const char *keys, const char *aggs, int threads,
-                     const col_schema *schema, const uint8_t *loose, rowset *rs){
+                     const col_schema *schema, const uint8_t *loose, rowset *rs,
+                     const char *where){
   groupby *gb;
   col_error err; col_error_clear(&err);
-  groupby_options o = { threads, 0 };
+  groupby_options o = { threads, 0, where };
   if( groupby_new(keys, aggs, schema, &o, &gb, &err) ){
     rs->error = 1; snprintf(rs->errmsg, sizeof(rs->errmsg), "%s", err.msg); return;
   }
@@ -458,13 +491,18 @@ static void run_ours(const gen_table *gt, const char *keys, const char *aggs, in
 }
 
 static void diff_one(sqlite3 *db, const gen_table *gt, const col_schema *schema, int threads){
-  char keys[512] = "", aggs[1024] = "";
+  char keys[1024] = "", aggs[1024] = "", filter[512] = "";
   uint8_t loose[16] = {0};
   int nk = rndn(4);   /* 0..3 keys */
   for(int i=0; i<nk; i++){
     if( i ) strcat(keys, ", ");
-    strcat(keys, key_choices[rndn(NKEYC)]);
+    strcat(keys, rndn(2) ? pred_key_choices[rndn(NPKEYC)] : key_choices[rndn(NKEYC)]);
     loose[i] = 1;
+  }
+  int nf = rndn(2) ? 0 : 1 + rndn(3);
+  for(int i=0; i<nf; i++){
+    if( i ) strcat(filter, " AND ");
+    strcat(filter, filter_choices[rndn(NFILC)]);
   }
   int na = 1 + rndn(4);
   for(int i=0; i<na; i++){
@@ -474,11 +512,30 @@ static void diff_one(sqlite3 *db, const gen_table *gt, const col_schema *schema,
     loose[nk+i] = strncmp(ac, "min(", 4)==0 || strncmp(ac, "max(", 4)==0;
   }
   char sql[4096];
-  snprintf(sql, sizeof(sql), "SELECT %s%s%s FROM t%s%s", keys, nk ? ", " : "", aggs,
-           nk ? " GROUP BY " : "", keys);
+  snprintf(sql, sizeof(sql), "SELECT %s%s%s FROM t%s%s%s%s", keys, nk ? ", " : "", aggs,
+           nf ? " WHERE " : "", filter, nk ? " GROUP BY " : "", keys);
   rowset a = {0}, b = {0};
   run_sqlite(db, sql, loose, &a);
-  run_ours(gt, keys, aggs, threads, schema, loose, &b);
+  /* the filter: pushed predicates applied here as the reader would, the
+  ** rest (agg_filter.where) by the group by */
+  agg_filter fl;
+  col_error ferr; col_error_clear(&ferr);
+  gen_table g2 = *gt;
+  uint8_t *live2 = malloc((size_t)gt->n + 1);
+  memcpy(live2, gt->live, (size_t)gt->n);
+  g2.live = live2;
+  if( agg_filter_parse(filter, schema, &fl, &ferr) ){
+    b.error = 1; snprintf(b.errmsg, sizeof(b.errmsg), "%s", ferr.msg);
+  }else{
+    for(int r=0; r<gt->n; r++){
+      for(int k=0; k<fl.npred && live2[r]; k++){
+        if( !pred_match_value(&fl.preds[k], &gt->v[fl.preds[k].col][r]) ) live2[r] = 0;
+      }
+    }
+    run_ours(&g2, keys, aggs, threads, schema, loose, &b, fl.where);
+    agg_filter_free(&fl);
+  }
+  free(live2);
   diff_cases++;
   int bad = 0;
   if( a.error || b.error ){
@@ -527,10 +584,14 @@ static void diff_one(sqlite3 *db, const gen_table *gt, const col_schema *schema,
 
 static void test_differential(void){
   col_schema schema = test_schema();
-  for(int tab=0; tab<60; tab++){
+  static const char *typed_decl[NCOL] = { "INTEGER", "REAL", "TEXT", "INTEGER", "REAL", "", "TEXT" };
+  for(int tab=0; tab<120; tab++){
+    int typed = tab>=60;   /* declared types: comparison affinity */
+    for(int c=0; c<NCOL; c++) schema.cols[c].decl = typed ? typed_decl[c] : "";
     sqlite3 *db;
     sqlite3_open(":memory:", &db);
-    sqlite3_exec(db, "CREATE TABLE t(k1, k2, k3, v1, v2, v3, d)", 0, 0, 0);
+    sqlite3_exec(db, typed ? "CREATE TABLE t(k1 INTEGER, k2 REAL, k3 TEXT, v1 INTEGER, v2 REAL, v3, d TEXT)"
+                           : "CREATE TABLE t(k1, k2, k3, v1, v2, v3, d)", 0, 0, 0);
     gen_table gt;
     gt.n = rndn(5)==0 ? rndn(5) : rndn(3000);
     int card = rndn(3)==0 ? 1000 : 3 + rndn(20);
@@ -544,6 +605,8 @@ static void test_differential(void){
       gt.live[r] = rndn(8)!=0;
       for(int c=0; c<NCOL; c++){
         pred_value v = gen_value(c, card, bigints);
+        if( typed && c==1 && v.type==CV_INT ){ v.type = CV_REAL; v.f = (double)v.i; v.i = 0; }
+        if( typed && v.type==CV_REAL && v.f==0.0 ) v.f = 0.0;   /* REAL columns keep no -0.0 */
         gt.v[c][r] = v;
         if( !gt.live[r] ) continue;
         switch( v.type ){
@@ -597,7 +660,7 @@ static void test_parse_errors(void){
 static void test_memory_limit(void){
   col_schema schema = test_schema();
   groupby *gb = 0; col_error err; col_error_clear(&err);
-  groupby_options o = { 1, 100000 };
+  groupby_options o = { 1, 100000, 0 };
   CHECK(groupby_new("k1", "count(*)", &schema, &o, &gb, &err)==COL_OK);
   tv_pool pl = {0};
   int rc = COL_OK;
@@ -623,7 +686,7 @@ static void bench_one(const char *label, int str_key, int threads, uint32_t card
   enum { ROWS = 10000000, BATCH = 8192 };
   col_schema schema = test_schema();
   groupby *gb; col_error err; col_error_clear(&err);
-  groupby_options o = { threads, 0 };
+  groupby_options o = { threads, 0, 0 };
   if( groupby_new(str_key ? "k3" : "k1", "count(*), sum(v1), avg(v2)", &schema, &o, &gb, &err) ){
     printf("bench: %s\n", err.msg); col_schema_free(&schema); return;
   }
@@ -668,6 +731,7 @@ static void bench_one(const char *label, int str_key, int threads, uint32_t card
 }
 
 int main(int argc, char **argv){
+  if( getenv("AGG_SEED") ) rng_state ^= strtoull(getenv("AGG_SEED"), 0, 10) * 0x9E3779B97F4A7C15ull;
   RUN(test_dict_hashes_like_flat);
   RUN(test_const_hashes_like_flat);
   RUN(test_numbers_that_group_hash_together);
