@@ -41,7 +41,7 @@ static int fl_punct(fl_parser *p, const char *s){
 
 static int fl_error(fl_parser *p, const char *what){
   fl_space(p);
-  return col_error_set(p->err, COL_ERROR, "group_by: filter: %s near \"%.30s\" (filter accepts AND of column op literal, IS [NOT] NULL, LIKE, GLOB, IN (...), BETWEEN)",
+  return col_error_set(p->err, COL_ERROR, "group_by: filter: %s near \"%.30s\"",
                        what, p->z[p->pos] ? p->z+p->pos : "end of text");
 }
 
