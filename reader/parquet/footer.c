@@ -124,18 +124,61 @@ static int missing(pq_thrift *t, const char *what){
 
 typedef int (*struct_fn)(meta_dec *d, void *out);
 
-/* list<struct>: allocates *count elements of `size` bytes and decodes each
-** with fn. A field that is not a list is skipped and leaves *arr alone. */
-static int fld_struct_list(meta_dec *d, int type, size_t size, struct_fn fn,
-                           void **arr, int32_t *count, const char *what){
+/* How one list element is checked and decoded. */
+typedef struct list_elem {
+  size_t size;            /* bytes per decoded element */
+  const char *expect;     /* element type named in errors */
+  int (*type_ok)(int et); /* is the wire element type acceptable? */
+  /* decode one element into slot; fn is fld_list's struct_fn (structs) */
+  int (*decode)(meta_dec *d, int et, void *slot, struct_fn fn, const char *what);
+} list_elem;
+
+static int ok_struct(int et){ return et==PQ_T_STRUCT; }
+static int ok_binary(int et){ return et==PQ_T_BINARY; }
+static int ok_bool(int et){ return et==PQ_T_TRUE || et==PQ_T_FALSE; }
+
+static int el_struct(meta_dec *d, int et, void *slot, struct_fn fn, const char *what){
+  (void)et; (void)what;
+  return fn(d, slot);
+}
+static int el_i32(meta_dec *d, int et, void *slot, struct_fn fn, const char *what){
+  (void)fn;
+  return pq_thrift_i32(&d->t, et, slot, what);
+}
+static int el_i64(meta_dec *d, int et, void *slot, struct_fn fn, const char *what){
+  (void)fn;
+  return pq_thrift_i64(&d->t, et, slot, what);
+}
+static int el_binary(meta_dec *d, int et, void *slot, struct_fn fn, const char *what){
+  (void)et; (void)fn;
+  return pq_thrift_binary(&d->t, slot, what);
+}
+static int el_bool(meta_dec *d, int et, void *slot, struct_fn fn, const char *what){
+  int v;
+  (void)et; (void)fn;
+  if( pq_thrift_list_bool(&d->t, &v, what) ) return d->t.err->code;
+  *(uint8_t*)slot = (uint8_t)v;
+  return COL_OK;
+}
+
+static const list_elem LIST_STRUCT = { 0, "a struct", ok_struct, el_struct };
+static const list_elem LIST_I32 = { sizeof(int32_t), "i32", is_int_type, el_i32 };
+static const list_elem LIST_I64 = { sizeof(int64_t), "i64", is_int_type, el_i64 };
+static const list_elem LIST_BINARY = { sizeof(pq_bytes), "binary", ok_binary, el_binary };
+static const list_elem LIST_BOOL = { 1, "bool", ok_bool, el_bool };
+
+/* A list (or set) field: checks the element type, allocates *count elements
+** (the count was checked against the bytes left by list_begin) and decodes
+** each. A field that is not a list is skipped and leaves *arr alone. */
+static int fld_list(meta_dec *d, int type, const list_elem *el, size_t size,
+                    struct_fn fn, void **arr, int32_t *count, const char *what){
   pq_thrift *t = &d->t;
   int et;
   uint32_t n;
   if( type!=PQ_T_LIST && type!=PQ_T_SET ) return pq_thrift_skip(t, type, what);
   if( pq_thrift_list_begin(t, &et, &n, what) ) return t->err->code;
-  if( n>0 && et!=PQ_T_STRUCT ){
-    return pq_thrift_fail(t, what, "list element type %d, expected a struct",
-                          et);
+  if( n>0 && !el->type_ok(et) ){
+    return pq_thrift_fail(t, what, "list element type %d, expected %s", et, el->expect);
   }
   unsigned char *a = 0;
   if( n>0 ){
@@ -143,7 +186,7 @@ static int fld_struct_list(meta_dec *d, int type, size_t size, struct_fn fn,
     if( a==0 ) return t->err->code;
   }
   for(uint32_t i=0; i<n; i++){
-    if( fn(d, a + (size_t)i*size) ) return t->err->code;
+    if( el->decode(d, et, a + (size_t)i*size, fn, what) ) return t->err->code;
   }
   pq_thrift_list_end(t);
   *arr = a;
@@ -151,107 +194,28 @@ static int fld_struct_list(meta_dec *d, int type, size_t size, struct_fn fn,
   return COL_OK;
 }
 
+/* list<struct> of `size`-byte structs decoded by fn. */
+static int fld_struct_list(meta_dec *d, int type, size_t size, struct_fn fn,
+                           void **arr, int32_t *count, const char *what){
+  return fld_list(d, type, &LIST_STRUCT, size, fn, arr, count, what);
+}
 /* list<i32> (enums): any integer element type is accepted. */
 static int fld_i32_list(meta_dec *d, int type, int32_t **arr, int32_t *count,
                         const char *what){
-  pq_thrift *t = &d->t;
-  int et;
-  uint32_t n;
-  if( type!=PQ_T_LIST && type!=PQ_T_SET ) return pq_thrift_skip(t, type, what);
-  if( pq_thrift_list_begin(t, &et, &n, what) ) return t->err->code;
-  if( n>0 && !is_int_type(et) ){
-    return pq_thrift_fail(t, what, "list element type %d, expected i32", et);
-  }
-  int32_t *a = 0;
-  if( n>0 ){
-    a = meta_alloc(d, (size_t)n*sizeof(*a), what);
-    if( a==0 ) return t->err->code;
-  }
-  for(uint32_t i=0; i<n; i++){
-    if( pq_thrift_i32(t, et, &a[i], what) ) return t->err->code;
-  }
-  pq_thrift_list_end(t);
-  *arr = a;
-  *count = (int32_t)n;
-  return COL_OK;
+  return fld_list(d, type, &LIST_I32, LIST_I32.size, 0, (void**)arr, count, what);
 }
-
-/* list<i64>. */
 static int fld_i64_list(meta_dec *d, int type, int64_t **arr, int32_t *count,
                         const char *what){
-  pq_thrift *t = &d->t;
-  int et;
-  uint32_t n;
-  if( type!=PQ_T_LIST && type!=PQ_T_SET ) return pq_thrift_skip(t, type, what);
-  if( pq_thrift_list_begin(t, &et, &n, what) ) return t->err->code;
-  if( n>0 && !is_int_type(et) ){
-    return pq_thrift_fail(t, what, "list element type %d, expected i64", et);
-  }
-  int64_t *a = 0;
-  if( n>0 ){
-    a = meta_alloc(d, (size_t)n*sizeof(*a), what);
-    if( a==0 ) return t->err->code;
-  }
-  for(uint32_t i=0; i<n; i++){
-    if( pq_thrift_i64(t, et, &a[i], what) ) return t->err->code;
-  }
-  pq_thrift_list_end(t);
-  *arr = a;
-  *count = (int32_t)n;
-  return COL_OK;
+  return fld_list(d, type, &LIST_I64, LIST_I64.size, 0, (void**)arr, count, what);
 }
-
-/* list<binary>. */
 static int fld_bin_list(meta_dec *d, int type, pq_bytes **arr, int32_t *count,
                         const char *what){
-  pq_thrift *t = &d->t;
-  int et;
-  uint32_t n;
-  if( type!=PQ_T_LIST && type!=PQ_T_SET ) return pq_thrift_skip(t, type, what);
-  if( pq_thrift_list_begin(t, &et, &n, what) ) return t->err->code;
-  if( n>0 && et!=PQ_T_BINARY ){
-    return pq_thrift_fail(t, what, "list element type %d, expected binary",
-                          et);
-  }
-  pq_bytes *a = 0;
-  if( n>0 ){
-    a = meta_alloc(d, (size_t)n*sizeof(*a), what);
-    if( a==0 ) return t->err->code;
-  }
-  for(uint32_t i=0; i<n; i++){
-    if( pq_thrift_binary(t, &a[i], what) ) return t->err->code;
-  }
-  pq_thrift_list_end(t);
-  *arr = a;
-  *count = (int32_t)n;
-  return COL_OK;
+  return fld_list(d, type, &LIST_BINARY, LIST_BINARY.size, 0, (void**)arr, count, what);
 }
-
 /* list<bool>, one byte per element. */
 static int fld_bool_list(meta_dec *d, int type, uint8_t **arr, int32_t *count,
                          const char *what){
-  pq_thrift *t = &d->t;
-  int et;
-  uint32_t n;
-  if( type!=PQ_T_LIST && type!=PQ_T_SET ) return pq_thrift_skip(t, type, what);
-  if( pq_thrift_list_begin(t, &et, &n, what) ) return t->err->code;
-  if( n>0 && et!=PQ_T_TRUE && et!=PQ_T_FALSE ){
-    return pq_thrift_fail(t, what, "list element type %d, expected bool", et);
-  }
-  uint8_t *a = 0;
-  if( n>0 ){
-    a = meta_alloc(d, n, what);
-    if( a==0 ) return t->err->code;
-  }
-  for(uint32_t i=0; i<n; i++){
-    int v;
-    if( pq_thrift_list_bool(t, &v, what) ) return t->err->code;
-    a[i] = (uint8_t)v;
-  }
-  pq_thrift_list_end(t);
-  *arr = a;
-  *count = (int32_t)n;
-  return COL_OK;
+  return fld_list(d, type, &LIST_BOOL, LIST_BOOL.size, 0, (void**)arr, count, what);
 }
 
 /* ---- structs shared by the footer and page headers -------------------- */
