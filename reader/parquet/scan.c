@@ -372,10 +372,27 @@ static pq_prefetch *prefetch_start(pq_scan *sc, int nthread, int first_job){
   return pf;
 }
 
-/* Take job j's result from the workers (waits). */
-static void prefetch_take(pq_prefetch *pf, int j, pq_rg_data *out){
+/* Take job j's result from the workers. A consumer that would wait helps
+** instead: it decodes the next job nobody has started (with its own codec
+** context), so threads=2 keeps two cores decoding when the consumer has
+** little else to do, and costs nothing when it is busy elsewhere. */
+static void prefetch_take(pq_prefetch *pf, int j, pq_codec_ctx *codec, pq_rg_data *out){
   pthread_mutex_lock(&pf->mu);
-  while( !pf->ready[j % pf->window] ) pthread_cond_wait(&pf->cv, &pf->mu);
+  while( !pf->ready[j % pf->window] ){
+    if( codec && !pf->stop && pf->next_job < pf->limit_job
+     && pf->next_job < pf->consumed + pf->window ){
+      int k = pf->next_job++;
+      pthread_mutex_unlock(&pf->mu);
+      pq_rg_data d;
+      decode_job(pf->scan, k, codec, &d);
+      pthread_mutex_lock(&pf->mu);
+      pf->slots[k % pf->window] = d;
+      pf->ready[k % pf->window] = 1;
+      pthread_cond_broadcast(&pf->cv);
+      continue;
+    }
+    pthread_cond_wait(&pf->cv, &pf->mu);
+  }
   *out = pf->slots[j % pf->window];
   pf->ready[j % pf->window] = 0;
   pf->consumed = j+1;
@@ -465,7 +482,7 @@ static int scan_next(batch_source *bs, col_batch **out){
     /* Workers start with the second row group, so a query that stops early
     ** (LIMIT, EXISTS) never pays for row groups read ahead. */
     if( j==1 && sc->want_threads>0 ) sc->pf = prefetch_start(sc, sc->want_threads, 1);
-    if( sc->pf ) prefetch_take(sc->pf, j, &sc->cur);
+    if( sc->pf ) prefetch_take(sc->pf, j, sc->codec, &sc->cur);
     else decode_job(sc, j, sc->codec, &sc->cur);
     sc->have_cur = 1;
     sc->off = 0;
