@@ -16,7 +16,11 @@
 #define AGG_HASH_BLOB 0x5851f42d4c957f2dull
 
 void agg_hasher_init(agg_hasher *hs){ memset(hs, 0, sizeof(*hs)); }
-void agg_hasher_free(agg_hasher *hs){ free(hs->dict_words); memset(hs, 0, sizeof(*hs)); }
+void agg_hasher_free(agg_hasher *hs){
+  free(hs->dict_words);
+  free(hs->dict_done);
+  memset(hs, 0, sizeof(*hs));
+}
 
 static inline uint64_t agg_mix(uint64_t h, uint64_t w){
   h = (h<<23 | h>>41) ^ w;
@@ -80,11 +84,25 @@ static int agg_fold(agg_hasher *hs, const col_vector *v, const uint32_t *sel,
       uint64_t *nw = realloc(hs->dict_words, (size_t)d->n * sizeof(uint64_t));
       if( nw==0 ) return -1;
       hs->dict_words = nw;
+      uint8_t *nd = realloc(hs->dict_done, (size_t)d->n);
+      if( nd==0 ) return -1;
+      hs->dict_done = nd;
       hs->dict_cap = d->n;
     }
     uint64_t *dw = hs->dict_words;
-    for(uint32_t j=0; j<d->n; j++){
-      dw[j] = agg_flat_word(d, j, d->tags ? d->tags[j] : d->type);
+    if( d->n <= nsel ){
+      for(uint32_t j=0; j<d->n; j++){
+        dw[j] = agg_flat_word(d, j, d->tags ? d->tags[j] : d->type);
+      }
+    }else{
+      /* A dictionary larger than the batch (a row group's strings, seen
+      ** through 2048-row batches): hash only the entries this batch uses,
+      ** each once, instead of the whole dictionary for every batch. */
+      uint8_t *done = hs->dict_done;
+      memset(done, 0, d->n);
+      AGG_FOR_ROWS(
+        uint32_t c = v->codes[r];
+        if( !done[c] ){ done[c] = 1; dw[c] = agg_flat_word(d, c, d->tags ? d->tags[c] : d->type); } );
     }
     if( v->tags ){
       AGG_FOR_ROWS( h[r] = agg_mix(h[r], v->tags[r]==CV_NULL ? AGG_HASH_NULL : dw[v->codes[r]]) );

@@ -22,7 +22,8 @@
 /* Scratch kept between batches so hashing a dictionary does not allocate. */
 typedef struct agg_hasher {
   uint64_t *dict_words;   /* one word per dictionary entry (malloc'd) */
-  uint32_t dict_cap;      /* capacity of dict_words */
+  uint32_t dict_cap;      /* capacity of dict_words and dict_done */
+  uint8_t *dict_done;     /* per entry: word computed for this batch */
 } agg_hasher;
 
 void agg_hasher_init(agg_hasher *hs);
