@@ -89,6 +89,18 @@ static void ds_close(col_dataset *d){
   free(ds);
 }
 
+/* What a scan (or an estimate, need==NULL) asks of file i's row groups. */
+static pq_rg_plan file_plan(const pq_dataset *ds, int i, const scan_spec *spec,
+                            const uint8_t *need){
+  pq_rg_plan plan;
+  plan.schema = &ds->schemas[i];
+  plan.nfield = ds->schemas[i].nfield;
+  plan.need = need;
+  plan.spec = spec;
+  plan.filename = ds->files[i]->path;
+  return plan;
+}
+
 /* Rows of the row groups that statistics cannot exclude, times a guess of
 ** each predicate's selectivity inside them. Costs no I/O. */
 static double ds_estimate(col_dataset *d, const scan_spec *spec){
@@ -96,12 +108,7 @@ static double ds_estimate(col_dataset *d, const scan_spec *spec){
   if( spec==0 || spec->npred==0 ) return (double)d->total_rows;
   double rows = 0;
   for(int i=0; i<ds->nfile; i++){
-    pq_rg_plan plan;
-    memset(&plan, 0, sizeof(plan));
-    plan.schema = &ds->schemas[i];
-    plan.nfield = ds->schemas[i].nfield;
-    plan.spec = spec;
-    plan.filename = ds->files[i]->path;
+    pq_rg_plan plan = file_plan(ds, i, spec, 0);
     for(int r=0; r<ds->files[i]->meta.n_row_groups; r++){
       if( pq_rg_stats_may_match(ds->files[i], r, &plan) ){
         rows += (double)ds->files[i]->meta.row_groups[r].num_rows;
@@ -296,12 +303,7 @@ open_error:
 
 static void decode_job(pq_scan *sc, int j, pq_codec_ctx *codec, pq_rg_data *out){
   pq_job jb = sc->jobs[j];
-  pq_rg_plan plan;
-  plan.schema = &sc->ds->schemas[jb.file];
-  plan.nfield = sc->nfield;
-  plan.need = sc->need;
-  plan.spec = &sc->spec;
-  plan.filename = sc->ds->files[jb.file]->path;
+  pq_rg_plan plan = file_plan(sc->ds, jb.file, &sc->spec, sc->need);
   pq_rg_decode(sc->ds->files[jb.file], jb.file, jb.rg, &plan, codec, out);
 }
 
@@ -541,13 +543,7 @@ static int scan_open(col_dataset *d, const scan_spec *spec, batch_source **out, 
   ** thousand then hands one job, not a thousand, to the workers. */
   int64_t row0 = 0;
   for(int i=0; i<ds->nfile; i++){
-    pq_rg_plan plan;
-    memset(&plan, 0, sizeof(plan));
-    plan.schema = &ds->schemas[i];
-    plan.nfield = sc->nfield;
-    plan.need = sc->need;
-    plan.spec = spec;
-    plan.filename = ds->files[i]->path;
+    pq_rg_plan plan = file_plan(ds, i, spec, sc->need);
     for(int r=0; r<ds->files[i]->meta.n_row_groups; r++){
       if( spec->npred>0 && !pq_rg_stats_may_match(ds->files[i], r, &plan) ){
         sc->base.stats.row_groups++;
