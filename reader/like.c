@@ -207,41 +207,37 @@ static uint32_t c_length(const char *z, uint32_t n){
   return nul ? (uint32_t)(nul - z) : n;
 }
 
+/* Both operators: NULL pointers read as empty, and SQLite's strings end at
+** the first NUL. */
+static int match_text(const char *pat, uint32_t npat, const char *s, uint32_t ns,
+                      const match_rules *r){
+  if( pat==0 ){ pat = ""; npat = 0; }
+  if( s==0 ){ s = ""; ns = 0; }
+  npat = c_length(pat, npat);
+  ns = c_length(s, ns);
+  const uint8_t *up = (const uint8_t*)pat, *us = (const uint8_t*)s;
+  return pattern_match(up, up+npat, us, us+ns, r);
+}
+
 int pred_like(const char *pat, uint32_t npat, const char *s, uint32_t ns,
               int case_sensitive, uint32_t esc){
   match_rules r;
-  const uint8_t *up, *us;
-  if( pat==0 ){ pat = ""; npat = 0; }
-  if( s==0 ){ s = ""; ns = 0; }
-  up = (const uint8_t*)pat;
-  us = (const uint8_t*)s;
-  r.all = '%';
-  r.one = '_';
+  r.all = esc=='%' ? 0 : '%';
+  r.one = esc=='_' ? 0 : '_';
   r.other = esc;
   r.glob = 0;
   r.nocase = !case_sensitive;
-  if( esc=='%' ) r.all = 0;
-  if( esc=='_' ) r.one = 0;
-  npat = c_length(pat, npat);
-  ns = c_length(s, ns);
-  return pattern_match(up, up+npat, us, us+ns, &r);
+  return match_text(pat, npat, s, ns, &r);
 }
 
 int pred_glob(const char *pat, uint32_t npat, const char *s, uint32_t ns){
   match_rules r;
-  const uint8_t *up, *us;
-  if( pat==0 ){ pat = ""; npat = 0; }
-  if( s==0 ){ s = ""; ns = 0; }
-  up = (const uint8_t*)pat;
-  us = (const uint8_t*)s;
   r.all = '*';
   r.one = '?';
   r.other = '[';
   r.glob = 1;
   r.nocase = 0;
-  npat = c_length(pat, npat);
-  ns = c_length(s, ns);
-  return pattern_match(up, up+npat, us, us+ns, &r);
+  return match_text(pat, npat, s, ns, &r);
 }
 
 /* ---- what LIKE sees of a number ------------------------------------------
