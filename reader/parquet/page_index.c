@@ -54,9 +54,8 @@ int pq_page_index_mask(pq_file *f, int rg, const pq_rg_plan *plan,
   *allowed = 0;
   for(int p=0; p<spec->npred; p++){
     const scan_pred *pr = &spec->preds[p];
-    if( pr->col<0 || pr->col>=s->nfield || s->fields[pr->col].nested ) continue;
-    int leaf = s->nodes[s->fields[pr->col].node].leaf;
-    if( leaf<0 || leaf>=R->n_columns ) continue;
+    int leaf = pq_pred_leaf(s, R, pr);
+    if( leaf<0 ) continue;
     pq_column_index ci;
     pq_offset_index oi;
     uint8_t *buf = 0;

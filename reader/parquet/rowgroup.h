@@ -53,6 +53,16 @@ int pq_rg_may_match(pq_file *f, int rg, const pq_rg_plan *plan,
 /* The min/max part alone (no I/O): for estimates at planning time. */
 int pq_rg_stats_may_match(pq_file *f, int rg, const pq_rg_plan *plan);
 
+/* The leaf column (and so the column chunk of row group R) a predicate on a
+** flat field reads, or -1 for the filename column, nested fields and
+** chunks the row group lacks: those are never pruned. */
+static inline int pq_pred_leaf(const pq_schema *s, const pq_row_group *R,
+                               const scan_pred *pr){
+  if( pr->col<0 || pr->col>=s->nfield || s->fields[pr->col].nested ) return -1;
+  int leaf = s->nodes[s->fields[pr->col].node].leaf;
+  return leaf>=0 && leaf<R->n_columns ? leaf : -1;
+}
+
 /* A statistic's bytes as the value the column gives (0: unusable). buf must
 ** hold cap >= 128 bytes for formatted text. */
 int pq_stat_value(const pq_conv *cv, const pq_bytes *b, pred_value *out,

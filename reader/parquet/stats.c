@@ -100,11 +100,8 @@ static int stats_may_match(pq_file *f, int rg, const pq_rg_plan *plan, scan_stat
   const pq_row_group *R = &f->meta.row_groups[rg];
   for(int p=0; p<spec->npred; p++){
     const scan_pred *pr = &spec->preds[p];
-    if( pr->col<0 || pr->col>=s->nfield ) continue;
-    const pq_field *F = &s->fields[pr->col];
-    if( F->nested ) continue;
-    int leaf = s->nodes[F->node].leaf;
-    if( leaf<0 || leaf>=R->n_columns ) continue;
+    int leaf = pq_pred_leaf(s, R, pr);
+    if( leaf<0 ) continue;
     const pq_column_chunk *cc = &R->columns[leaf];
     if( !cc->has_meta_data || !cc->meta_data.has_statistics ) continue;
     const pq_statistics *st = &cc->meta_data.statistics;
@@ -148,9 +145,8 @@ int pq_rg_may_match(pq_file *f, int rg, const pq_rg_plan *plan,
   for(int pass=0; pass<2; pass++){
     for(int p=0; p<spec->npred; p++){
       const scan_pred *pr = &spec->preds[p];
-      if( pr->col<0 || pr->col>=s->nfield || s->fields[pr->col].nested ) continue;
-      int leaf = s->nodes[s->fields[pr->col].node].leaf;
-      if( leaf<0 || leaf>=R->n_columns ) continue;
+      int leaf = pq_pred_leaf(s, R, pr);
+      if( leaf<0 ) continue;
       const pq_column_chunk *cc = &R->columns[leaf];
       if( pass==0 && pq_chunk_bloom_excludes(f, cc, &s->leaves[leaf], pr, stats) ){
         stats->row_groups_pruned_bloom++;
