@@ -51,6 +51,10 @@ struct agg_expr {
   double *f64;            /* out's REAL values (malloc'd) */
   cv_str *str;            /* out's TEXT/BLOB values (malloc'd) */
   uint32_t cap;           /* rows the four arrays hold */
+  int refs;               /* owners beyond the first: identical subtrees of
+                          ** one root are merged into one node (ex_share) */
+  uint64_t evals;         /* a root: how many times it was evaluated */
+  uint64_t seen;          /* the root evaluation `out` was computed for */
 };
 
 /* ---- tokenizer ---------------------------------------------------------- */
@@ -167,6 +171,7 @@ static agg_expr *ex_node(int op){
 
 static void ex_free(agg_expr *e){
   if( e==0 ) return;
+  if( e->refs>0 ){ e->refs--; return; }
   for(int i=0; i<e->nargs; i++) ex_free(e->args[i]);
   free(e->lit_mem); free(e->tags); free(e->i64); free(e->f64); free(e->str);
   free(e);
@@ -625,6 +630,89 @@ static agg_expr *ex_parse_expr(ex_parser *p){
   return e;
 }
 
+/* ---- common subexpressions ----------------------------------------------- */
+
+/* ClickBench-style keys repeat whole subtrees (Q29 spells one IIF over
+** Referer a dozen times); merging identical subtrees into one node makes
+** the batch evaluator compute each once per evaluation of the root. Nodes
+** are compared after their children have been merged, so equal children
+** are the same pointer. */
+typedef struct ex_cons {
+  agg_expr **slot;        /* open addressing, NULL = empty */
+  uint32_t mask;          /* capacity - 1 (a power of two) */
+  uint32_t n;             /* nodes held */
+} ex_cons;
+
+static uint64_t ex_node_hash(const agg_expr *e){
+  uint64_t h = (uint64_t)e->op*0x9E3779B97F4A7C15ull ^ (uint64_t)(e->sub+1)*0xC2B2AE3D27D4EB4Full;
+  h ^= (uint64_t)(e->src+2)*0x165667B19E3779F9ull ^ (uint64_t)e->aff*31 ^ (uint64_t)e->neg*131;
+  h ^= (uint64_t)e->esc*7919 ^ (uint64_t)(e->has_base*2 + e->has_else)*104729;
+  for(int i=0; i<e->nargs; i++) h = (h ^ (uint64_t)(uintptr_t)e->args[i]) * 0x100000001B3ull;
+  if( e->op==EX_LIT ){
+    h ^= (uint64_t)e->lit.type*977;
+    if( e->lit.type==CV_INT ) h ^= (uint64_t)e->lit.i * 0x9E3779B97F4A7C15ull;
+    else if( e->lit.type==CV_REAL ){ uint64_t u; memcpy(&u, &e->lit.f, 8); h ^= u * 0x9E3779B97F4A7C15ull; }
+    else for(uint32_t i=0; i<e->lit.n; i++) h = (h ^ (uint8_t)e->lit.p[i]) * 0x100000001B3ull;
+  }
+  return h ^ (h>>29);
+}
+
+static int ex_node_same(const agg_expr *a, const agg_expr *b){
+  if( a->op!=b->op || a->sub!=b->sub || a->src!=b->src || a->aff!=b->aff || a->neg!=b->neg
+   || a->esc!=b->esc || a->has_base!=b->has_base || a->has_else!=b->has_else
+   || a->nargs!=b->nargs ) return 0;
+  for(int i=0; i<a->nargs; i++) if( a->args[i]!=b->args[i] ) return 0;
+  if( a->op!=EX_LIT ) return 1;
+  if( a->lit.type!=b->lit.type ) return 0;
+  switch( a->lit.type ){
+    case CV_INT: return a->lit.i==b->lit.i;
+    case CV_REAL: return memcmp(&a->lit.f, &b->lit.f, 8)==0;   /* -0.0 apart */
+    case CV_TEXT: case CV_BLOB:
+      return a->lit.n==b->lit.n && (a->lit.n==0 || memcmp(a->lit.p, b->lit.p, a->lit.n)==0);
+    default: return 1;
+  }
+}
+
+/* e, or the node identical to it seen before (then e is freed). Out of
+** memory only stops merging: every tree stays correct. */
+static agg_expr *ex_cons_node(ex_cons *t, agg_expr *e){
+  for(int i=0; i<e->nargs; i++) e->args[i] = ex_cons_node(t, e->args[i]);
+  if( t->slot==0 ) return e;
+  if( (t->n+1)*2 > t->mask+1 ){
+    uint32_t cap = (t->mask+1)*2;
+    agg_expr **ns = calloc(cap, sizeof(*ns));
+    if( ns==0 ) return e;
+    for(uint32_t i=0; i<=t->mask; i++){
+      if( t->slot[i]==0 ) continue;
+      uint32_t j = (uint32_t)ex_node_hash(t->slot[i]) & (cap-1);
+      while( ns[j] ) j = (j+1) & (cap-1);
+      ns[j] = t->slot[i];
+    }
+    free(t->slot);
+    t->slot = ns; t->mask = cap-1;
+  }
+  uint32_t j = (uint32_t)ex_node_hash(e) & t->mask;
+  for(; t->slot[j]; j = (j+1) & t->mask){
+    agg_expr *f = t->slot[j];
+    if( f!=e && ex_node_same(f, e) ){
+      f->refs++;
+      ex_free(e);
+      return f;
+    }
+  }
+  t->slot[j] = e;
+  t->n++;
+  return e;
+}
+
+static agg_expr *ex_share(agg_expr *e){
+  if( e==0 ) return 0;
+  ex_cons t = { calloc(64, sizeof(agg_expr*)), 63, 0 };
+  e = ex_cons_node(&t, e);
+  free(t.slot);
+  return e;
+}
+
 /* ---- lists -------------------------------------------------------------- */
 
 void agg_item_list_free(agg_item_list *l){
@@ -665,7 +753,7 @@ static int ex_item(ex_parser *p, int aggs, agg_item *it){
     }else{
       if( ex_kw(p, "DISTINCT") ){ it->distinct = 1; ex_next(p); }
       else if( ex_kw(p, "ALL") ) ex_next(p);
-      it->expr = ex_parse_expr(p);
+      it->expr = ex_share(ex_parse_expr(p));
       if( it->expr==0 ) return p->err->code;
       if( ex_is(p, ',') ){
         if( kind!=AGG_GROUP_CONCAT ){
@@ -675,7 +763,7 @@ static int ex_item(ex_parser *p, int aggs, agg_item *it){
           return col_error_set(p->err, COL_ERROR, "DISTINCT aggregates must have exactly one argument");
         }
         ex_next(p);
-        it->sep = ex_parse_expr(p);
+        it->sep = ex_share(ex_parse_expr(p));
         if( it->sep==0 ) return p->err->code;
       }
     }
@@ -683,10 +771,10 @@ static int ex_item(ex_parser *p, int aggs, agg_item *it){
     ex_next(p);
     it->kind = kind;
   }else{
-    it->expr = ex_parse_expr(p);
+    it->expr = ex_share(ex_parse_expr(p));
     if( it->expr==0 ) return p->err->code;
-    if( it->expr->op==EX_COL ) it->src_col = it->expr->src;
   }
+  if( it->expr && it->expr->op==EX_COL ) it->src_col = it->expr->src;
   size_t end = p->ts;
   if( ex_kw(p, "AS") ){
     ex_next(p);
@@ -751,7 +839,7 @@ int agg_expr_parse(const char *text, const col_schema *schema, int term,
   if( e==0 ) return err->code ? err->code : COL_ERROR;
   if( !term && p.tk!=TK_END ){ ex_free(e); return ex_syntax(&p); }
   if( used ) *used = p.ts;
-  *out = e;
+  *out = ex_share(e);
   return COL_OK;
 }
 
@@ -1136,10 +1224,15 @@ static int ex_row(agg_expr *e, const pred_value *x, col_arena *a, pred_value *ou
   }
 }
 
-int agg_expr_eval(agg_expr *e, const col_batch *b, col_arena *arena,
-                  const col_vector **out, col_error *err){
+/* e over b, as part of the root evaluation numbered tick: a node merged
+** into several parents (refs>0) is computed for the first and its vector
+** handed to the rest. */
+static int ex_eval(agg_expr *e, const col_batch *b, col_arena *arena,
+                   const col_vector **out, col_error *err, uint64_t tick){
   if( e->op==EX_COL ){ *out = &b->cols[e->bcol]; return COL_OK; }
   col_vector *v = &e->out;
+  if( e->seen==tick ){ *out = v; return COL_OK; }
+  e->seen = tick;
   if( e->op==EX_LIT ){
     memset(v, 0, sizeof(*v));
     v->form = CV_CONST; v->n = b->n; v->type = e->lit.type;
@@ -1153,7 +1246,7 @@ int agg_expr_eval(agg_expr *e, const col_batch *b, col_arena *arena,
   }
   const col_vector *arg[EX_MAXARG];
   for(int i=0; i<e->nargs; i++){
-    int rc = agg_expr_eval(e->args[i], b, arena, &arg[i], err);
+    int rc = ex_eval(e->args[i], b, arena, &arg[i], err, tick);
     if( rc ) return rc;
   }
   if( ex_reserve(e, b->n ? b->n : 1) ){
@@ -1193,6 +1286,11 @@ done:
   v->tags = e->tags; v->i64 = e->i64; v->f64 = e->f64; v->str = e->str;
   *out = v;
   return COL_OK;
+}
+
+int agg_expr_eval(agg_expr *e, const col_batch *b, col_arena *arena,
+                  const col_vector **out, col_error *err){
+  return ex_eval(e, b, arena, out, err, ++e->evals);
 }
 
 /* ---- shapes the driver specializes --------------------------------------- */
