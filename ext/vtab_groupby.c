@@ -47,6 +47,7 @@ SQLITE_EXTENSION_INIT3
 #include "scan_vtab.h"
 #include "../agg/groupby.h"
 #include "../agg/filter.h"
+#include "../agg/summary.h"
 #include "../reader/dataset.h"
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +71,8 @@ typedef struct gb_cursor {
   groupby *gb;            /* the finished aggregation */
   uint32_t row;           /* current output row */
   uint32_t nrow;          /* output rows */
+  pred_value *fixed;      /* the one row, when metadata answered (no scan) */
+  int nfixed;
 } gb_cursor;
 
 static char *gb_arg_value(const char *v, int n){
@@ -257,6 +260,7 @@ static int gb_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out){
 static int gb_close(sqlite3_vtab_cursor *cur){
   gb_cursor *c = (gb_cursor*)cur;
   groupby_free(c->gb);
+  groupby_summary_free(c->fixed, c->nfixed);
   sqlite3_free(c);
   return SQLITE_OK;
 }
@@ -289,6 +293,8 @@ static int gb_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   int ntext = 0, rc = SQLITE_ERROR;
   groupby_free(c->gb);
   c->gb = 0; c->row = 0; c->nrow = 0;
+  groupby_summary_free(c->fixed, c->nfixed);
+  c->fixed = 0;
   /* threads=T busy threads in all: half aggregate (hash partitions, the
   ** consumer among them), the rest decode ahead in the reader. With T=2 that
   ** is a pipeline: one worker decodes while the consumer aggregates. */
@@ -304,6 +310,11 @@ static int gb_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
     if( hard>0 ) o.memory_limit = (uint64_t)hard/2;
   }
   if( groupby_new(t->keys, t->aggs, &t->ds->schema, &o, &c->gb, &err) ) goto filter_error;
+  if( t->filter.npred==0 && t->filter.where==0 && (idxStr==0 || idxStr[0]==0)
+      && groupby_from_summary(c->gb, t->ds, &c->fixed) ){
+    c->nfixed = groupby_ncols(c->gb); c->nrow = 1; rc = SQLITE_OK;
+    goto filter_done;
+  }
   int nrec = 0;
   for(const char *s=idxStr ? idxStr : ""; *s; s++) nrec += *s==';';
   preds = sqlite3_malloc64(sizeof(scan_pred)*(sqlite3_uint64)(t->filter.npred + nrec + 1));
@@ -405,7 +416,9 @@ static int gb_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col){
   char buf[64];
   col_error err;
   col_error_clear(&err);
-  if( groupby_value(c->gb, c->row, col, &v, buf, &err) ){
+  if( c->fixed ){
+    v = c->fixed[col];
+  }else if( groupby_value(c->gb, c->row, col, &v, buf, &err) ){
     sqlite3_result_error(ctx, err.msg, -1);
     return SQLITE_OK;
   }

@@ -12,6 +12,22 @@
 #include "scan.h"
 
 typedef struct col_dataset col_dataset;
+
+/* What a format's metadata alone says of one column over every row of the
+** dataset (no data read): enough to answer count(*), count(col), min(col)
+** and max(col) exactly as SQLite would over the scanned values. */
+typedef struct col_summary {
+  int64_t rows;             /* rows in the dataset */
+  int has_nulls;            /* nulls is exact */
+  int64_t nulls;            /* values SQLite sees as NULL */
+  int has_range;            /* min/max are exactly what SQLite's min() and
+                            ** max() give (CV_NULL when no value is
+                            ** non-NULL) */
+  pred_value min, max;      /* TEXT/BLOB point into buf or into the
+                            ** dataset: valid while both are unchanged */
+  char buf[2][128];         /* formatted min, max */
+} col_summary;
+
 typedef struct col_dataset_methods {
   /* Start a scan. On success *out is a new source the caller must close. */
   int (*scan)(col_dataset *ds, const scan_spec *spec, batch_source **out,
@@ -23,6 +39,9 @@ typedef struct col_dataset_methods {
   ** array is owned by the dataset. */
   const int *(*sorted_by)(col_dataset *ds, int *n, const int **descending);
   void (*close)(col_dataset *ds);
+  /* Optional (NULL when the format keeps no usable metadata, as CSV):
+  ** fill *out for source column col; what is unknown is left unset. */
+  void (*summary)(col_dataset *ds, int col, col_summary *out);
 } col_dataset_methods;
 
 struct col_dataset {

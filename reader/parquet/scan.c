@@ -13,6 +13,7 @@
 */
 #include "parquet.h"
 #include "rowgroup.h"
+#include "summary.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,10 +135,15 @@ static const int *ds_sorted_by(col_dataset *d, int *n, const int **desc){
   return ds->sorted;
 }
 
+static void ds_summary(col_dataset *d, int col, col_summary *out){
+  pq_dataset *ds = (pq_dataset*)d;
+  pq_summarize(ds->files, ds->schemas, ds->nfile, col, out);
+}
+
 static int scan_open(col_dataset *d, const scan_spec *spec, batch_source **out, col_error *err);
 
 static const col_dataset_methods pq_dataset_methods = {
-  scan_open, ds_estimate, ds_sorted_by, ds_close
+  scan_open, ds_estimate, ds_sorted_by, ds_close, ds_summary
 };
 
 /* The min and max a row group's statistics give for leaf column `leaf`,
