@@ -10,6 +10,7 @@
 #include "expr.h"
 #include "value.h"
 #include "datetime.h"
+#include "expr_strfn.h"
 #include "../reader/predicate.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +56,9 @@ struct agg_expr {
                           ** one root are merged into one node (ex_share) */
   uint64_t evals;         /* a root: how many times it was evaluated */
   uint64_t seen;          /* the root evaluation `out` was computed for */
+  agg_tpl tpl;            /* strftime/date/time/datetime with a literal
+                          ** format: the format as a template (code==NULL
+                          ** when it has none) */
 };
 
 /* ---- tokenizer ---------------------------------------------------------- */
@@ -174,6 +178,7 @@ static void ex_free(agg_expr *e){
   if( e->refs>0 ){ e->refs--; return; }
   for(int i=0; i<e->nargs; i++) ex_free(e->args[i]);
   free(e->lit_mem); free(e->tags); free(e->i64); free(e->f64); free(e->str);
+  agg_tpl_free(&e->tpl);
   free(e);
 }
 
@@ -252,6 +257,21 @@ static const struct { const char *name; int fn, lo, hi; } ex_funcs[] = {
   {"datetime", FN_DATETIME, 1, 1}, {"instr", FN_INSTR, 2, 2},
   {"iif", FN_IIF, 3, 3},
 };
+
+/* A date function with a known format gets its template (none for
+** formats a template cannot serve). -1 when out of memory. */
+static int ex_tpl(agg_expr *e){
+  if( e->op!=EX_FUNC ) return 0;
+  switch( e->sub ){
+    case FN_DATE: return agg_tpl_compile("%Y-%m-%d", 8, &e->tpl)<0 ? -1 : 0;
+    case FN_TIME: return agg_tpl_compile("%H:%M:%S", 8, &e->tpl)<0 ? -1 : 0;
+    case FN_DATETIME: return agg_tpl_compile("%Y-%m-%d %H:%M:%S", 17, &e->tpl)<0 ? -1 : 0;
+    case FN_STRFTIME:
+      if( e->args[0]->op!=EX_LIT || e->args[0]->lit.type!=CV_TEXT ) return 0;
+      return agg_tpl_compile(e->args[0]->lit.p, e->args[0]->lit.n, &e->tpl)<0 ? -1 : 0;
+    default: return 0;
+  }
+}
 
 static agg_expr *ex_primary(ex_parser *p){
   agg_expr *e = 0;
@@ -337,6 +357,7 @@ static agg_expr *ex_primary(ex_parser *p){
         return 0;
       }
       if( fn==FN_IIF ){ e->op = EX_CASE; e->sub = 0; e->has_else = 1; }
+      if( ex_tpl(e) ){ ex_free(e); return ex_oom(p); }
       return e;
     }
     case TK_PUNCT:
@@ -970,18 +991,6 @@ fp:;
   return 0;
 }
 
-/* Skip one UTF-8 character the way SQLITE_SKIP_UTF8 does. */
-static inline uint32_t ex_skip_utf8(const unsigned char *z, uint32_t i, uint32_t n){
-  if( z[i++]>=0xc0 ){ while( i<n && (z[i]&0xc0)==0x80 ) i++; }
-  return i;
-}
-
-/* Length of C text: stop at a NUL as SQLite's string functions do. */
-static uint32_t ex_cstrlen(const char *p, uint32_t n){
-  const char *z = memchr(p, 0, n);
-  return z ? (uint32_t)(z - p) : n;
-}
-
 static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_value *out){
   *out = ex_null();
   switch( e->sub ){
@@ -991,59 +1000,29 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
       if( x[0].type==CV_BLOB ){ out->i = x[0].n; return 0; }
       const char *p; uint32_t n;
       if( ex_text(&x[0], a, &p, &n) ) return -1;
-      n = ex_cstrlen(p, n);
-      int64_t len = 0;
-      for(uint32_t i=0; i<n; len++) i = ex_skip_utf8((const unsigned char*)p, i, n);
-      out->i = len;
+      out->i = agg_str_length(p, n);
       return 0;
     }
     case FN_SUBSTR: {
       if( x[1].type==CV_NULL || (nx==3 && x[2].type==CV_NULL) ) return 0;
       if( x[0].type==CV_NULL ) return 0;
-      int64_t p1 = (int)agg_int_value(&x[1]), p2;
-      int neg2 = 0;
-      const unsigned char *z;
-      uint32_t n, len = 0;
-      if( x[0].type==CV_BLOB ){
-        if( x[0].n==0 ) return 0;   /* sqlite3_value_blob gives NULL for x'' */
-        z = (const unsigned char*)x[0].p; n = x[0].n; len = n;
-      }else{
-        const char *p;
+      int64_t p1 = (int)agg_int_value(&x[1]);
+      int64_t p2 = nx==3 ? (int)agg_int_value(&x[2]) : 0;
+      if( x[0].type!=CV_BLOB ){
+        const char *p; uint32_t n, off, len;
         if( ex_text(&x[0], a, &p, &n) ) return -1;
-        z = (const unsigned char*)p;
-        n = ex_cstrlen(p, n);
-        if( p1<0 ){ for(uint32_t i=0; i<n; len++) i = ex_skip_utf8(z, i, n); }
-      }
-      if( nx==3 ){
-        p2 = (int)agg_int_value(&x[2]);
-        if( p2<0 ){ p2 = -p2; neg2 = 1; }
-      }else{
-        p2 = 1000000000;
-      }
-      if( p1<0 ){
-        p1 += len;
-        if( p1<0 ){ p2 += p1; if( p2<0 ) p2 = 0; p1 = 0; }
-      }else if( p1>0 ){
-        p1--;
-      }else if( p2>0 ){
-        p2--;
-      }
-      if( neg2 ){
-        p1 -= p2;
-        if( p1<0 ){ p2 += p1; p1 = 0; }
-      }
-      if( x[0].type==CV_BLOB ){
-        if( p1+p2>len ){ p2 = len-p1; if( p2<0 ) p2 = 0; }
-        out->type = CV_BLOB;
-        out->p = p1<len ? (const char*)z + p1 : (const char*)z;
-        out->n = (uint32_t)p2;
+        agg_str_substr(p, n, p1, nx==3, p2, &off, &len);
+        out->type = CV_TEXT; out->p = p + off; out->n = len;
         return 0;
       }
-      uint32_t i = 0;
-      while( i<n && p1 ){ i = ex_skip_utf8(z, i, n); p1--; }
-      uint32_t j = i;
-      while( j<n && p2 ){ j = ex_skip_utf8(z, j, n); p2--; }
-      out->type = CV_TEXT; out->p = (const char*)z + i; out->n = j - i;
+      /* BLOB: bytes, no character walk and no NUL */
+      if( x[0].n==0 ) return 0;   /* sqlite3_value_blob gives NULL for x'' */
+      int64_t len = x[0].n, s0, c0;
+      agg_substr_span(p1, nx==3, p2, len, &s0, &c0);
+      if( s0+c0>len ){ c0 = len-s0; if( c0<0 ) c0 = 0; }
+      out->type = CV_BLOB;
+      out->p = s0<len ? x[0].p + s0 : x[0].p;
+      out->n = (uint32_t)c0;
       return 0;
     }
     case FN_LOWER: case FN_UPPER: {
@@ -1075,6 +1054,18 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
           break;
       }
       if( d->type==CV_NULL ) return 0;
+      if( e->tpl.code && d->type==CV_TEXT && agg_ts_canonical(d->p, d->n) ){
+        /* the fields are bytes of the text: a slice of it, or a copy */
+        if( e->tpl.run>=0 ){
+          out->type = CV_TEXT; out->p = d->p + e->tpl.run; out->n = e->tpl.n;
+          return 0;
+        }
+        char *q = col_arena_alloc(a, e->tpl.n);
+        if( q==0 ) return -1;
+        agg_tpl_apply(&e->tpl, d->p, q);
+        out->type = CV_TEXT; out->p = q; out->n = e->tpl.n;
+        return 0;
+      }
       char *q = col_arena_alloc(a, AGG_STRFTIME_CAP(nf));
       if( q==0 ) return -1;
       int len = agg_strftime(f, nf, d, q);
@@ -1151,15 +1142,7 @@ static int ex_instr(const pred_value *h, const pred_value *nd, col_arena *a, pre
   uint32_t nh, nn;
   int is_text = !(h->type==CV_BLOB && nd->type==CV_BLOB);
   if( ex_text(h, a, &zh, &nh) || ex_text(nd, a, &zn, &nn) ) return -1;
-  int64_t N = 1;
-  if( nn>0 ){
-    while( nn<=nh && (zh[0]!=zn[0] || memcmp(zh, zn, nn)!=0) ){
-      N++;
-      do{ nh--; zh++; }while( is_text && nh>0 && (zh[0]&0xc0)==0x80 );
-    }
-    if( nn>nh ) N = 0;
-  }
-  out->type = CV_INT; out->i = N;
+  out->type = CV_INT; out->i = agg_str_instr(zh, nh, zn, nn, is_text);
   return 0;
 }
 

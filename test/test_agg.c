@@ -278,7 +278,13 @@ static uint64_t rng_state = 88172645463325252ull;
 static uint64_t rnd(void){ rng_state ^= rng_state<<13; rng_state ^= rng_state>>7; rng_state ^= rng_state<<17; return rng_state; }
 static int rndn(int n){ return (int)(rnd() % (uint64_t)n); }
 
-static const char *words[] = { "a", "b", "ab", "A", "abc", "zz", "", "hello world", "héllo", "x y", "Ab", "12", "1.5", "2024-01-05 10:11:12", "2023-12-31" };
+static const char *words[] = { "a", "b", "ab", "A", "abc", "zz", "", "hello world", "héllo", "x y", "Ab", "12", "1.5", "2024-01-05 10:11:12", "2023-12-31",
+  "http://www.ex.com/a/b", "https://h\xc3\xa9llo.org/x/y", "ftp://w", "www.a/", "://", "\xe2\x82\xac/\xe2\x82\xac\xe2\x82\xac://x", "\x80\x80" "ab\xc3" };
+/* values of d: canonical timestamps and the shapes around them */
+static const char *dates[] = { "2024-01-05 10:11:12", "2023-12-31", "2022-06-15 23:59:59", "2013-07-01 00:00:01",
+  "2013-07-01T10:20:30", "2013-02-30 10:00:00", "9999-12-31 24:00:00", "0000-01-01 00:00:00", "2013-07-01 10:20:30.5",
+  "2013-13-01 00:00:00", "2013-07-01 10:20:60", "12:34:56", "2013-07-01 10:20:30Z", "2013-07-01 9:20:30" };
+#define NDATES ((int)(sizeof(dates)/sizeof(dates[0])))
 #define NWORDS ((int)(sizeof(words)/sizeof(words[0])))
 
 enum { NCOL = 7 };
@@ -310,7 +316,7 @@ static pred_value gen_value(int c, int card, int bigints){
       if( r==3 ){ pred_value v = tv_text(words[rndn(NWORDS)]); v.type = CV_BLOB; return v; }
       return tv_int(rndn(5));
     }
-    default: return rndn(2) ? tv_text(words[13+rndn(2)]) : tv_text("2022-06-15 23:59:59");
+    default: return tv_text(dates[rndn(NDATES)]);
   }
 }
 
@@ -318,6 +324,20 @@ static const char *key_choices[] = {
   "k1", "k2", "k3", "v3", "k1 % 3", "substr(k3, 1, 1)", "length(k3)", "lower(k3)",
   "upper(k3)", "k1 + k2", "k1 * 2 - 1", "k1 / 2", "strftime('%Y-%m', d)", "date(d)",
   "substr(k3, -2)", "k3 || 'x'", "\"K1\"", "[k2]", "k2 / 0", "length(v3)", "substr(v3, 2, 2)",
+  /* strftime templates over canonical text, and what falls back */
+  "strftime('%M', d)", "strftime('%Y-%m-%d %H:%M:00', d)", "strftime('%H%%%S', d)", "datetime(d)",
+  "time(d)", "strftime('%Y-%m-%d', k3)", "strftime('%d/%m %j', d)", "strftime('-%Y', d)",
+  /* substr/instr by characters: ASCII shortcuts against the UTF-8 walk */
+  "substr(k3, 0, 3)", "substr(k3, 2, -1)", "substr(k3, -3, 2)", "substr(v3, 3)", "substr(k3, 4, 0)",
+  "instr(k3, '\xc3\xa9')", "instr(k3, '\xa9')", "instr(k3, '://')", "length(substr(k3, 2))",
+  /* one subtree spelled many times (ClickBench Q29's shape) */
+  "iif(instr(iif(instr(k3, '://') > 0, substr(k3, instr(k3, '://') + 3), k3), '/') > 0, "
+  "substr(iif(instr(k3, '://') > 0, substr(k3, instr(k3, '://') + 3), k3), 1, "
+  "instr(iif(instr(k3, '://') > 0, substr(k3, instr(k3, '://') + 3), k3), '/') - 1), "
+  "iif(instr(k3, '://') > 0, substr(k3, instr(k3, '://') + 3), k3))",
+  "iif(substr(iif(instr(k3, 'l') > 0, substr(k3, instr(k3, 'l') + 1), v3), 1, 1) = 'l', "
+  "substr(iif(instr(k3, 'l') > 0, substr(k3, instr(k3, 'l') + 1), v3), 2), "
+  "iif(instr(k3, 'l') > 0, substr(k3, instr(k3, 'l') + 1), v3))",
 };
 static const char *agg_choices[] = {
   "count(*)", "count(v1)", "count(DISTINCT v3)", "sum(v1)", "sum(v2)", "total(v1)",
@@ -491,7 +511,7 @@ static void run_ours(const gen_table *gt, const char *keys, const char *aggs, in
 }
 
 static void diff_one(sqlite3 *db, const gen_table *gt, const col_schema *schema, int threads){
-  char keys[1024] = "", aggs[1024] = "", filter[512] = "";
+  char keys[2048] = "", aggs[1024] = "", filter[512] = "";
   uint8_t loose[16] = {0};
   int nk = rndn(4);   /* 0..3 keys */
   for(int i=0; i<nk; i++){
@@ -511,7 +531,7 @@ static void diff_one(sqlite3 *db, const gen_table *gt, const col_schema *schema,
     strcat(aggs, ac);
     loose[nk+i] = strncmp(ac, "min(", 4)==0 || strncmp(ac, "max(", 4)==0;
   }
-  char sql[4096];
+  char sql[8192];
   snprintf(sql, sizeof(sql), "SELECT %s%s%s FROM t%s%s%s%s", keys, nk ? ", " : "", aggs,
            nf ? " WHERE " : "", filter, nk ? " GROUP BY " : "", keys);
   rowset a = {0}, b = {0};

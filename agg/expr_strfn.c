@@ -1,0 +1,197 @@
+/*
+** expr_strfn.c — length(), substr(), instr() and strftime() templates; see
+** expr_strfn.h. The general paths walk UTF-8 the way SQLite's func.c does
+** (SQLITE_SKIP_UTF8, text ending at a NUL); the shortcuts apply only when
+** they provably reach the same bytes.
+*/
+#include "expr_strfn.h"
+#include <stdlib.h>
+#include <string.h>
+
+uint32_t agg_ascii_run(const char *z, uint32_t n){
+  uint32_t i = 0;
+  /* a byte that is 0 borrows (0x00-1 = 0xff) and one >= 0x80 keeps its top
+  ** bit: either sets a top bit of the word; bytes above it may be flagged
+  ** falsely, which only hands them to the byte loop */
+  for(; i+8<=n; i+=8){
+    uint64_t v;
+    memcpy(&v, z+i, 8);
+    if( ((v - 0x0101010101010101ull) | v) & 0x8080808080808080ull ) break;
+  }
+  while( i<n && (signed char)z[i]>0 ) i++;
+  return i;
+}
+
+/* Skip one UTF-8 character the way SQLITE_SKIP_UTF8 does. */
+static inline uint32_t sf_skip_utf8(const unsigned char *z, uint32_t i, uint32_t n){
+  if( z[i++]>=0xc0 ){ while( i<n && (z[i]&0xc0)==0x80 ) i++; }
+  return i;
+}
+
+static uint32_t sf_cstrlen(const char *p, uint32_t n){
+  const char *z = memchr(p, 0, n);
+  return z ? (uint32_t)(z - p) : n;
+}
+
+int64_t agg_str_length(const char *p, uint32_t n){
+  uint32_t k = agg_ascii_run(p, n);
+  if( k==n ) return n;
+  /* bytes before k are whole characters; walk the rest */
+  n = k + sf_cstrlen(p+k, n-k);
+  int64_t len = k;
+  for(uint32_t i=k; i<n; len++) i = sf_skip_utf8((const unsigned char*)p, i, n);
+  return len;
+}
+
+void agg_substr_span(int64_t p1, int has_p2, int64_t p2, int64_t len,
+                     int64_t *start, int64_t *count){
+  int neg2 = 0;
+  if( has_p2 ){
+    if( p2<0 ){ p2 = -p2; neg2 = 1; }
+  }else{
+    p2 = 1000000000;
+  }
+  if( p1<0 ){
+    p1 += len;
+    if( p1<0 ){ p2 += p1; if( p2<0 ) p2 = 0; p1 = 0; }
+  }else if( p1>0 ){
+    p1--;
+  }else if( p2>0 ){
+    p2--;
+  }
+  if( neg2 ){
+    p1 -= p2;
+    if( p1<0 ){ p2 += p1; p1 = 0; }
+  }
+  *start = p1; *count = p2;
+}
+
+void agg_str_substr(const char *p, uint32_t n, int64_t p1, int has_p2, int64_t p2,
+                    uint32_t *off, uint32_t *olen){
+  const unsigned char *z = (const unsigned char*)p;
+  int64_t a, c;
+  if( p1>=0 ){
+    /* No character count is needed: the result lies within the first
+    ** a+c characters, and where those bytes are ASCII without a NUL the
+    ** characters are the bytes. */
+    agg_substr_span(p1, has_p2, p2, 0, &a, &c);
+    uint32_t m = a + c < (int64_t)n ? (uint32_t)(a + c) : n;
+    if( agg_ascii_run(p, m)==m ){
+      uint32_t i = a < m ? (uint32_t)a : m;
+      uint32_t j = a + c < m ? (uint32_t)(a + c) : m;
+      *off = i; *olen = j - i;
+      return;
+    }
+  }
+  int64_t len = 0;
+  n = sf_cstrlen(p, n);
+  if( p1<0 ){ for(uint32_t i=0; i<n; len++) i = sf_skip_utf8(z, i, n); }
+  agg_substr_span(p1, has_p2, p2, len, &a, &c);
+  uint32_t i = 0;
+  while( i<n && a ){ i = sf_skip_utf8(z, i, n); a--; }
+  uint32_t j = i;
+  while( j<n && c ){ j = sf_skip_utf8(z, j, n); c--; }
+  *off = i; *olen = j - i;
+}
+
+int64_t agg_str_instr(const char *zh, uint32_t nh, const char *zn, uint32_t nn, int is_text){
+  if( nn==0 ) return 1;
+  if( nn>nh ) return 0;
+  if( is_text && ((unsigned char)zn[0]&0xc0)==0x80 ){
+    /* instrFunc steps over continuation bytes, so a needle starting with
+    ** one is tried only where the haystack starts: its own loop */
+    int64_t N = 1;
+    while( nn<=nh && (zh[0]!=zn[0] || memcmp(zh, zn, nn)!=0) ){
+      N++;
+      do{ nh--; zh++; }while( nh>0 && (zh[0]&0xc0)==0x80 );
+    }
+    return nn>nh ? 0 : N;
+  }
+  /* Every byte equal to the needle's first is a position instrFunc tries,
+  ** so the first match is memmem's; its number is the characters before it
+  ** (in TEXT, the bytes that are not continuation bytes) plus one. */
+  const char *f = nn==1 ? memchr(zh, zn[0], nh) : memmem(zh, nh, zn, nn);
+  if( f==0 ) return 0;
+  uint32_t pos = (uint32_t)(f - zh);
+  if( !is_text ) return (int64_t)pos + 1;
+  int64_t N = 1;
+  for(uint32_t q=1; q<=pos; q++) N += ((unsigned char)zh[q]&0xc0)!=0x80;
+  return N;
+}
+
+/* ---- strftime templates --------------------------------------------------- */
+
+/* The separator canonical text has at byte pos, else 0. */
+static int sf_fixed(int pos){
+  switch( pos ){
+    case 4: case 7: return '-';
+    case 10: return ' ';
+    case 13: case 16: return ':';
+    default: return 0;
+  }
+}
+
+int agg_tpl_compile(const char *fmt, uint32_t nfmt, agg_tpl *t){
+  memset(t, 0, sizeof(*t));
+  t->run = -1;
+  if( nfmt==0 ) return 1;
+  int16_t *code = malloc((size_t)nfmt*2*sizeof(int16_t));
+  if( code==0 ) return -1;
+  uint32_t n = 0;
+  for(uint32_t i=0; i<nfmt; i++){
+    if( fmt[i]==0 ) break;     /* the format is C text */
+    if( fmt[i]!='%' ){
+      /* a separator the canonical text has right after the previous field
+      ** byte is copied from it, so "%Y-%m-%d" is one slice of the input */
+      int p = n ? code[n-1] + 1 : -1;
+      if( n && code[n-1]>=0 && sf_fixed(p)==(unsigned char)fmt[i] ) code[n++] = (int16_t)p;
+      else code[n++] = (int16_t)(-(int)(unsigned char)fmt[i] - 1);
+      continue;
+    }
+    i++;
+    int at;
+    switch( i<nfmt ? fmt[i] : 0 ){
+      case 'Y': at = 0; break;
+      case 'm': at = 5; break;
+      case 'd': at = 8; break;
+      case 'H': at = 11; break;
+      case 'M': at = 14; break;
+      case 'S': at = 17; break;
+      case '%': code[n++] = (int16_t)(-'%' - 1); continue;
+      default: free(code); return 1;
+    }
+    int w = at==0 ? 4 : 2;
+    for(int k=0; k<w; k++) code[n++] = (int16_t)(at + k);
+  }
+  if( n==0 ){ free(code); return 1; }
+  t->code = code; t->n = n;
+  t->run = code[0];
+  for(uint32_t k=1; k<n && t->run>=0; k++) if( code[k]!=code[0]+(int)k ) t->run = -1;
+  return 0;
+}
+
+void agg_tpl_free(agg_tpl *t){ free(t->code); memset(t, 0, sizeof(*t)); t->run = -1; }
+
+static inline int sf_d2(const char *z){
+  unsigned a = (unsigned char)z[0] - '0', b = (unsigned char)z[1] - '0';
+  return a<10 && b<10 ? (int)(a*10 + b) : -1;
+}
+
+int agg_ts_canonical(const char *z, uint32_t n){
+  if( n!=19 || z[4]!='-' || z[7]!='-' || z[10]!=' ' || z[13]!=':' || z[16]!=':' ) return 0;
+  int y1 = sf_d2(z), y2 = sf_d2(z+2), M = sf_d2(z+5), D = sf_d2(z+8);
+  int h = sf_d2(z+11), m = sf_d2(z+14), s = sf_d2(z+17);
+  /* date.c reads these fields and prints them back unchanged: month 1-12,
+  ** day 1-31 (not checked against the month), hour 0-23 (24 parses but
+  ** can overflow the last valid day), minute and second 0-59; any year
+  ** 0000-9999 gives a valid Julian day */
+  return y1>=0 && y2>=0 && M>=1 && M<=12 && D>=1 && D<=31
+      && h>=0 && h<=23 && m>=0 && m<=59 && s>=0 && s<=59;
+}
+
+void agg_tpl_apply(const agg_tpl *t, const char *z, char *out){
+  for(uint32_t k=0; k<t->n; k++){
+    int c = t->code[k];
+    out[k] = c>=0 ? z[c] : (char)(-c - 1);
+  }
+}
