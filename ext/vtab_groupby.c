@@ -29,7 +29,9 @@
 ** with op the SQLITE_INDEX_CONSTRAINT_* number and col the source column
 ** (and +1000 * collation). xFilter applies the source column's affinity
 ** to each argv value, runs the whole aggregation (scan -> groupby_consume),
-** and keeps the result in the cursor; xNext/xColumn walk it.
+** and keeps the result in the cursor; xNext/xColumn walk it. With no keys
+** and no filter, agg/summary.c may answer from the dataset's metadata
+** (Parquet footer statistics) instead: then no scan runs at all.
 **
 ** Interrupts: SQLite 3.40 offers a virtual table no direct way to see
 ** sqlite3_interrupt() (sqlite3_is_interrupted() arrived in 3.41). Between
