@@ -907,7 +907,7 @@ static int ex_reserve(agg_expr *e, uint32_t n){
   return 0;
 }
 
-static void ex_set(agg_expr *e, uint32_t r, const pred_value *v){
+static inline __attribute__((always_inline)) void ex_set(agg_expr *e, uint32_t r, const pred_value *v){
   e->tags[r] = v->type;
   switch( v->type ){
     case CV_INT: e->i64[r] = v->i; break;
@@ -947,10 +947,10 @@ static int ex_arith(int op, const pred_value *l, const pred_value *r,
     out->type = CV_TEXT; out->p = q; out->n = ln + rn;
     return 0;
   }
-  int64_t il = 0, ir = 0;
+  int64_t il = l->i, ir = r->i;
   double fl, fr;
-  int tl = agg_numeric_type(l, &il, &fl);
-  int tr = agg_numeric_type(r, &ir, &fr);
+  int tl = l->type==CV_INT ? CV_INT : agg_numeric_type(l, &il, &fl);
+  int tr = r->type==CV_INT ? CV_INT : agg_numeric_type(r, &ir, &fr);
   if( tl==CV_INT && tr==CV_INT ){
     int64_t v;
     switch( op ){
@@ -1006,8 +1006,8 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
     case FN_SUBSTR: {
       if( x[1].type==CV_NULL || (nx==3 && x[2].type==CV_NULL) ) return 0;
       if( x[0].type==CV_NULL ) return 0;
-      int64_t p1 = (int)agg_int_value(&x[1]);
-      int64_t p2 = nx==3 ? (int)agg_int_value(&x[2]) : 0;
+      int64_t p1 = (int)(x[1].type==CV_INT ? x[1].i : agg_int_value(&x[1]));
+      int64_t p2 = nx==3 ? (int)(x[2].type==CV_INT ? x[2].i : agg_int_value(&x[2])) : 0;
       if( x[0].type!=CV_BLOB ){
         const char *p; uint32_t n, off, len;
         if( ex_text(&x[0], a, &p, &n) ) return -1;
@@ -1146,12 +1146,28 @@ static int ex_instr(const pred_value *h, const pred_value *nd, col_arena *a, pre
   return 0;
 }
 
-/* One row of a predicate, CASE or instr node. */
+/* One row of a predicate or instr node. */
 static int ex_row(agg_expr *e, const pred_value *x, col_arena *a, pred_value *out){
   switch( e->op ){
-    case EX_CMP:
-      ex_bool(out, ex_compare(e->sub, ex_cmp_aff(e->args[0], e->args[1]), x[0], x[1]));
+    case EX_CMP: {
+      int aff = ex_cmp_aff(e->args[0], e->args[1]);
+      if( x[0].type==CV_INT && x[1].type==CV_INT && aff!=AFF_TEXT ){
+        int64_t l = x[0].i, r = x[1].i;
+        int t;
+        switch( e->sub ){
+          case CMP_EQ: case CMP_IS: t = l==r; break;
+          case CMP_NE: case CMP_ISNOT: t = l!=r; break;
+          case CMP_LT: t = l<r; break;
+          case CMP_LE: t = l<=r; break;
+          case CMP_GT: t = l>r; break;
+          default: t = l>=r; break;
+        }
+        ex_bool(out, t);
+        return 0;
+      }
+      ex_bool(out, ex_compare(e->sub, aff, x[0], x[1]));
       return 0;
+    }
     case EX_LOGIC: {
       int t0 = ex_truth(&x[0]);
       switch( e->sub ){
@@ -1191,20 +1207,48 @@ static int ex_row(agg_expr *e, const pred_value *x, col_arena *a, pred_value *ou
       ex_bool(out, null ? -1 : 0);
       return 0;
     }
-    case EX_CASE: {
-      int i = e->has_base, npair = (e->nargs - e->has_base - e->has_else)/2;
-      for(int k=0; k<npair; k++, i+=2){
-        int t = e->has_base ? ex_compare(CMP_EQ, ex_cmp_aff(e->args[0], e->args[i]), x[0], x[i])
-                            : ex_truth(&x[i]);
-        if( t==1 ){ *out = x[i+1]; return 0; }
-      }
-      if( e->has_else ) *out = x[e->nargs-1];
-      else *out = ex_null();
-      return 0;
-    }
     default:
       return ex_instr(&x[0], &x[1], a, out);
   }
+}
+
+/* CASE and iif row by row, reading only the WHEN values up to the first
+** true one and the one result taken. Kept out of ex_eval so that the
+** compiler still inlines the value accessors into both loops. */
+static __attribute__((noinline)) void ex_case_rows(agg_expr *e, const col_vector **arg,
+                                                  const col_batch *b){
+  uint32_t nsel = b->sel ? b->nsel : b->n;
+  int npair = (e->nargs - e->has_base - e->has_else)/2;
+  for(uint32_t k=0; k<nsel; k++){
+    uint32_t r = b->sel ? b->sel[k] : k;
+    pred_value base = e->has_base ? agg_value_at(arg[0], r) : ex_null(), res;
+    int pick = e->has_else ? e->nargs-1 : -1;
+    for(int p=0, i=e->has_base; p<npair; p++, i+=2){
+      pred_value w = agg_value_at(arg[i], r);
+      int t = e->has_base ? ex_compare(CMP_EQ, ex_cmp_aff(e->args[0], e->args[i]), base, w)
+                          : ex_truth(&w);
+      if( t==1 ){ pick = i+1; break; }
+    }
+    res = pick<0 ? ex_null() : agg_value_at(arg[pick], r);
+    ex_set(e, r, &res);
+  }
+}
+
+/* Any other node, row by row; -1 when out of memory. */
+static __attribute__((noinline)) int ex_rows(agg_expr *e, const col_vector **arg,
+                                            const col_batch *b, col_arena *arena){
+  uint32_t nsel = b->sel ? b->nsel : b->n;
+  for(uint32_t k=0; k<nsel; k++){
+    uint32_t r = b->sel ? b->sel[k] : k;
+    pred_value x[EX_MAXARG], res;
+    for(int i=0; i<e->nargs; i++) x[i] = agg_value_at(arg[i], r);
+    int rc = e->op==EX_BIN ? ex_arith(e->sub, &x[0], &x[1], arena, &res)
+           : e->op==EX_FUNC && e->sub!=FN_INSTR ? ex_func(e, x, e->nargs, arena, &res)
+           : ex_row(e, x, arena, &res);
+    if( rc ) return -1;
+    ex_set(e, r, &res);
+  }
+  return 0;
 }
 
 /* e over b, as part of the root evaluation numbered tick: a node merged
@@ -1253,15 +1297,12 @@ static int ex_eval(agg_expr *e, const col_batch *b, col_arena *arena,
     }
     if( ok ) goto done;
   }
-  for(uint32_t k=0; k<nsel; k++){
-    uint32_t r = b->sel ? b->sel[k] : k;
-    pred_value x[EX_MAXARG], res;
-    for(int i=0; i<e->nargs; i++) x[i] = agg_value_at(arg[i], r);
-    int rc = e->op==EX_BIN ? ex_arith(e->sub, &x[0], &x[1], arena, &res)
-           : e->op==EX_FUNC && e->sub!=FN_INSTR ? ex_func(e, x, e->nargs, arena, &res)
-           : ex_row(e, x, arena, &res);
-    if( rc ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory evaluating an expression");
-    ex_set(e, r, &res);
+  if( e->op==EX_CASE ){
+    ex_case_rows(e, arg, b);
+    goto done;
+  }
+  if( ex_rows(e, arg, b, arena) ){
+    return col_error_set(err, COL_ENOMEM, "group_by: out of memory evaluating an expression");
   }
 done:
   memset(v, 0, sizeof(*v));

@@ -7,9 +7,20 @@
 #include "expr_strfn.h"
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 uint32_t agg_ascii_run(const char *z, uint32_t n){
   uint32_t i = 0;
+#ifdef __SSE2__
+  /* a byte >= 0x80 has its top bit; a NUL compares equal to zero */
+  for(; i+16<=n; i+=16){
+    __m128i v = _mm_loadu_si128((const __m128i*)(z+i));
+    int bad = _mm_movemask_epi8(_mm_or_si128(v, _mm_cmpeq_epi8(v, _mm_setzero_si128())));
+    if( bad ) return i + (uint32_t)__builtin_ctz((unsigned)bad);
+  }
+#endif
   /* a byte that is 0 borrows (0x00-1 = 0xff) and one >= 0x80 keeps its top
   ** bit: either sets a top bit of the word; bytes above it may be flagged
   ** falsely, which only hands them to the byte loop */
@@ -75,6 +86,15 @@ void agg_str_substr(const char *p, uint32_t n, int64_t p1, int has_p2, int64_t p
     ** a+c characters, and where those bytes are ASCII without a NUL the
     ** characters are the bytes. */
     agg_substr_span(p1, has_p2, p2, 0, &a, &c);
+    if( a + c >= (int64_t)n ){
+      /* to the end: only the skipped bytes must be characters, the rest
+      ** only free of NUL */
+      uint32_t i = a < (int64_t)n ? (uint32_t)a : n;
+      if( agg_ascii_run(p, i)==i && memchr(p+i, 0, n-i)==0 ){
+        *off = i; *olen = n - i;
+        return;
+      }
+    }
     uint32_t m = a + c < (int64_t)n ? (uint32_t)(a + c) : n;
     if( agg_ascii_run(p, m)==m ){
       uint32_t i = a < m ? (uint32_t)a : m;

@@ -1,0 +1,104 @@
+/*
+** test_expr_strfn.c — agg/expr_strfn.c against SQLite itself: length(),
+** substr() and instr() over random byte strings (ASCII, UTF-8, stray
+** continuation bytes, NULs) and strftime() templates over random
+** timestamp-shaped text, so every shortcut is checked against the walk it
+** replaces.
+**
+**   ./test_expr_strfn
+*/
+#include "unit.h"
+#include "../agg/expr_strfn.h"
+#include "../agg/datetime.h"
+#include <sqlite3.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+static uint32_t rnd(uint32_t n){ rng ^= rng<<13; rng ^= rng>>7; rng ^= rng<<17; return (uint32_t)(rng % n); }
+
+/* Random bytes, mostly ASCII so the shortcuts run, sometimes not. */
+static uint32_t gen_text(char *z, uint32_t cap){
+  static const char *pieces[] = { "a", "/", "://", "www.", "\xc3\xa9", "\xe2\x82\xac", "\x80", "\xc3", "x", "." };
+  uint32_t n = 0, want = rnd(40);
+  int mix = rnd(3);   /* 0: ASCII only, 1: with UTF-8, 2: with NUL too */
+  while( n<want && n+4<cap ){
+    const char *p = pieces[rnd(mix ? 10 : 4)];
+    if( mix==0 && (unsigned char)p[0]>=0x80 ) p = "q";
+    if( mix==2 && rnd(20)==0 ){ z[n++] = 0; continue; }
+    size_t k = strlen(p);
+    memcpy(z+n, p, k); n += (uint32_t)k;
+  }
+  return n;
+}
+
+static void test_string_functions(void){
+  sqlite3 *db; sqlite3_stmt *st;
+  sqlite3_open(":memory:", &db);
+  sqlite3_prepare_v2(db, "SELECT length(?1), substr(?1, ?2, ?3), substr(?1, ?2), instr(?1, ?4), instr(CAST(?1 AS BLOB), CAST(?4 AS BLOB))", -1, &st, 0);
+  char h[128], nd[16];
+  int bad = 0;
+  for(int it=0; it<200000 && bad<5; it++){
+    uint32_t nh = gen_text(h, sizeof(h));
+    uint32_t nn = rnd(4)==0 ? 0 : gen_text(nd, sizeof(nd)) % 5;
+    if( rnd(2) && nh ){ uint32_t at = rnd(nh); nn = nh-at < 4 ? nh-at : 1 + rnd(3); memcpy(nd, h+at, nn); }
+    int64_t p1 = (int64_t)rnd(50) - 20, p2 = (int64_t)rnd(50) - 20;
+    sqlite3_bind_text(st, 1, h, (int)nh, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, p1);
+    sqlite3_bind_int64(st, 3, p2);
+    sqlite3_bind_text(st, 4, nd, (int)nn, SQLITE_STATIC);
+    if( sqlite3_step(st)!=SQLITE_ROW ){ CHECK(0); break; }
+    uint32_t off, len;
+    int ok = agg_str_length(h, nh)==sqlite3_column_int64(st, 0);
+    for(int w=0; w<2 && ok; w++){
+      agg_str_substr(h, nh, p1, w==0, p2, &off, &len);
+      const char *want = (const char*)sqlite3_column_text(st, 1+w);
+      ok = (int)len==sqlite3_column_bytes(st, 1+w) && memcmp(h+off, want, len)==0;
+    }
+    ok = ok && agg_str_instr(h, nh, nd, nn, 1)==sqlite3_column_int64(st, 3);
+    ok = ok && agg_str_instr(h, nh, nd, nn, 0)==sqlite3_column_int64(st, 4);
+    if( !ok ){
+      bad++;
+      CHECK(ok);
+      fprintf(stderr, "  h=%u bytes, needle=%u bytes, p1=%lld p2=%lld\n", nh, nn, (long long)p1, (long long)p2);
+    }
+    sqlite3_reset(st);
+  }
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+}
+
+/* Templates against the general formatter (itself checked against SQLite
+** by test_agg's differential keys) on timestamp-shaped text. */
+static void test_templates(void){
+  static const char *fmts[] = { "%M", "%Y-%m-%d", "%Y-%m-%d %H:%M:00", "%H:%M:%S", "%Y-%m-%d %H:%M:%S",
+    "%%%Y%%", "x%d", "%S-%M", "%Y%m%d", "%j", "%f", "-%Y", "%Y-%m-%d\0%H" };
+  int bad = 0;
+  for(int it=0; it<100000 && bad<5; it++){
+    char z[20];
+    snprintf(z, sizeof(z), "%04u-%02u-%02u %02u:%02u:%02u", rnd(3)==0 ? rnd(10000) : 2013,
+             rnd(14), rnd(33), rnd(26), rnd(61), rnd(61));
+    if( rnd(10)==0 ) z[rnd(19)] = "T:- 9x"[rnd(6)];
+    uint32_t f = rnd(sizeof(fmts)/sizeof(fmts[0]));
+    uint32_t nf = f==12 ? 11 : (uint32_t)strlen(fmts[f]);
+    agg_tpl t;
+    int rc = agg_tpl_compile(fmts[f], nf, &t);
+    CHECK(rc>=0);
+    if( rc!=0 || !agg_ts_canonical(z, 19) ){ agg_tpl_free(&t); continue; }
+    pred_value x; memset(&x, 0, sizeof(x));
+    x.type = CV_TEXT; x.p = z; x.n = 19;
+    char want[AGG_STRFTIME_CAP(16)], got[64];
+    int n = agg_strftime(fmts[f], nf, &x, want);
+    agg_tpl_apply(&t, z, got);
+    int ok = n==(int)t.n && memcmp(want, got, t.n)==0;
+    if( ok && t.run>=0 ) ok = memcmp(z + t.run, want, t.n)==0;
+    if( !ok ){ bad++; CHECK(ok); fprintf(stderr, "  strftime('%s', '%s')\n", fmts[f], z); }
+    agg_tpl_free(&t);
+  }
+}
+
+int main(void){
+  RUN(test_string_functions);
+  RUN(test_templates);
+  return unit_report("test_expr_strfn");
+}
