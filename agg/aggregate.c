@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <math.h>
 
 /* sum / total / avg (SumCtx in SQLite 3.40's func.c). */
 typedef struct agg_sum {
@@ -296,10 +297,11 @@ static int agg_distinct_filter(agg_state *s, const col_vector *arg, uint32_t nro
   return agg_dset_add(s, arg, nrow, rows, gid, pn, err);
 }
 
-static void agg_sum_add(agg_sum *p, const pred_value *x0){
+static void agg_sum_add(agg_sum *p, const pred_value *x0, double *absum){
   pred_value x = agg_numeric_affinity(x0);
   p->cnt++;
   if( x.type==CV_INT ){
+    *absum += fabs((double)x.i);
     p->r += (double)x.i;
     if( (p->approx|p->overflow)==0 && __builtin_add_overflow(p->i, x.i, &p->i) ){
       p->approx = p->overflow = 1;
@@ -482,15 +484,18 @@ int agg_state_update(agg_state *s, const col_vector *arg, const col_vector *sep,
       agg_sum *a = s->a;
       if( arg->form==CV_FLAT && arg->tags==0 && arg->type==CV_INT ){
         const int64_t *x = arg->i64;
+        double ab = 0;
         for(uint32_t k=0; k<n; k++){
           agg_sum *p = &a[gid[k]];
           int64_t v = x[rows[k]];
+          ab += fabs((double)v);
           p->cnt++;
           p->r += (double)v;
           if( (p->approx|p->overflow)==0 && __builtin_add_overflow(p->i, v, &p->i) ){
             p->approx = p->overflow = 1;
           }
         }
+        s->absum += ab;
       }else if( arg->form==CV_FLAT && arg->tags==0 && arg->type==CV_REAL ){
         const double *x = arg->f64;
         for(uint32_t k=0; k<n; k++){
@@ -500,7 +505,7 @@ int agg_state_update(agg_state *s, const col_vector *arg, const col_vector *sep,
       }else{
         for(uint32_t k=0; k<n; k++){
           pred_value x = agg_value_at(arg, rows[k]);
-          if( x.type!=CV_NULL ) agg_sum_add(&a[gid[k]], &x);
+          if( x.type!=CV_NULL ) agg_sum_add(&a[gid[k]], &x, &s->absum);
         }
       }
       return COL_OK;
@@ -558,6 +563,119 @@ oom:
   return col_error_set(err, COL_ENOMEM, "group_by: out of memory in an aggregate");
 }
 
+/* DISTINCT: feed src's (group, value) pairs, in the order they were first
+** seen where the set keeps it, through s's set into s. */
+static int agg_merge_distinct(agg_state *s, const agg_state *src, const uint32_t *map,
+                              col_error *err){
+  enum { CHUNK = 1024 };
+  uint32_t rows[CHUNK], gid[CHUNK];
+  int rc = COL_OK;
+  for(uint32_t k=0; k<CHUNK; k++) rows[k] = k;
+  if( src->iset ){
+    int64_t vals[CHUNK];
+    col_vector vv;
+    memset(&vv, 0, sizeof(vv));
+    vv.type = CV_INT; vv.form = CV_FLAT; vv.n = CHUNK; vv.i64 = vals;
+    uint32_t j = 0;
+    while( j<src->inbucket && rc==COL_OK ){
+      uint32_t n = 0;
+      for(; j<src->inbucket && n<CHUNK; j++){
+        const agg_ipair *e = &src->iset[j];
+        if( e->g==0 ) continue;
+        vals[n] = e->v; gid[n] = map[e->g - 1]; n++;
+      }
+      if( n ) rc = agg_state_update(s, &vv, 0, CHUNK, rows, gid, n, err);
+      for(uint32_t k=0; k<CHUNK; k++) rows[k] = k;
+    }
+    if( rc ) return rc;
+  }
+  const agg_table *d = &src->dset;
+  cv_str *strs = d->ngroup ? malloc(CHUNK * sizeof(cv_str)) : 0;
+  if( d->ngroup && strs==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
+  for(uint32_t from=0; from<d->ngroup && rc==COL_OK; from+=CHUNK){
+    uint32_t n = d->ngroup - from < CHUNK ? d->ngroup - from : CHUNK;
+    col_vector vv;
+    agg_table_key_vector(d, 1, from, n, &vv, strs);
+    for(uint32_t k=0; k<n; k++){ gid[k] = map[d->cols[0].vals[from+k]]; rows[k] = k; }
+    rc = agg_state_update(s, &vv, 0, n, rows, gid, n, err);
+  }
+  free(strs);
+  return rc;
+}
+
+int agg_state_merge(agg_state *s, const agg_state *src, const uint32_t *map,
+                    uint32_t ng, const pred_value *sep, col_error *err){
+  if( s->distinct ) return agg_merge_distinct(s, src, map, err);
+  if( ng > src->cap ) ng = src->cap;   /* groups src never reserved saw no row */
+  switch( s->kind ){
+    case AGG_COUNT_STAR: case AGG_COUNT: {
+      int64_t *d = s->a;
+      const int64_t *c = src->a;
+      for(uint32_t g=0; g<ng; g++) d[map[g]] += c[g];
+      return COL_OK;
+    }
+    case AGG_SUM: case AGG_TOTAL: case AGG_AVG: {
+      agg_sum *d = s->a;
+      const agg_sum *c = src->a;
+      s->absum += src->absum;
+      for(uint32_t g=0; g<ng; g++){
+        const agg_sum *x = &c[g];
+        if( x->cnt==0 ) continue;
+        agg_sum *p = &d[map[g]];
+        p->cnt += x->cnt;
+        p->r += x->r;
+        p->approx |= x->approx;
+        p->overflow |= x->overflow;
+        if( (p->approx|p->overflow)==0 && __builtin_add_overflow(p->i, x->i, &p->i) ){
+          p->approx = p->overflow = 1;
+        }
+      }
+      return COL_OK;
+    }
+    case AGG_MIN: case AGG_MAX: case AGG_ANY_VALUE: {
+      agg_best *d = s->a;
+      const agg_best *c = src->a;
+      int want = s->kind==AGG_MIN ? 1 : -1;
+      for(uint32_t g=0; g<ng; g++){
+        const agg_best *x = &c[g];
+        if( x->tag==CV_NULL ) continue;
+        agg_best *b = &d[map[g]];
+        pred_value xv;
+        xv.type = x->tag; xv.i = x->i; xv.f = x->f; xv.p = x->p; xv.n = x->n;
+        if( b->tag!=CV_NULL ){
+          if( s->kind==AGG_ANY_VALUE ) continue;
+          pred_value cur;
+          cur.type = b->tag; cur.i = b->i; cur.f = b->f; cur.p = b->p; cur.n = b->n;
+          if( !(agg_value_compare(&cur, &xv)*want > 0) ) continue;   /* ties keep s's */
+        }
+        if( agg_best_set(s, b, &xv) ) goto oom;
+      }
+      return COL_OK;
+    }
+    case AGG_GROUP_CONCAT: {
+      agg_text *d = s->a;
+      const agg_text *c = src->a;
+      char sbuf[40];
+      for(uint32_t g=0; g<ng; g++){
+        const agg_text *x = &c[g];
+        if( !x->any ) continue;
+        agg_text *t = &d[map[g]];
+        if( t->any && sep && sep->type!=CV_NULL ){
+          uint32_t sn;
+          const char *sp = agg_text_of(sep, sbuf, &sn);
+          if( agg_text_append(s, t, sp, sn) ) goto oom;
+        }
+        t->any = 1;
+        if( agg_text_append(s, t, x->p, x->n) ) goto oom;
+      }
+      return COL_OK;
+    }
+  }
+  return COL_OK;
+oom:
+  return col_error_set(err, COL_ENOMEM, "group_by: out of memory in an aggregate");
+}
+
 int agg_state_result(const agg_state *s, uint32_t g, pred_value *out,
                      char *buf, col_error *err){
   memset(out, 0, sizeof(*out));
@@ -596,6 +714,15 @@ int agg_state_result(const agg_state *s, uint32_t g, pred_value *out,
     }
   }
   return COL_OK;
+}
+
+int agg_state_sum_order_free(const agg_state *s){
+  if( s->kind!=AGG_SUM ) return 1;
+  return s->absum < 9.2e18;   /* below 2^63, with room for rounding */
+}
+
+void agg_state_sum_bound(agg_state *s, double bound){
+  s->absum += bound;
 }
 
 void agg_sum_exact_result(agg_kind kind, int64_t isum, int64_t cnt, pred_value *out){

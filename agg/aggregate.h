@@ -65,6 +65,9 @@ typedef struct agg_state {
   uint32_t rank_cap;      /* entries rank holds; order holds 2x */
   uint32_t *touch;        /* groups a batch touched (scratch) */
   uint32_t touch_cap;     /* entries touch holds */
+  /* sum/total/avg: the sum of |INTEGER input| over every group, a bound
+  ** on each group's partial integer sums in any order of its inputs */
+  double absum;
 } agg_state;
 
 /* A new state; 0 or -1 on OOM. */
@@ -82,6 +85,21 @@ int agg_state_update(agg_state *s, const col_vector *arg, const col_vector *sep,
                      uint32_t nrow, uint32_t *rows, uint32_t *gid, uint32_t n,
                      col_error *err);
 
+/* Fold src, the same aggregate over rows that all come after the rows s
+** has seen, into s: src's group g is s's group map[g] (g < ng; s reserved
+** for every map[g]). sep is group_concat's separator (a constant: NULL for
+** none). DISTINCT feeds src's distinct values through s's own set. The
+** result is what one state fed both runs of rows gives, except that REAL
+** sums add two partial sums (within rounding of the serial sum) and an
+** integer sum overflows when a partial or the total does. */
+int agg_state_merge(agg_state *s, const agg_state *src, const uint32_t *map,
+                    uint32_t ng, const pred_value *sep, col_error *err);
+
+/* After merges: can no integer sum of s have overflowed, in any order of
+** its inputs? (Then sum()'s "integer overflow" error, which depends on the
+** order, is decided the same way as serially: never.) */
+int agg_state_sum_order_free(const agg_state *s);
+
 /* The result of group g. TEXT may point into the state or into buf (>= 32
 ** bytes). Errors: sum's "integer overflow". */
 int agg_state_result(const agg_state *s, uint32_t g, pred_value *out,
@@ -97,6 +115,8 @@ void agg_sum_exact_result(agg_kind kind, int64_t isum, int64_t cnt, pred_value *
 
 /* Set group g of a sum/total/avg state (reserved) to such inputs. */
 void agg_state_set_sum(agg_state *s, uint32_t g, int64_t isum, int64_t cnt);
+/* ... whose partial sums, in every group, were at most bound in magnitude. */
+void agg_state_sum_bound(agg_state *s, double bound);
 
 /* Parse an aggregate's name (case-insensitive): kind, or -1 if unknown. */
 int agg_kind_from_name(const char *name, int n);

@@ -264,6 +264,7 @@ static int gb_lin_stop(groupby *gb, int b, col_error *err){
       agg_state *s = &p->states[a];
       int rc = agg_state_reserve(s, ng, err);
       if( rc ) return rc;
+      agg_state_sum_bound(s, gb->bases[b].rows * (gb->bases[b].maxabs + (double)gb->bases[b].maxk));
       for(uint32_t g=0; g<ng && g<p->lcap; g++){
         int64_t c = p->lcnt[b][g];
         if( c ) agg_state_set_sum(s, g, p->lsum[b][g] + c*gb->lin_k[a], c);
@@ -626,6 +627,101 @@ int groupby_consume(groupby *gb, const col_batch *b0, col_error *err){
     }
   }
   return COL_OK;
+}
+
+/* ---- folding lanes together --------------------------------------------- */
+
+static void gb_count_col(void *ctx, int c){ (void)c; (*(int*)ctx)++; }
+
+/* The value of a constant expression e (no column references), else 0. */
+static int gb_const_value(agg_expr *e, col_arena *arena, pred_value *out){
+  int ncol = 0;
+  agg_expr_columns(e, gb_count_col, &ncol);
+  if( ncol ) return 0;
+  col_batch b;
+  memset(&b, 0, sizeof(b));
+  b.n = 1; b.nsel = 1;
+  const col_vector *v;
+  col_error err;
+  col_error_clear(&err);
+  if( agg_expr_eval(e, &b, arena, &v, &err) ) return 0;
+  *out = agg_value_at(v, 0);
+  return 1;
+}
+
+int groupby_can_merge(const groupby *gb){
+  if( gb->nthread>1 ) return 0;
+  for(int a=0; a<gb->aggs.n; a++){
+    const agg_item *it = &gb->aggs.items[a];
+    if( it->kind!=AGG_GROUP_CONCAT || it->sep==0 ) continue;
+    int ncol = 0;
+    agg_expr_columns(it->sep, gb_count_col, &ncol);
+    if( ncol ) return 0;
+  }
+  return 1;
+}
+
+int groupby_merge(groupby *dst, groupby *src, col_error *err){
+  gb_part *d = &dst->parts[0], *s = &src->parts[0];
+  uint32_t ns = s->table.ngroup;
+  int rc;
+  /* Column sums stay exact only while the bound holds over both lanes. */
+  for(int b=0; b<dst->nbase; b++){
+    gb_base *x = &dst->bases[b], *y = &src->bases[b];
+    if( x->active && y->active ){
+      double mx = x->maxabs > y->maxabs ? x->maxabs : y->maxabs;
+      if( (x->rows + y->rows) * (mx + (double)x->maxk) < 4503599627370496.0 ){
+        x->rows += y->rows; x->maxabs = mx;
+        continue;
+      }
+    }
+    if( x->active && (rc = gb_lin_stop(dst, b, err))!=0 ) return rc;
+    if( y->active && (rc = gb_lin_stop(src, b, err))!=0 ) return rc;
+  }
+  uint32_t *map = malloc(((size_t)ns + 1) * 4);
+  if( map==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory merging lanes");
+  if( (rc = agg_table_merge(&d->table, &s->table, map, err))!=0 ) goto done;
+  uint32_t ng = d->table.ngroup;
+  if( dst->nbase && gb_lin_reserve(dst, d, ng) ){
+    rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory merging lanes");
+    goto done;
+  }
+  for(int b=0; b<dst->nbase; b++){
+    if( !dst->bases[b].active ) continue;
+    uint32_t n = ns < s->lcap ? ns : s->lcap;
+    for(uint32_t g=0; g<n; g++){
+      d->lsum[b][map[g]] += s->lsum[b][g];
+      d->lcnt[b][map[g]] += s->lcnt[b][g];
+    }
+  }
+  for(int a=0; a<dst->aggs.n; a++){
+    if( dst->lin_base[a]>=0 && dst->bases[dst->lin_base[a]].active ) continue;
+    if( (rc = agg_state_reserve(&d->states[a], ng, err))!=0 ) goto done;
+    const agg_item *it = &dst->aggs.items[a];
+    pred_value sep, *psep = 0;
+    if( it->kind==AGG_GROUP_CONCAT ){
+      memset(&sep, 0, sizeof(sep));
+      sep.type = CV_TEXT; sep.p = ","; sep.n = 1;
+      if( it->sep && !gb_const_value(it->sep, &dst->arena, &sep) ){
+        rc = col_error_set(err, COL_ERROR, "group_by: cannot merge a group_concat whose separator varies");
+        goto done;
+      }
+      psep = &sep;
+    }
+    rc = agg_state_merge(&d->states[a], &s->states[a], map, ns, psep, err);
+    if( rc ) goto done;
+  }
+  dst->row_base += src->row_base;
+done:
+  free(map);
+  return rc;
+}
+
+int groupby_merge_exact(const groupby *gb){
+  for(int a=0; a<gb->aggs.n; a++){
+    if( !agg_state_sum_order_free(&gb->parts[0].states[a]) ) return 0;
+  }
+  return 1;
 }
 
 /* ---- results ------------------------------------------------------------ */

@@ -68,6 +68,22 @@ int groupby_ncols(const groupby *gb);
 int groupby_value(const groupby *gb, uint32_t row, int col, pred_value *out,
                   char *buf, col_error *err);
 
+/* Parallel lanes: each of T group bys (threads=1, the same keys,
+** aggregates and filter) consumes one contiguous run of the rows, the runs
+** in row order; folding lanes 1..T-1 into lane 0, in order, then gives
+** lane 0 the answer one group by over all rows gives: groups in first-seen
+** order, group_concat in row order, DISTINCT exact. Two differences, both
+** documented in agg_state_merge: REAL sums add per-lane partial sums, and
+** integer sum overflow is judged on the partial and total sums.
+** groupby_can_merge says whether gb's aggregates allow this (group_concat
+** needs a constant separator). */
+int groupby_can_merge(const groupby *gb);
+int groupby_merge(groupby *dst, groupby *src, col_error *err);
+/* After merging: 0 when some sum() saw integers large enough that whether
+** its running sum overflowed depends on the order of the rows; then only a
+** serial run answers as SQLite does. */
+int groupby_merge_exact(const groupby *gb);
+
 /* Bytes gb holds now, by capacity. */
 uint64_t groupby_memory(const groupby *gb);
 

@@ -249,3 +249,52 @@ int agg_table_lookup(agg_table *t, const col_vector *const *keys,
   *nnew = created;
   return COL_OK;
 }
+
+void agg_table_key_vector(const agg_table *t, int col, uint32_t from, uint32_t n,
+                          col_vector *out, cv_str *strs){
+  const agg_keycol *k = &t->cols[col];
+  memset(out, 0, sizeof(*out));
+  out->form = CV_FLAT;
+  out->type = CV_NULL;
+  out->n = n;
+  out->tags = k->tags + from;
+  out->i64 = (const int64_t*)(k->vals + from);
+  out->f64 = (const double*)(k->vals + from);
+  out->str = strs;
+  for(uint32_t i=0; i<n; i++){
+    uint8_t tag = k->tags[from+i];
+    if( tag==CV_TEXT || tag==CV_BLOB ){
+      strs[i].p = k->heap ? k->heap + k->vals[from+i] : "";
+      strs[i].n = k->lens[from+i];
+    }else{
+      strs[i].p = 0; strs[i].n = 0;
+    }
+  }
+}
+
+int agg_table_merge(agg_table *dst, const agg_table *src, uint32_t *map,
+                    col_error *err){
+  enum { CHUNK = 1024 };
+  int nkey = src->nkey;
+  col_vector *vecs = calloc((size_t)nkey + 1, sizeof(col_vector));
+  const col_vector **keys = calloc((size_t)nkey + 1, sizeof(col_vector*));
+  cv_str *strs = malloc(((size_t)nkey + 1) * CHUNK * sizeof(cv_str));
+  int rc = COL_OK;
+  if( !vecs || !keys || !strs ){
+    rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory merging tables");
+    goto done;
+  }
+  for(uint32_t from=0; from<src->ngroup; from+=CHUNK){
+    uint32_t n = src->ngroup - from < CHUNK ? src->ngroup - from : CHUNK;
+    for(int c=0; c<nkey; c++){
+      agg_table_key_vector(src, c, from, n, &vecs[c], strs + (size_t)c*CHUNK);
+      keys[c] = &vecs[c];
+    }
+    uint32_t nnew;
+    rc = agg_table_lookup(dst, keys, 0, n, src->hashes + from, map + from, &nnew, err);
+    if( rc ) break;
+  }
+done:
+  free(vecs); free(keys); free(strs);
+  return rc;
+}

@@ -76,6 +76,19 @@ uint64_t agg_table_footprint(const agg_table *t);
 /* Bytes of TEXT/BLOB the stored keys own (heap capacity). */
 uint64_t agg_table_owned(const agg_table *t);
 
+/* Slots [from, from+n) of key column col as a FLAT vector of n rows (tags
+** always set), pointing into the table; strs (n entries) holds its TEXT and
+** BLOB values. Valid until the table changes. */
+void agg_table_key_vector(const agg_table *t, int col, uint32_t from, uint32_t n,
+                          col_vector *out, cv_str *strs);
+
+/* Add every group of src to dst (same key columns): map[s] gets the slot in
+** dst of src's group s. Groups new to dst follow its own, in src's order,
+** so folding tables built over consecutive runs of rows, in run order,
+** keeps groups in first-seen order. */
+int agg_table_merge(agg_table *dst, const agg_table *src, uint32_t *map,
+                    col_error *err);
+
 /* Key column col of the group in slot, as a value pointing into the table. */
 pred_value agg_table_key(const agg_table *t, int col, uint32_t slot);
 

@@ -48,6 +48,7 @@ SQLITE_EXTENSION_INIT3
 #include "vtab_groupby.h"
 #include "scan_vtab.h"
 #include "../agg/groupby.h"
+#include "../agg/groupby_run.h"
 #include "../agg/filter.h"
 #include "../agg/summary.h"
 #include "../reader/dataset.h"
@@ -282,6 +283,19 @@ static pred_op gb_pred_op(int op){
   }
 }
 
+/* The interrupt probe: SQLite 3.40 has no sqlite3_is_interrupted(), but a
+** statement stepped on the same connection returns SQLITE_INTERRUPT after
+** sqlite3_interrupt(), and its VM steps count toward the progress handler
+** (see the header comment). */
+typedef struct gb_probe { sqlite3 *db; sqlite3_stmt *stmt; } gb_probe;
+static int gb_poll(void *ctx){
+  gb_probe *p = ctx;
+  if( p->stmt==0 ) return 0;
+  int rc = sqlite3_step(p->stmt);
+  sqlite3_reset(p->stmt);
+  return rc==SQLITE_INTERRUPT;
+}
+
 /* Run the aggregation for the plan and keep the result in the cursor. */
 static int gb_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
                      int argc, sqlite3_value **argv){
@@ -289,7 +303,6 @@ static int gb_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   gb_table *t = (gb_table*)cur->pVtab;
   col_error err;
   col_error_clear(&err);
-  batch_source *src = 0;
   scan_pred *preds = 0;
   char **texts = 0;
   int ntext = 0, rc = SQLITE_ERROR;
@@ -297,12 +310,15 @@ static int gb_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   c->gb = 0; c->row = 0; c->nrow = 0;
   groupby_summary_free(c->fixed, c->nfixed);
   c->fixed = 0;
-  /* threads=T busy threads in all: half aggregate (hash partitions, the
-  ** consumer among them), the rest decode ahead in the reader. With T=2 that
-  ** is a pipeline: one worker decodes while the consumer aggregates. */
+  /* threads=T busy threads in all. A Parquet source runs T lanes, each
+  ** decoding and aggregating its own part of the row groups
+  ** (agg/groupby_run.h). Otherwise half aggregate (hash partitions, the
+  ** consumer among them) and the rest decode ahead in the reader; with T=2
+  ** that is a pipeline: one worker decodes while the consumer aggregates. */
   int agg_threads = t->threads/2 > 0 ? t->threads/2 : 1;
   int scan_threads = t->threads - agg_threads + 1;
-  groupby_options o = { agg_threads, t->memory_limit, t->filter.where };
+  int lanes = t->ds->shardable && t->threads>1 ? t->threads : 1;
+  groupby_options o = { lanes>1 ? 1 : agg_threads, t->memory_limit, t->filter.where };
   /* No memory_limit given: half of SQLite's hard heap limit when one is set
   ** (the hash tables live outside SQLite's allocator, so the limit itself
   ** would never see them), so a huge GROUP BY ends with an error rather
@@ -311,7 +327,17 @@ static int gb_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
     sqlite3_int64 hard = sqlite3_hard_heap_limit64(-1);
     if( hard>0 ) o.memory_limit = (uint64_t)hard/2;
   }
+  groupby_run_opts ro = { t->keys, t->aggs, &t->ds->schema, t->filter.where,
+                          lanes, o.memory_limit, gb_poll, 0 };
   if( groupby_new(t->keys, t->aggs, &t->ds->schema, &o, &c->gb, &err) ) goto filter_error;
+  if( lanes>1 && !groupby_can_merge(c->gb) ){
+    /* a group_concat whose separator varies cannot be folded: partitions */
+    groupby_free(c->gb);
+    c->gb = 0;
+    o.threads = agg_threads;
+    lanes = ro.lanes = 1;
+    if( groupby_new(t->keys, t->aggs, &t->ds->schema, &o, &c->gb, &err) ) goto filter_error;
+  }
   if( t->filter.npred==0 && t->filter.where==0 && (idxStr==0 || idxStr[0]==0)
       && groupby_from_summary(c->gb, t->ds, &c->fixed) ){
     c->nfixed = groupby_ncols(c->gb); c->nrow = 1; rc = SQLITE_OK;
@@ -365,32 +391,19 @@ static int gb_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   spec.nproj = nproj; spec.proj = proj;
   spec.npred = npred; spec.preds = preds;
   spec.threads = scan_threads;
-  spec.batch_size = agg_threads>1 ? 16384 : 0;
-  if( t->ds->m->scan(t->ds, &spec, &src, &err) ) goto filter_error;
-  sqlite3_stmt *probe = 0;
-  sqlite3_prepare_v2(t->db, "SELECT 1", -1, &probe, 0);
-  for(int nb=0;; nb++){
-    col_batch *b = 0;
-    if( probe && (nb & 3)==0 ){
-      int prc = sqlite3_step(probe);
-      sqlite3_reset(probe);
-      if( prc==SQLITE_INTERRUPT ){
-        sqlite3_finalize(probe);
-        col_error_set(&err, COL_EINTERRUPT, "interrupted");
-        rc = SQLITE_INTERRUPT;
-        sqlite3_free(t->base.zErrMsg);
-        t->base.zErrMsg = sqlite3_mprintf("interrupted");
-        goto filter_fail;
-      }
-    }
-    if( src->m->next(src, &b) ){ err = src->err; sqlite3_finalize(probe); goto filter_error; }
-    if( b==0 ) break;
-    if( groupby_consume(c->gb, b, &err) ){ sqlite3_finalize(probe); goto filter_error; }
+  spec.batch_size = agg_threads>1 || lanes>1 ? 16384 : 0;
+  gb_probe probe = { t->db, 0 };
+  sqlite3_prepare_v2(t->db, "SELECT 1", -1, &probe.stmt, 0);
+  ro.poll_ctx = &probe;
+  int grc = groupby_run(&c->gb, t->ds, &spec, &ro, &err);
+  sqlite3_finalize(probe.stmt);
+  if( grc==COL_EINTERRUPT ){
+    rc = SQLITE_INTERRUPT;
+    sqlite3_free(t->base.zErrMsg);
+    t->base.zErrMsg = sqlite3_mprintf("interrupted");
+    goto filter_fail;
   }
-  sqlite3_finalize(probe);
-  src->m->close(src);
-  src = 0;
-  if( groupby_finish(c->gb, &err) ) goto filter_error;
+  if( grc ) goto filter_error;
   c->nrow = groupby_ngroups(c->gb);
   rc = SQLITE_OK;
   goto filter_done;
@@ -402,7 +415,6 @@ filter_fail:
   groupby_free(c->gb);
   c->gb = 0; c->nrow = 0;
 filter_done:
-  if( src ) src->m->close(src);
   for(int i=0; i<ntext; i++) sqlite3_free(texts[i]);
   sqlite3_free(texts);
   sqlite3_free(preds);

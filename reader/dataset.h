@@ -49,6 +49,7 @@ struct col_dataset {
   col_schema schema;        /* columns SQL sees, filename column included */
   int64_t total_rows;       /* rows in all files, -1 if unknown (CSV) */
   int64_t total_bytes;      /* size of all files */
+  int shardable;            /* scans accept scan_spec.nshard>1 */
 };
 
 #endif

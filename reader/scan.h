@@ -19,6 +19,11 @@
 **                    bound). Overshooting is fine.
 **   scan_spec.threads   workers the reader may use; 0 or 1 is exactly serial.
 **   scan_spec.batch_size rows per batch requested (a reader may return fewer).
+**   scan_spec.shard/nshard  nshard>1: read only part `shard` (0-based) of
+**                    nshard contiguous parts of the rows, so nshard scans
+**                    run side by side cover every row once, the parts in
+**                    shard order being file order. Only a dataset with
+**                    col_dataset.shardable set accepts nshard>1.
 **
 ** Rows come out in file order, whatever the thread count.
 */
@@ -90,6 +95,7 @@ typedef struct scan_spec {
   int64_t max_rows;       /* 0: unbounded */
   int threads;            /* 0/1: serial */
   int batch_size;         /* 0: reader's default (2048) */
+  int shard, nshard;      /* nshard<=1: every row */
 } scan_spec;
 
 /* ---- what a scan did, for scan_stats() ---------------------------------- */

@@ -273,6 +273,7 @@ int pq_dataset_open(const char *spec, const pq_options *opt, col_dataset **out, 
     }
     ds->base.total_bytes += ds->files[i]->size;
   }
+  ds->base.shardable = 1;
   const pq_schema *s = &ds->schemas[0];
   int ncol = s->nfield + (opt->filename_column ? 1 : 0);
   ds->base.schema.cols = calloc((size_t)(ncol ? ncol : 1), sizeof(col_def));
@@ -515,6 +516,26 @@ static void scan_close(batch_source *bs){
 
 static const batch_source_methods pq_scan_methods = { scan_next, scan_close };
 
+/* Keep the jobs of part `shard` of nshard: contiguous runs of row groups
+** holding about equal numbers of rows (a row group belongs to the part its
+** middle row falls in), so the parts in order are file order. */
+static void keep_shard(pq_scan *sc, int shard, int nshard){
+  int64_t total = 0, before = 0;
+  for(int j=0; j<sc->njob; j++){
+    total += sc->ds->files[sc->jobs[j].file]->meta.row_groups[sc->jobs[j].rg].num_rows;
+  }
+  int n = 0;
+  for(int j=0; j<sc->njob; j++){
+    int64_t rows = sc->ds->files[sc->jobs[j].file]->meta.row_groups[sc->jobs[j].rg].num_rows;
+    int64_t mid = before + rows/2;
+    before += rows;
+    int part = total>0 ? (int)((double)mid * nshard / (double)total) : 0;
+    if( part>=nshard ) part = nshard - 1;
+    if( part==shard ) sc->jobs[n++] = sc->jobs[j];
+  }
+  sc->njob = n;
+}
+
 static int scan_open(col_dataset *d, const scan_spec *spec, batch_source **out, col_error *err){
   pq_dataset *ds = (pq_dataset*)d;
   pq_scan *sc = calloc(1, sizeof(*sc));
@@ -564,6 +585,7 @@ static int scan_open(col_dataset *d, const scan_spec *spec, batch_source **out, 
       sc->njob++;
     }
   }
+  if( spec->nshard>1 ) keep_shard(sc, spec->shard, spec->nshard);
   sc->base.stats.files = ds->nfile;
   int threads = spec->threads;
   if( threads > sc->njob ) threads = sc->njob;

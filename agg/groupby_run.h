@@ -1,0 +1,52 @@
+/*
+** groupby_run.h — drive a group by over a dataset: one scan, or parallel
+** lanes each scanning a contiguous part of the rows into a table of its own,
+** folded together at the end.
+**
+**   groupby_run_opts o = { keys, aggs, schema, where, lanes, limit, poll, ctx };
+**   groupby_new(keys, aggs, schema, &(groupby_options){ lanes>1 ? 1 : T, ... }, &gb, &err);
+**   groupby_run(&gb, ds, &spec, &o, &err);   // gb then holds the answer
+**
+** Lanes (o.lanes > 1, a dataset that can shard, a mergeable gb): lane i
+** scans part i of o.lanes (scan_spec.shard) on a thread of its own, the
+** caller's thread running lane 0; every lane decodes and aggregates its own
+** rows, so both halves of the work scale with the threads. The lanes are
+** folded into gb in part order (groupby_merge), which keeps groups in
+** first-seen order. Otherwise gb consumes one scan with spec.threads
+** decoding threads (its own partition workers, if any, aggregate). When a
+** sum() of large integers makes its overflow error depend on row order
+** (groupby_merge_exact), the lanes are dropped and *gb is made again and
+** run serially, so the answer is always SQLite's.
+**
+** poll (may be NULL) is called on the caller's thread every few batches,
+** and while it waits for other lanes; nonzero stops every lane with
+** COL_EINTERRUPT. memory_limit (0: none) bounds the bytes all lanes hold
+** together.
+*/
+#ifndef COLUMNAR_AGG_GROUPBY_RUN_H
+#define COLUMNAR_AGG_GROUPBY_RUN_H
+
+#include "groupby.h"
+#include "../reader/dataset.h"
+
+typedef struct groupby_run_opts {
+  const char *keys;        /* the texts gb was made from (for the lanes) */
+  const char *aggs;
+  const col_schema *schema;
+  const char *where;
+  int lanes;               /* parallel lanes wanted; <=1: one scan */
+  uint64_t memory_limit;   /* bytes over all lanes; 0: none */
+  int (*poll)(void *ctx);  /* nonzero: interrupted */
+  void *poll_ctx;
+} groupby_run_opts;
+
+/* Will groupby_run use lanes for gb over ds? */
+int groupby_run_uses_lanes(const groupby *gb, const col_dataset *ds,
+                           const groupby_run_opts *o);
+
+/* Scan ds with spec (its projection is *gb's) into *gb, then finish it.
+** On error *gb may have been replaced (or be NULL); the caller frees it. */
+int groupby_run(groupby **gb, col_dataset *ds, const scan_spec *spec,
+                const groupby_run_opts *o, col_error *err);
+
+#endif
