@@ -118,9 +118,17 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
     for(uint32_t i=0; i<n; i++) if( !allowed || allowed[i] ) out->sel[nsel++] = i;
     col_arena scratch;
     col_arena_init(&scratch);
+    /* Comparisons before LIKE/GLOB (conjuncts commute, and a pattern costs
+    ** most per row), and a filter column decoded after another filter has
+    ** dropped rows is decoded only in pages that still hold a survivor:
+    ** URL LIKE '%google%' AND SearchPhrase <> '' matches URL only where
+    ** SearchPhrase is not empty. */
+    uint8_t *live = 0;
+    for(int pass=0; pass<2 && nsel>0; pass++)
     for(int p=0; p<spec->npred && nsel>0; p++){
       const scan_pred *pr = &spec->preds[p];
       if( !pr->exact ) continue;
+      if( (pr->op==PRED_LIKE || pr->op==PRED_GLOB) != (pass==1) ) continue;
       col_vector cv;
       int64_t slen = plan->filename ? (int64_t)strlen(plan->filename) : 0;
       cv_str fname = { plan->filename, (uint32_t)slen };
@@ -129,9 +137,21 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
         cv.type = CV_TEXT; cv.form = CV_CONST; cv.n = n; cv.str = &fname;
       }else{
         pq_rg_field *fd = &out->fields[pr->col];
-        if( !fd->decoded && decode_field(f, rg, plan->schema, pr->col, codec, allowed, fd, &out->stats, err) ){
+        const uint8_t *mask = allowed;
+        if( !fd->decoded && nsel < n ){
+          if( live==0 && (live = malloc(n))==0 ){
+            col_arena_free(&scratch);
+            free(allowed);
+            col_error_set(err, COL_ENOMEM, "out of memory");
+            return;
+          }
+          memset(live, 0, n);
+          for(uint32_t i=0; i<nsel; i++) live[out->sel[i]] = 1;
+          mask = live;
+        }
+        if( !fd->decoded && decode_field(f, rg, plan->schema, pr->col, codec, mask, fd, &out->stats, err) ){
           col_arena_free(&scratch);
-          free(allowed);
+          free(allowed); free(live);
           return;
         }
         cv = fd->col.v;
@@ -140,7 +160,7 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
       col_arena_reset(&scratch);
     }
     col_arena_free(&scratch);
-    free(allowed);
+    free(allowed); free(live);
     out->stats.rows_decoded += n;
     out->nsel = nsel;
     if( nsel==0 ){ out->skipped = 1; return; }
