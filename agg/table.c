@@ -232,7 +232,11 @@ int agg_table_lookup(agg_table *t, const col_vector *const *keys,
         uint32_t s2 = (uint32_t)b;
         if( s2!=AGG_EMPTY && s2<t->ngroup && (uint32_t)(b>>32)==AGG_FP(h2) ){
           __builtin_prefetch(&t->hashes[s2]);
-          __builtin_prefetch(&t->cols[0].vals[s2]);
+          /* every key column is compared: each is two more misses */
+          for(int c=0; c<t->nkey && c<4; c++){
+            __builtin_prefetch(&t->cols[c].vals[s2]);
+            __builtin_prefetch(&t->cols[c].tags[s2]);
+          }
         }
       }
     }
