@@ -31,6 +31,8 @@ typedef struct gb_part {
   int64_t **lcnt;         /* per gb_base: each group's non-NULL count */
   uint32_t lcap;          /* groups lsum/lcnt hold */
   col_error err;          /* this partition's error for the batch */
+  agg_keycol *dkeys;      /* per key: a derived key's value per group,
+                          ** filled by groupby_finish */
 } gb_part;
 
 /* sum, total and avg over `column + k` (k an INTEGER literal, 0 for the
@@ -54,6 +56,9 @@ typedef struct gb_base {
 
 struct groupby {
   agg_item_list keys;     /* parsed keys */
+  int nindep;             /* keys the table holds (not derived) */
+  int *kcol;              /* per key: its column in the table, or -1 when
+                          ** derived (see gb_derive_keys) */
   agg_item_list aggs;     /* parsed aggregates */
   agg_expr *where;        /* rows must make this true, or NULL */
   uint32_t *wsel;         /* the rows of a batch that pass where */
@@ -67,7 +72,7 @@ struct groupby {
   col_arena arena;        /* strings built by expressions, per batch */
   uint64_t *hashes;       /* hash of each batch row */
   uint32_t hcap;          /* capacity of hashes */
-  const col_vector **kv;  /* key vectors of the current batch */
+  const col_vector **kv;  /* table key vectors of the current batch */
   const col_vector **av;  /* argument vectors (NULL for count(*)) */
   const col_vector **sv;  /* separator vectors (NULL when none) */
   const col_batch *batch; /* the batch being consumed */
@@ -105,7 +110,7 @@ static void gb_add_col(void *ctx, int c){
 
 static int gb_part_init(groupby *gb, gb_part *p, col_error *err){
   memset(p, 0, sizeof(*p));
-  if( agg_table_init(&p->table, gb->keys.n) ) goto oom;
+  if( agg_table_init(&p->table, gb->nindep) ) goto oom;
   p->lsum = calloc((size_t)gb->nbase + 1, sizeof(int64_t*));
   p->lcnt = calloc((size_t)gb->nbase + 1, sizeof(int64_t*));
   if( p->lsum==0 || p->lcnt==0 ) goto oom;
@@ -132,6 +137,13 @@ static void gb_part_free(groupby *gb, gb_part *p){
     if( p->lcnt ) free(p->lcnt[b]);
   }
   free(p->lsum); free(p->lcnt);
+  if( p->dkeys ){
+    for(int k=0; k<gb->keys.n; k++){
+      free(p->dkeys[k].tags); free(p->dkeys[k].vals);
+      free(p->dkeys[k].lens); free(p->dkeys[k].heap);
+    }
+    free(p->dkeys);
+  }
   memset(p, 0, sizeof(*p));
 }
 
@@ -163,6 +175,7 @@ void groupby_free(groupby *gb){
   free(gb->proj); free(gb->hashes); free(gb->kv); free(gb->av); free(gb->sv);
   free(gb->order_part); free(gb->order_slot);
   free(gb->bases); free(gb->lin_base); free(gb->lin_k);
+  free(gb->kcol);
   free(gb);
 }
 
@@ -277,6 +290,120 @@ static int gb_lin_stop(groupby *gb, int b, col_error *err){
   return COL_OK;
 }
 
+/* Derived keys. A key computed only from other keys that are plain columns
+** (ClientIP - 1 beside ClientIP), or from no column at all (1), takes one
+** value per group: the rows of a group agree on those columns, so the table
+** need neither hash nor store it, and groupby_finish computes it once per
+** group from the stored keys. "Agree" must mean identical values: a REAL
+** column's 0.0 and -0.0, or a column mixing 1 and 1.0, are one group whose
+** rows could still give different values, so base columns must have one
+** storage class that is not REAL (a Parquet UINT64 that overflows to REAL
+** never equals one of the column's INTEGERs). Sets nindep and kcol. */
+typedef struct gb_dep { groupby *gb; const col_schema *schema; int ok; } gb_dep;
+static void gb_dep_col(void *ctx, int c){
+  gb_dep *d = ctx;
+  int t = d->schema->cols[c].type;
+  int base = 0;
+  for(int j=0; j<d->gb->keys.n && !base; j++) base = d->gb->keys.items[j].src_col==c;
+  if( !base || (t!=CV_INT && t!=CV_TEXT && t!=CV_BLOB) ) d->ok = 0;
+}
+static int gb_derive_keys(groupby *gb, const col_schema *schema){
+  gb->kcol = malloc(((size_t)gb->keys.n + 1) * sizeof(int));
+  if( gb->kcol==0 ) return -1;
+  gb->nindep = 0;
+  for(int i=0; i<gb->keys.n; i++){
+    const agg_item *it = &gb->keys.items[i];
+    gb_dep d = { gb, schema, 1 };
+    if( it->src_col<0 ) agg_expr_columns(it->expr, gb_dep_col, &d);
+    gb->kcol[i] = (it->src_col<0 && d.ok) ? -1 : gb->nindep++;
+  }
+  return 0;
+}
+
+static int gb_keycol_reserve(agg_keycol *k, uint32_t n){
+  uint8_t *t = realloc(k->tags, (size_t)n + 1);
+  if( t ) k->tags = t;
+  uint64_t *v = realloc(k->vals, ((size_t)n + 1) * 8);
+  if( v ) k->vals = v;
+  uint32_t *l = realloc(k->lens, ((size_t)n + 1) * 4);
+  if( l ) k->lens = l;
+  return t && v && l ? 0 : -1;
+}
+
+static int gb_keycol_set(agg_keycol *k, uint32_t slot, const pred_value *x){
+  k->tags[slot] = x->type;
+  k->lens[slot] = 0;
+  k->vals[slot] = 0;
+  switch( x->type ){
+    case CV_INT: k->vals[slot] = (uint64_t)x->i; break;
+    case CV_REAL: memcpy(&k->vals[slot], &x->f, 8); break;
+    case CV_TEXT: case CV_BLOB:
+      if( k->heap_len + x->n > k->heap_cap ){
+        uint64_t cap = k->heap_cap ? k->heap_cap*2 : 256;
+        while( cap < k->heap_len + x->n ) cap *= 2;
+        char *h = realloc(k->heap, (size_t)cap);
+        if( h==0 ) return -1;
+        k->heap = h; k->heap_cap = cap;
+      }
+      if( x->n ) memcpy(k->heap + k->heap_len, x->p, x->n);
+      k->vals[slot] = k->heap_len;
+      k->lens[slot] = x->n;
+      k->heap_len += x->n;
+      break;
+    default: break;
+  }
+  return 0;
+}
+
+/* Compute partition p's derived keys for every group, from its table. */
+static int gb_finish_derived(groupby *gb, gb_part *p, col_error *err){
+  enum { CHUNK = 1024 };
+  uint32_t ng = p->table.ngroup;
+  if( gb->nindep==gb->keys.n || ng==0 ) return COL_OK;
+  p->dkeys = calloc((size_t)gb->keys.n, sizeof(agg_keycol));
+  col_vector *cols = calloc((size_t)gb->nproj + 1, sizeof(col_vector));
+  cv_str *strs = malloc(((size_t)gb->nindep + 1) * CHUNK * sizeof(cv_str));
+  int rc = COL_OK;
+  if( !p->dkeys || !cols || !strs ) goto oom;
+  for(int i=0; i<gb->keys.n; i++){
+    if( gb->kcol[i]<0 && gb_keycol_reserve(&p->dkeys[i], ng) ) goto oom;
+  }
+  for(uint32_t from=0; from<ng && rc==COL_OK; from+=CHUNK){
+    uint32_t n = ng - from < CHUNK ? ng - from : CHUNK;
+    /* a batch of the groups: each base column from its stored key; the
+    ** other columns are never read by a derived key */
+    for(int c=0; c<gb->nproj; c++){
+      memset(&cols[c], 0, sizeof(col_vector));
+      cols[c].form = CV_CONST; cols[c].n = n; cols[c].type = CV_NULL;
+      for(int j=0; j<gb->keys.n; j++){
+        if( gb->keys.items[j].src_col==gb->proj[c] && gb->kcol[j]>=0 ){
+          agg_table_key_vector(&p->table, gb->kcol[j], from, n, &cols[c],
+                               strs + (size_t)gb->kcol[j]*CHUNK);
+          break;
+        }
+      }
+    }
+    col_batch b;
+    memset(&b, 0, sizeof(b));
+    b.n = n; b.nsel = n; b.ncols = gb->nproj; b.cols = cols;
+    col_arena_reset(&gb->arena);
+    for(int i=0; i<gb->keys.n && rc==COL_OK; i++){
+      if( gb->kcol[i]>=0 ) continue;
+      const col_vector *v;
+      if( (rc = agg_expr_eval(gb->keys.items[i].expr, &b, &gb->arena, &v, err))!=0 ) break;
+      for(uint32_t r=0; r<n; r++){
+        pred_value x = agg_value_at(v, r);
+        if( gb_keycol_set(&p->dkeys[i], from + r, &x) ) goto oom;
+      }
+    }
+  }
+  free(cols); free(strs);
+  return rc;
+oom:
+  free(cols); free(strs);
+  return col_error_set(err, COL_ENOMEM, "group_by: out of memory computing keys");
+}
+
 int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
                 const groupby_options *opt, groupby **out, col_error *err){
   *out = 0;
@@ -325,6 +452,7 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
   free(map);
   gb->proj = cs.cols;
   gb->nproj = cs.n;
+  if( gb_derive_keys(gb, schema) ) goto oom;
   gb->bases = calloc((size_t)gb->aggs.n + 1, sizeof(gb_base));
   gb->lin_base = calloc((size_t)gb->aggs.n + 1, sizeof(int));
   gb->lin_k = calloc((size_t)gb->aggs.n + 1, sizeof(int64_t));
@@ -343,7 +471,7 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
     gb->lin_base[i] = b;
     gb->lin_k[i] = k;
   }
-  gb->kv = calloc((size_t)gb->keys.n + 1, sizeof(*gb->kv));
+  gb->kv = calloc((size_t)gb->nindep + 1, sizeof(*gb->kv));
   gb->av = calloc((size_t)gb->aggs.n + 1, sizeof(*gb->av));
   gb->sv = calloc((size_t)gb->aggs.n + 1, sizeof(*gb->sv));
   gb->parts = calloc((size_t)gb->nthread, sizeof(gb_part));
@@ -573,7 +701,8 @@ int groupby_consume(groupby *gb, const col_batch *b0, col_error *err){
     if( (rc = gb_lin_stop(gb, bi, err))!=0 ) return rc;
   }
   for(int i=0; i<gb->keys.n; i++){
-    rc = agg_expr_eval(gb->keys.items[i].expr, b, &gb->arena, &gb->kv[i], err);
+    if( gb->kcol[i]<0 ) continue;
+    rc = agg_expr_eval(gb->keys.items[i].expr, b, &gb->arena, &gb->kv[gb->kcol[i]], err);
     if( rc ) return rc;
   }
   for(int i=0; i<gb->aggs.n; i++){
@@ -588,7 +717,7 @@ int groupby_consume(groupby *gb, const col_batch *b0, col_error *err){
     if( h==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
     gb->hashes = h; gb->hcap = b->n;
   }
-  if( gb->keys.n && agg_hash_keys(&gb->hasher, gb->kv, gb->keys.n, b->sel, nsel, gb->hashes) ){
+  if( gb->keys.n && agg_hash_keys(&gb->hasher, gb->kv, gb->nindep, b->sel, nsel, gb->hashes) ){
     return col_error_set(err, COL_ENOMEM, "group_by: out of memory hashing keys");
   }
   gb->batch = b;
@@ -733,6 +862,10 @@ int groupby_finish(groupby *gb, col_error *err){
     return col_error_set(err, COL_ENOMEM, "group_by: too many groups");
   }
   gb->ngroups = (uint32_t)total;
+  for(int i=0; i<gb->nthread; i++){
+    int rc = gb_finish_derived(gb, &gb->parts[i], err);
+    if( rc ) return rc;
+  }
   if( gb->nthread>1 ){
     /* Merge the partitions' groups by the row that first made each. */
     free(gb->order_part); free(gb->order_slot);
@@ -770,7 +903,16 @@ int groupby_value(const groupby *gb, uint32_t row, int col, pred_value *out,
   uint32_t slot = row;
   if( gb->nthread>1 ){ p = &gb->parts[gb->order_part[row]]; slot = gb->order_slot[row]; }
   if( col < gb->keys.n ){
-    *out = agg_table_key(&p->table, col, slot);
+    int kc = gb->kcol[col];
+    if( kc>=0 ){ *out = agg_table_key(&p->table, kc, slot); return COL_OK; }
+    const agg_keycol *k = &p->dkeys[col];
+    memset(out, 0, sizeof(*out));
+    out->type = k->tags[slot];
+    if( out->type==CV_INT ) out->i = (int64_t)k->vals[slot];
+    else if( out->type==CV_REAL ) memcpy(&out->f, &k->vals[slot], 8);
+    else if( out->type==CV_TEXT || out->type==CV_BLOB ){
+      out->p = k->heap ? k->heap + k->vals[slot] : ""; out->n = k->lens[slot];
+    }
     return COL_OK;
   }
   int a = col - gb->keys.n;
