@@ -66,6 +66,12 @@ struct groupby {
   int nproj;              /* source columns the batches carry */
   int *proj;              /* their source indexes (malloc'd) */
   int nthread;            /* partitions (1: serial) */
+  int lane;               /* a lane (groupby_options.lane): partitions are
+                          ** consumed by the caller's thread, and groups
+                          ** remember their row in the dataset */
+  char **msep;            /* lanes, per group_concat: its constant separator
+                          ** for merging (malloc'd; NULL: none) */
+  uint32_t *msepn;        /* their lengths */
   uint64_t memory_limit;  /* bytes; 0: none */
   gb_part *parts;         /* nthread partitions */
   agg_hasher hasher;      /* key hashing scratch */
@@ -166,6 +172,7 @@ void groupby_free(groupby *gb){
     for(int i=0; i<gb->nthread; i++) gb_part_free(gb, &gb->parts[i]);
   }
   free(gb->parts);
+  if( gb->msep ) for(int a=0; a<gb->aggs.n; a++) free(gb->msep[a]);
   agg_item_list_free(&gb->keys);
   agg_item_list_free(&gb->aggs);
   agg_expr_free(gb->where);
@@ -176,6 +183,7 @@ void groupby_free(groupby *gb){
   free(gb->order_part); free(gb->order_slot);
   free(gb->bases); free(gb->lin_base); free(gb->lin_k);
   free(gb->kcol);
+  free(gb->msep); free(gb->msepn);
   free(gb);
 }
 
@@ -412,6 +420,7 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
   col_arena_init(&gb->arena);
   agg_hasher_init(&gb->hasher);
   gb->nthread = opt && opt->threads>1 ? opt->threads : 1;
+  gb->lane = opt && opt->lane;
   if( gb->nthread>256 ) gb->nthread = 256;
   /* Zero keys: one group, one partition; workers would only wake to find
   ** no rows of theirs (the reader's own threads still decode ahead). */
@@ -494,7 +503,7 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
       gb->parts[0].first_cap = 64;
     }
   }
-  if( gb->nthread>1 ){
+  if( gb->nthread>1 && !gb->lane ){
     gb->tids = calloc((size_t)gb->nthread, sizeof(pthread_t));
     if( gb->tids==0 ) goto oom;
     if( pthread_mutex_init(&gb->mu, 0) ) goto oom;
@@ -565,6 +574,7 @@ static int gb_part_consume(groupby *gb, int w){
     if( rc ) return rc;
   }
   if( gb->nthread>1 && p->table.ngroup>before ){
+    uint64_t base = gb->lane ? (uint64_t)b->first_row : gb->row_base;
     if( p->table.ngroup>p->first_cap ){
       uint32_t cap = p->first_cap ? p->first_cap : 64;
       while( cap<p->table.ngroup ) cap *= 2;
@@ -574,7 +584,7 @@ static int gb_part_consume(groupby *gb, int w){
     }
     uint32_t expect = before;
     for(uint32_t k=0; k<n; k++){
-      if( p->gid[k]==expect ){ p->first_row[expect] = gb->row_base + p->rows[k]; expect++; }
+      if( p->gid[k]==expect ){ p->first_row[expect] = base + p->rows[k]; expect++; }
     }
   }
   if( gb->nbase ){
@@ -722,7 +732,9 @@ int groupby_consume(groupby *gb, const col_batch *b0, col_error *err){
   }
   gb->batch = b;
   for(int i=0; i<gb->nthread; i++) col_error_clear(&gb->parts[i].err);
-  if( gb->nthread>1 ){
+  if( gb->nthread>1 && gb->lane ){
+    for(int w=0; w<gb->nthread; w++) gb_part_consume(gb, w);
+  }else if( gb->nthread>1 ){
     if( (rc = gb_start_workers(gb, err))!=0 ) return rc;
     pthread_mutex_lock(&gb->mu);
     gb->ndone = 0;
@@ -779,7 +791,6 @@ static int gb_const_value(agg_expr *e, col_arena *arena, pred_value *out){
 }
 
 int groupby_can_merge(const groupby *gb){
-  if( gb->nthread>1 ) return 0;
   for(int a=0; a<gb->aggs.n; a++){
     const agg_item *it = &gb->aggs.items[a];
     if( it->kind!=AGG_GROUP_CONCAT || it->sep==0 ) continue;
@@ -790,10 +801,11 @@ int groupby_can_merge(const groupby *gb){
   return 1;
 }
 
-int groupby_merge(groupby *dst, groupby *src, col_error *err){
-  gb_part *d = &dst->parts[0], *s = &src->parts[0];
-  uint32_t ns = s->table.ngroup;
+int groupby_merge_begin(groupby *dst, groupby *src, col_error *err){
   int rc;
+  if( dst->nthread!=src->nthread ){
+    return col_error_set(err, COL_ERROR, "group_by: lanes with different partitions");
+  }
   /* Column sums stay exact only while the bound holds over both lanes. */
   for(int b=0; b<dst->nbase; b++){
     gb_base *x = &dst->bases[b], *y = &src->bases[b];
@@ -807,10 +819,56 @@ int groupby_merge(groupby *dst, groupby *src, col_error *err){
     if( x->active && (rc = gb_lin_stop(dst, b, err))!=0 ) return rc;
     if( y->active && (rc = gb_lin_stop(src, b, err))!=0 ) return rc;
   }
+  /* group_concat's separators, fixed once here: parts merge in parallel */
+  if( dst->msep==0 ){
+    dst->msep = calloc((size_t)dst->aggs.n + 1, sizeof(char*));
+    dst->msepn = calloc((size_t)dst->aggs.n + 1, sizeof(uint32_t));
+    if( !dst->msep || !dst->msepn ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory merging lanes");
+    for(int a=0; a<dst->aggs.n; a++){
+      const agg_item *it = &dst->aggs.items[a];
+      if( it->kind!=AGG_GROUP_CONCAT ) continue;
+      pred_value sep;
+      memset(&sep, 0, sizeof(sep));
+      sep.type = CV_TEXT; sep.p = ","; sep.n = 1;
+      if( it->sep && !gb_const_value(it->sep, &dst->arena, &sep) ){
+        return col_error_set(err, COL_ERROR, "group_by: cannot merge a group_concat whose separator varies");
+      }
+      if( sep.type==CV_NULL ) continue;
+      char buf[40];
+      uint32_t n = sep.n;
+      const char *p = sep.p;
+      if( sep.type==CV_INT ){ n = (uint32_t)agg_int_to_text(sep.i, buf); p = buf; }
+      else if( sep.type==CV_REAL ){ n = (uint32_t)agg_real_to_text(sep.f, buf); p = buf; }
+      dst->msep[a] = malloc((size_t)n + 1);
+      if( dst->msep[a]==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory merging lanes");
+      if( n ) memcpy(dst->msep[a], p, n);
+      dst->msepn[a] = n;
+    }
+  }
+  dst->row_base += src->row_base;
+  return COL_OK;
+}
+
+int groupby_merge_part(groupby *dst, groupby *src, int part, col_error *err){
+  gb_part *d = &dst->parts[part], *s = &src->parts[part];
+  uint32_t ns = s->table.ngroup, before = d->table.ngroup;
+  int rc;
+  if( ns==0 ) return COL_OK;
   uint32_t *map = malloc(((size_t)ns + 1) * 4);
   if( map==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory merging lanes");
   if( (rc = agg_table_merge(&d->table, &s->table, map, err))!=0 ) goto done;
   uint32_t ng = d->table.ngroup;
+  if( dst->nthread>1 && ng>before ){
+    /* new groups take the dataset row that made them in src */
+    if( ng>d->first_cap ){
+      uint32_t cap = d->first_cap ? d->first_cap : 64;
+      while( cap<ng ) cap *= 2;
+      uint64_t *f = realloc(d->first_row, (size_t)cap*8);
+      if( f==0 ){ rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory merging lanes"); goto done; }
+      d->first_row = f; d->first_cap = cap;
+    }
+    for(uint32_t g=0; g<ns; g++) if( map[g]>=before ) d->first_row[map[g]] = s->first_row[g];
+  }
   if( dst->nbase && gb_lin_reserve(dst, d, ng) ){
     rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory merging lanes");
     goto done;
@@ -826,29 +884,33 @@ int groupby_merge(groupby *dst, groupby *src, col_error *err){
   for(int a=0; a<dst->aggs.n; a++){
     if( dst->lin_base[a]>=0 && dst->bases[dst->lin_base[a]].active ) continue;
     if( (rc = agg_state_reserve(&d->states[a], ng, err))!=0 ) goto done;
-    const agg_item *it = &dst->aggs.items[a];
     pred_value sep, *psep = 0;
-    if( it->kind==AGG_GROUP_CONCAT ){
+    if( dst->aggs.items[a].kind==AGG_GROUP_CONCAT ){
       memset(&sep, 0, sizeof(sep));
-      sep.type = CV_TEXT; sep.p = ","; sep.n = 1;
-      if( it->sep && !gb_const_value(it->sep, &dst->arena, &sep) ){
-        rc = col_error_set(err, COL_ERROR, "group_by: cannot merge a group_concat whose separator varies");
-        goto done;
-      }
+      if( dst->msep && dst->msep[a] ){ sep.type = CV_TEXT; sep.p = dst->msep[a]; sep.n = dst->msepn[a]; }
       psep = &sep;
     }
     rc = agg_state_merge(&d->states[a], &s->states[a], map, ns, psep, err);
     if( rc ) goto done;
   }
-  dst->row_base += src->row_base;
 done:
   free(map);
   return rc;
 }
 
+int groupby_merge(groupby *dst, groupby *src, col_error *err){
+  int rc = groupby_merge_begin(dst, src, err);
+  for(int p=0; p<dst->nthread && rc==COL_OK; p++) rc = groupby_merge_part(dst, src, p, err);
+  return rc;
+}
+
+int groupby_parts(const groupby *gb){ return gb->nthread; }
+
 int groupby_merge_exact(const groupby *gb){
-  for(int a=0; a<gb->aggs.n; a++){
-    if( !agg_state_sum_order_free(&gb->parts[0].states[a]) ) return 0;
+  for(int i=0; i<gb->nthread; i++){
+    for(int a=0; a<gb->aggs.n; a++){
+      if( !agg_state_sum_order_free(&gb->parts[i].states[a]) ) return 0;
+    }
   }
   return 1;
 }

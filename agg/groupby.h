@@ -37,6 +37,10 @@ typedef struct groupby_options {
   uint64_t memory_limit;  /* bytes; 0: none */
   const char *where;      /* an expression (expr.h) rows must make true to
                           ** be aggregated (agg_filter.where), or NULL */
+  int lane;               /* one lane of several (groupby_merge): the
+                          ** `threads` partitions are consumed on the
+                          ** caller's thread, no worker is started, and
+                          ** groups remember col_batch.first_row + row */
 } groupby_options;
 
 typedef struct groupby groupby;
@@ -79,6 +83,13 @@ int groupby_value(const groupby *gb, uint32_t row, int col, pred_value *out,
 ** needs a constant separator). */
 int groupby_can_merge(const groupby *gb);
 int groupby_merge(groupby *dst, groupby *src, col_error *err);
+/* The same in steps: begin (serial), then each partition 0..parts-1,
+** which touch only that partition of dst and src and so may run on
+** threads of their own. Lanes made with .lane=1 and .threads=P keep their
+** groups in P partitions by hash, so lane after lane folds in parallel. */
+int groupby_merge_begin(groupby *dst, groupby *src, col_error *err);
+int groupby_merge_part(groupby *dst, groupby *src, int part, col_error *err);
+int groupby_parts(const groupby *gb);
 /* After merging: 0 when some sum() saw integers large enough that whether
 ** its running sum overflowed depends on the order of the rows; then only a
 ** serial run answers as SQLite does. */

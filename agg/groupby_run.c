@@ -132,8 +132,56 @@ int groupby_run_uses_lanes(const groupby *gb, const col_dataset *ds,
   return 1;
 }
 
-/* One pass: lanes (nlane > 1) or a single scan into gb. */
-static int run_pass(groupby *gb, col_dataset *ds, const scan_spec *spec,
+/* Fold partition `part` of lanes 1..n-1, in lane order, into lane 0. */
+typedef struct run_fold {
+  run_state *st;
+  int part;
+  col_error err;
+  pthread_t tid;
+  int started;
+} run_fold;
+
+static void *run_fold_part(void *arg){
+  run_fold *f = arg;
+  run_state *st = f->st;
+  for(int i=1; i<st->nlane && f->err.code==0 && !st->stop; i++){
+    if( groupby_merge_part(st->lanes[0].gb, st->lanes[i].gb, f->part, &f->err) ) st->stop = 1;
+  }
+  return 0;
+}
+
+/* Fold every lane into lane 0: the serial step, then one thread per
+** partition (the caller's thread takes partition 0). */
+static int run_fold_lanes(run_state *st, col_error *err){
+  groupby *gb = st->lanes[0].gb;
+  int rc;
+  for(int i=1; i<st->nlane; i++){
+    if( (rc = groupby_merge_begin(gb, st->lanes[i].gb, err))!=0 ) return rc;
+  }
+  int np = groupby_parts(gb);
+  run_fold *f = calloc((size_t)np, sizeof(run_fold));
+  if( f==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+  for(int p=0; p<np; p++){
+    f[p].st = st; f[p].part = p;
+    col_error_clear(&f[p].err);
+    if( p>0 && pthread_create(&f[p].tid, 0, run_fold_part, &f[p])==0 ) f[p].started = 1;
+  }
+  run_fold_part(&f[0]);
+  for(int p=1; p<np; p++){
+    if( f[p].started ) pthread_join(f[p].tid, 0);
+    else run_fold_part(&f[p]);
+  }
+  rc = COL_OK;
+  for(int p=0; p<np && rc==COL_OK; p++){
+    if( f[p].err.code ){ *err = f[p].err; rc = err->code; }
+  }
+  free(f);
+  return rc;
+}
+
+/* One pass: lanes (nlane > 1, made here; the merged one replaces *gbp) or
+** a single scan into *gbp. */
+static int run_pass(groupby **gbp, col_dataset *ds, const scan_spec *spec,
                     const groupby_run_opts *o, int nlane, col_error *err){
   run_state st;
   memset(&st, 0, sizeof(st));
@@ -148,36 +196,41 @@ static int run_pass(groupby *gb, col_dataset *ds, const scan_spec *spec,
     atomic_init(&l->mem, 0);
     col_error_clear(&l->err);
   }
-  st.lanes[0].gb = gb;
-  groupby_options go = { 1, 0, o->where };
-  for(int i=1; i<st.nlane; i++){
+  if( st.nlane==1 ){
+    st.lanes[0].gb = *gbp;
+    run_lane_scan(&st, &st.lanes[0]);
+    rc = st.lanes[0].err.code;
+    if( rc ) *err = st.lanes[0].err;
+    free(st.lanes);
+    return rc;
+  }
+  /* Every lane keeps its groups in nlane partitions by hash, so the fold
+  ** runs one thread per partition. */
+  groupby_options go = { st.nlane, 0, o->where, 1 };
+  for(int i=0; i<st.nlane; i++){
     if( (rc = groupby_new(o->keys, o->aggs, o->schema, &go, &st.lanes[i].gb, err))!=0 ) goto done;
   }
-  if( st.nlane>1 ){
-    pthread_mutex_init(&st.mu, 0);
-    pthread_cond_init(&st.done, 0);
-    for(int i=1; i<st.nlane; i++){
-      run_lane *l = &st.lanes[i];
+  pthread_mutex_init(&st.mu, 0);
+  pthread_cond_init(&st.done, 0);
+  for(int i=1; i<st.nlane; i++){
+    run_lane *l = &st.lanes[i];
+    pthread_mutex_lock(&st.mu);
+    st.running++;
+    pthread_mutex_unlock(&st.mu);
+    if( pthread_create(&l->tid, 0, run_lane_thread, l) ){
       pthread_mutex_lock(&st.mu);
-      st.running++;
+      st.running--;
       pthread_mutex_unlock(&st.mu);
-      if( pthread_create(&l->tid, 0, run_lane_thread, l) ){
-        pthread_mutex_lock(&st.mu);
-        st.running--;
-        pthread_mutex_unlock(&st.mu);
-        st.stop = 1;
-        col_error_set(&l->err, COL_ERROR, "group_by: cannot start a lane thread");
-        break;
-      }
-      l->started = 1;
+      st.stop = 1;
+      col_error_set(&l->err, COL_ERROR, "group_by: cannot start a lane thread");
+      break;
     }
-    run_lane_scan(&st, &st.lanes[0]);
-    run_wait(&st);
-    pthread_mutex_destroy(&st.mu);
-    pthread_cond_destroy(&st.done);
-  }else{
-    run_lane_scan(&st, &st.lanes[0]);
+    l->started = 1;
   }
+  run_lane_scan(&st, &st.lanes[0]);
+  run_wait(&st);
+  pthread_mutex_destroy(&st.mu);
+  pthread_cond_destroy(&st.done);
   /* The first real error wins over the interrupts it caused in other lanes. */
   int bad = -1;
   for(int i=0; i<st.nlane; i++){
@@ -190,16 +243,19 @@ static int run_pass(groupby *gb, col_dataset *ds, const scan_spec *spec,
     rc = err->code;
     goto done;
   }
+  if( (rc = run_fold_lanes(&st, err))!=0 ) goto done;
   for(int i=1; i<st.nlane; i++){
-    if( (rc = groupby_merge(gb, st.lanes[i].gb, err))!=0 ) goto done;
     groupby_free(st.lanes[i].gb);
     st.lanes[i].gb = 0;
     atomic_store_explicit(&st.lanes[i].mem, 0, memory_order_relaxed);
-    atomic_store_explicit(&st.lanes[0].mem, groupby_memory(gb), memory_order_relaxed);
-    if( run_over_limit(&st, err) ){ rc = err->code; goto done; }
   }
+  atomic_store_explicit(&st.lanes[0].mem, groupby_memory(st.lanes[0].gb), memory_order_relaxed);
+  if( run_over_limit(&st, err) ){ rc = err->code; goto done; }
+  groupby_free(*gbp);
+  *gbp = st.lanes[0].gb;
+  st.lanes[0].gb = 0;
 done:
-  for(int i=1; i<st.nlane; i++) groupby_free(st.lanes[i].gb);
+  for(int i=0; i<st.nlane; i++) groupby_free(st.lanes[i].gb);
   free(st.lanes);
   return rc;
 }
@@ -207,16 +263,16 @@ done:
 int groupby_run(groupby **gbp, col_dataset *ds, const scan_spec *spec,
                 const groupby_run_opts *o, col_error *err){
   int nlane = groupby_run_uses_lanes(*gbp, ds, o) ? o->lanes : 1;
-  int rc = run_pass(*gbp, ds, spec, o, nlane, err);
+  int rc = run_pass(gbp, ds, spec, o, nlane, err);
   if( rc==COL_OK && nlane>1 && !groupby_merge_exact(*gbp) ){
     groupby_free(*gbp);
     *gbp = 0;
-    groupby_options go = { 1, o->memory_limit, o->where };
+    groupby_options go = { 1, o->memory_limit, o->where, 0 };
     rc = groupby_new(o->keys, o->aggs, o->schema, &go, gbp, err);
     scan_spec serial = *spec;
     if( rc==COL_OK ){
       groupby_projection(*gbp, &serial.nproj, &serial.proj);   /* spec's was the old gb's */
-      rc = run_pass(*gbp, ds, &serial, o, 1, err);
+      rc = run_pass(gbp, ds, &serial, o, 1, err);
     }
   }
   if( rc ) return rc;

@@ -164,7 +164,7 @@ static int gb_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
   if( rc ) goto connect_error;
   rc = SQLITE_ERROR;
   const col_schema *schema = &t->ds->schema;
-  groupby_options o = { 1, 0, 0 };
+  groupby_options o = { 1, 0, 0, 0 };
   if( groupby_new(t->keys, t->aggs, schema, &o, &gb, &err) ){
     *errmsg = sqlite3_mprintf("%s", err.msg);
     goto connect_error;
@@ -318,7 +318,7 @@ static int gb_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   int agg_threads = t->threads/2 > 0 ? t->threads/2 : 1;
   int scan_threads = t->threads - agg_threads + 1;
   int lanes = t->ds->shardable && t->threads>1 ? t->threads : 1;
-  groupby_options o = { lanes>1 ? 1 : agg_threads, t->memory_limit, t->filter.where };
+  groupby_options o = { agg_threads, t->memory_limit, t->filter.where, 0 };
   /* No memory_limit given: half of SQLite's hard heap limit when one is set
   ** (the hash tables live outside SQLite's allocator, so the limit itself
   ** would never see them), so a huge GROUP BY ends with an error rather
@@ -330,14 +330,6 @@ static int gb_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   groupby_run_opts ro = { t->keys, t->aggs, &t->ds->schema, t->filter.where,
                           lanes, o.memory_limit, gb_poll, 0 };
   if( groupby_new(t->keys, t->aggs, &t->ds->schema, &o, &c->gb, &err) ) goto filter_error;
-  if( lanes>1 && !groupby_can_merge(c->gb) ){
-    /* a group_concat whose separator varies cannot be folded: partitions */
-    groupby_free(c->gb);
-    c->gb = 0;
-    o.threads = agg_threads;
-    lanes = ro.lanes = 1;
-    if( groupby_new(t->keys, t->aggs, &t->ds->schema, &o, &c->gb, &err) ) goto filter_error;
-  }
   if( t->filter.npred==0 && t->filter.where==0 && (idxStr==0 || idxStr[0]==0)
       && groupby_from_summary(c->gb, t->ds, &c->fixed) ){
     c->nfixed = groupby_ncols(c->gb); c->nrow = 1; rc = SQLITE_OK;

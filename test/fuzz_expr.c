@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
   if( data[0]%3==2 ){
     /* the filter: its unpushed terms run as the group by's where */
     if( agg_filter_parse(text, &schema, &f, &err)!=COL_OK ){ free(text); return 0; }
-    groupby_options o = { 1, 0, f.where };
+    groupby_options o = { 1, 0, f.where, 0 };
     rc = groupby_new("a", "count(*)", &schema, &o, &gb, &err);
   }else{
     rc = data[0]%3==0 ? groupby_new(text, "count(*)", &schema, 0, &gb, &err)
