@@ -15,7 +15,7 @@
 typedef struct run_lane {
   struct run_state *st;   /* the shared run */
   int index;              /* part of the rows this lane scans */
-  groupby *gb;            /* its table (lane 0: the caller's) */
+  groupby *gb;            /* its group by */
   col_error err;          /* why it stopped early */
   _Atomic uint64_t mem;   /* bytes its table holds, as last measured */
   int started;            /* a thread runs it (lanes > 0) */

@@ -4,19 +4,21 @@
 ** folded together at the end.
 **
 **   groupby_run_opts o = { keys, aggs, schema, where, lanes, limit, poll, ctx };
-**   groupby_new(keys, aggs, schema, &(groupby_options){ lanes>1 ? 1 : T, ... }, &gb, &err);
+**   groupby_new(keys, aggs, schema, &(groupby_options){ T, ... }, &gb, &err);
 **   groupby_run(&gb, ds, &spec, &o, &err);   // gb then holds the answer
 **
-** Lanes (o.lanes > 1, a dataset that can shard, a mergeable gb): lane i
-** scans part i of o.lanes (scan_spec.shard) on a thread of its own, the
-** caller's thread running lane 0; every lane decodes and aggregates its own
-** rows, so both halves of the work scale with the threads. The lanes are
-** folded into gb in part order (groupby_merge), which keeps groups in
-** first-seen order. Otherwise gb consumes one scan with spec.threads
-** decoding threads (its own partition workers, if any, aggregate). When a
-** sum() of large integers makes its overflow error depend on row order
-** (groupby_merge_exact), the lanes are dropped and *gb is made again and
-** run serially, so the answer is always SQLite's.
+** Lanes (o.lanes > 1, a dataset that can shard, a mergeable gb without
+** DISTINCT): lane i scans part i of o.lanes (scan_spec.shard) on a thread
+** of its own, the caller's thread running lane 0, into a group by of its
+** own (groupby_options.lane: its groups in o.lanes hash partitions); every
+** lane decodes and aggregates its own rows, so both halves of the work
+** scale with the threads. Then lanes 1.. are folded into lane 0 in part
+** order, one thread per partition (groupby_merge_part), which keeps groups
+** in first-seen order, and lane 0 replaces *gb. Otherwise *gb consumes one
+** scan with spec.threads decoding threads (its own partition workers, if
+** any, aggregate). When a sum() of large integers makes its overflow error
+** depend on row order (groupby_merge_exact), the lanes are dropped and *gb
+** is made again and run serially, so the answer is always SQLite's.
 **
 ** poll (may be NULL) is called on the caller's thread every few batches,
 ** and while it waits for other lanes; nonzero stops every lane with
