@@ -87,7 +87,7 @@ void agg_state_free(agg_state *s){
   free(s->a);
   if( s->distinct ) agg_table_free(&s->dset);
   agg_hasher_free(&s->hs);
-  free(s->g64); free(s->h); free(s->tmp);
+  free(s->g64); free(s->h); free(s->tmp); free(s->cseen);
   free(s->iset);
   free(s->bcode); free(s->rank); free(s->order); free(s->touch);
   memset(s, 0, sizeof(*s));
@@ -243,6 +243,38 @@ static int agg_iset_retire(agg_state *s, col_error *err){
   return COL_OK;
 }
 
+/* A dictionary vector repeats a few values over many rows: keep only the
+** first row of each (group, code) pair of the batch, so the set below is
+** probed (hash, then compare the value's bytes) once per pair, not per
+** row. Equal codes are equal values, so no row that could be new is lost. */
+static int agg_distinct_codes(agg_state *s, const col_vector *arg, uint32_t *rows,
+                              uint32_t *gid, uint32_t *pn){
+  uint32_t n = *pn;
+  uint32_t want = 64;
+  while( want < 2*n ) want *= 2;
+  if( want > s->cseen_cap ){
+    uint64_t *c = realloc(s->cseen, (size_t)want*8);
+    if( c==0 ) return -1;
+    s->cseen = c; s->cseen_cap = want;
+  }
+  uint64_t *set = s->cseen;
+  uint32_t mask = want - 1;
+  memset(set, 0xff, (size_t)want*8);
+  uint32_t m = 0;
+  for(uint32_t k=0; k<n; k++){
+    uint64_t key = ((uint64_t)gid[k]<<32) | arg->codes[rows[k]];
+    uint64_t h = key * 0x9e3779b97f4a7c15ull;
+    uint32_t at = (uint32_t)(h>>32) & mask;
+    for(;;){
+      if( set[at]==UINT64_MAX ){ set[at] = key; rows[m] = rows[k]; gid[m] = gid[k]; m++; break; }
+      if( set[at]==key ) break;
+      at = (at + 1) & mask;
+    }
+  }
+  *pn = m;
+  return 0;
+}
+
 /* Keep only the first row of each (group, value) pair not seen before. */
 static int agg_distinct_filter(agg_state *s, const col_vector *arg, uint32_t nrow,
                                uint32_t *rows, uint32_t *gid, uint32_t *pn,
@@ -261,6 +293,10 @@ static int agg_distinct_filter(agg_state *s, const col_vector *arg, uint32_t nro
     }
   }
   n = m;
+  if( arg->form==CV_DICT && n>1 ){
+    int rc = agg_distinct_codes(s, arg, rows, gid, &n);
+    if( rc ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
+  }
   if( !s->iset_off ){
     if( agg_all_int(arg, rows, n) ){
       if( (uint64_t)s->in + n > AGG_MAX_GROUPS/2 || agg_iset_grow(s, s->in + n) ){

@@ -48,6 +48,9 @@ typedef struct agg_state {
   uint64_t *h;            /* DISTINCT: hash of each batch row */
   uint32_t *tmp;          /* DISTINCT: slots / surviving positions */
   uint32_t scratch_cap;   /* rows the DISTINCT scratch arrays hold */
+  uint64_t *cseen;        /* DISTINCT over a dictionary: (group, code)
+                          ** pairs a batch has passed (open addressing) */
+  uint32_t cseen_cap;     /* its slots, a power of two */
   /* DISTINCT over INTEGER values: an open-addressing set of (group, value)
   ** pairs held in the buckets themselves, one cache line per probe. Used
   ** while every argument seen is INTEGER or NULL; the first batch with
