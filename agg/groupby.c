@@ -27,6 +27,7 @@ typedef struct gb_part {
   uint32_t *rows2;        /* scratch: rows as one aggregate rewrites them */
   uint32_t *gid2;         /* scratch: groups likewise */
   uint32_t cap;           /* rows the scratch arrays hold */
+  uint32_t nfill;         /* lanes: rows the batch scatter put in rows */
   int64_t **lsum;         /* per gb_base: each group's sum of the column */
   int64_t **lcnt;         /* per gb_base: each group's non-NULL count */
   uint32_t lcap;          /* groups lsum/lcnt hold */
@@ -550,7 +551,9 @@ static int gb_part_consume(groupby *gb, int w){
     return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
   }
   uint32_t n = 0;
-  if( gb->nthread==1 ){
+  if( gb->lane && gb->nthread>1 ){
+    n = p->nfill;                /* gb_scatter chose them */
+  }else if( gb->nthread==1 ){
     if( b->sel ) memcpy(p->rows, b->sel, (size_t)nsel*4);
     else for(uint32_t k=0; k<nsel; k++) p->rows[k] = k;
     n = nsel;
@@ -609,6 +612,25 @@ static int gb_part_consume(groupby *gb, int w){
     }
     rc = agg_state_update(s, gb->av[a], gb->sv[a], b->n, rows, gid, n, err);
     if( rc ) return rc;
+  }
+  return COL_OK;
+}
+
+/* Lanes: every row to its partition's rows, in one pass (the partitions
+** are consumed one after another on this thread). */
+static int gb_scatter(groupby *gb, const col_batch *b, uint32_t nsel, col_error *err){
+  uint32_t T = (uint32_t)gb->nthread;
+  for(uint32_t w=0; w<T; w++){
+    gb_part *p = &gb->parts[w];
+    if( gb_part_scratch(p, nsel ? nsel : 1) ){
+      return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+    }
+    p->nfill = 0;
+  }
+  for(uint32_t k=0; k<nsel; k++){
+    uint32_t r = b->sel ? b->sel[k] : k;
+    gb_part *p = &gb->parts[(uint32_t)((gb->hashes[r]>>32) % T)];
+    p->rows[p->nfill++] = r;
   }
   return COL_OK;
 }
@@ -733,6 +755,7 @@ int groupby_consume(groupby *gb, const col_batch *b0, col_error *err){
   gb->batch = b;
   for(int i=0; i<gb->nthread; i++) col_error_clear(&gb->parts[i].err);
   if( gb->nthread>1 && gb->lane ){
+    if( (rc = gb_scatter(gb, b, nsel, err))!=0 ) return rc;
     for(int w=0; w<gb->nthread; w++) gb_part_consume(gb, w);
   }else if( gb->nthread>1 ){
     if( (rc = gb_start_workers(gb, err))!=0 ) return rc;
