@@ -73,6 +73,8 @@ struct groupby {
   char **msep;            /* lanes, per group_concat: its constant separator
                           ** for merging (malloc'd; NULL: none) */
   uint32_t *msepn;        /* their lengths */
+  uint8_t *spart;         /* lanes: each batch row's partition (scratch) */
+  uint32_t spcap;         /* capacity of spart */
   uint64_t memory_limit;  /* bytes; 0: none */
   gb_part *parts;         /* nthread partitions */
   agg_hasher hasher;      /* key hashing scratch */
@@ -184,7 +186,7 @@ void groupby_free(groupby *gb){
   free(gb->order_part); free(gb->order_slot);
   free(gb->bases); free(gb->lin_base); free(gb->lin_k);
   free(gb->kcol);
-  free(gb->msep); free(gb->msepn);
+  free(gb->msep); free(gb->msepn); free(gb->spart);
   free(gb);
 }
 
@@ -547,7 +549,8 @@ static int gb_part_consume(groupby *gb, int w){
   const col_batch *b = gb->batch;
   uint32_t nsel = b->sel ? b->nsel : b->n;
   col_error *err = &p->err;
-  if( gb_part_scratch(p, nsel ? nsel : 1) ){
+  uint32_t need = gb->lane && gb->nthread>1 ? p->nfill : nsel;
+  if( gb_part_scratch(p, need ? need : 1) ){
     return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
   }
   uint32_t n = 0;
@@ -620,17 +623,31 @@ static int gb_part_consume(groupby *gb, int w){
 ** are consumed one after another on this thread). */
 static int gb_scatter(groupby *gb, const col_batch *b, uint32_t nsel, col_error *err){
   uint32_t T = (uint32_t)gb->nthread;
+  uint32_t count[256];
+  /* Each partition's scratch holds only its own rows: T lanes of T
+  ** partitions each sized for a whole batch would be T*T batches. */
+  if( nsel > gb->spcap ){
+    uint8_t *sp = realloc(gb->spart, nsel);
+    if( sp==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+    gb->spart = sp; gb->spcap = nsel;
+  }
+  memset(count, 0, sizeof(count));
+  for(uint32_t k=0; k<nsel; k++){
+    uint32_t r = b->sel ? b->sel[k] : k;
+    uint32_t w = (uint32_t)((gb->hashes[r]>>32) % T);
+    gb->spart[k] = (uint8_t)w;
+    count[w]++;
+  }
   for(uint32_t w=0; w<T; w++){
     gb_part *p = &gb->parts[w];
-    if( gb_part_scratch(p, nsel ? nsel : 1) ){
+    if( gb_part_scratch(p, count[w] ? count[w] : 1) ){
       return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
     }
     p->nfill = 0;
   }
   for(uint32_t k=0; k<nsel; k++){
-    uint32_t r = b->sel ? b->sel[k] : k;
-    gb_part *p = &gb->parts[(uint32_t)((gb->hashes[r]>>32) % T)];
-    p->rows[p->nfill++] = r;
+    gb_part *p = &gb->parts[gb->spart[k]];
+    p->rows[p->nfill++] = b->sel ? b->sel[k] : k;
   }
   return COL_OK;
 }
