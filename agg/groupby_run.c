@@ -263,6 +263,8 @@ done:
 int groupby_run(groupby **gbp, col_dataset *ds, const scan_spec *spec,
                 const groupby_run_opts *o, col_error *err){
   int nlane = groupby_run_uses_lanes(*gbp, ds, o) ? o->lanes : 1;
+  /* a lane scans whole row groups: more lanes than those would idle */
+  if( ds->nparts>0 && nlane>ds->nparts ) nlane = ds->nparts>1 ? (int)ds->nparts : 1;
   int rc = run_pass(gbp, ds, spec, o, nlane, err);
   if( rc==COL_OK && nlane>1 && !groupby_merge_exact(*gbp) ){
     groupby_free(*gbp);

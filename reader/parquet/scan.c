@@ -263,6 +263,7 @@ int pq_dataset_open(const char *spec, const pq_options *opt, col_dataset **out, 
       goto open_error;
     }
     pq_file_meta *m = &ds->files[i]->meta;
+    ds->base.nparts += m->n_row_groups;
     for(int r=0; r<m->n_row_groups; r++){
       ds->base.total_rows += m->row_groups[r].num_rows;
       if( m->row_groups[r].n_columns < ds->schemas[i].nleaf ){
