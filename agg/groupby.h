@@ -23,6 +23,9 @@
 ** identical bit for bit; groups come out in first-seen order either way
 ** (each group remembers the first row that made it). threads<=1 is exactly
 ** serial and starts no thread; so is a group by with zero keys (one group).
+** A lane (groupby_options.lane) keeps the partitions but consumes them on
+** the caller's thread: several lanes then read disjoint runs of rows side
+** by side and are folded together (groupby_merge, groupby_run.h).
 */
 #ifndef COLUMNAR_AGG_GROUPBY_H
 #define COLUMNAR_AGG_GROUPBY_H

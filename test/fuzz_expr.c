@@ -1,7 +1,8 @@
 /*
 ** fuzz_expr.c — fuzz target for group_by's expression, aggregate-list and
 ** filter parsers (agg/expr.c, agg/filter.c), evaluating what parses over a
-** small batch (a filter's unpushed terms as the group by's where). Input: the bytes as text; the first byte picks keys,
+** small batch (a filter's unpushed terms as the group by's where), serially
+** and as two lanes folded together (groupby_merge). Input: the bytes as text; the first byte picks keys,
 ** aggregates or filter. Must never crash, leak or read out of bounds.
 */
 #include <stdint.h>
@@ -23,15 +24,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
   int rc;
   agg_filter f;
   memset(&f, 0, sizeof(f));
+  const char *keys = "a", *aggs = "count(*)", *where = 0;
   if( data[0]%3==2 ){
     /* the filter: its unpushed terms run as the group by's where */
     if( agg_filter_parse(text, &schema, &f, &err)!=COL_OK ){ free(text); return 0; }
-    groupby_options o = { 1, 0, f.where, 0 };
-    rc = groupby_new("a", "count(*)", &schema, &o, &gb, &err);
+    where = f.where;
+  }else if( data[0]%3==0 ){
+    keys = text;
   }else{
-    rc = data[0]%3==0 ? groupby_new(text, "count(*)", &schema, 0, &gb, &err)
-                      : groupby_new("a", text, &schema, 0, &gb, &err);
+    aggs = text;
   }
+  groupby_options o = { 1, 0, where, 0 };
+  rc = groupby_new(keys, aggs, &schema, &o, &gb, &err);
   if( rc==COL_OK ){
     int64_t iv[4] = { 1, -5, INT64_MAX, 0 };
     double fv[4] = { 1.5, -0.0, 1e300, 2 };
@@ -49,6 +53,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
       else { v->type = CV_INT; v->tags = tags; }
     }
     col_batch b = { 4, 4, 0, nproj, cols, 0 };
+    /* and as two lanes of two partitions, the second folded into the first */
+    groupby_options lo = { 2, 0, where, 1 };
+    groupby *l0 = 0, *l1 = 0;
+    if( groupby_new(keys, aggs, &schema, &lo, &l0, &err)==COL_OK
+     && groupby_new(keys, aggs, &schema, &lo, &l1, &err)==COL_OK ){
+      col_batch b1 = b;
+      b1.first_row = 4;
+      if( groupby_consume(l0, &b, &err)==COL_OK && groupby_consume(l1, &b1, &err)==COL_OK
+       && groupby_can_merge(l0) && groupby_merge(l0, l1, &err)==COL_OK
+       && groupby_merge_exact(l0) && groupby_finish(l0, &err)==COL_OK ){
+        char buf[64];
+        for(uint32_t r=0; r<groupby_ngroups(l0); r++){
+          for(int c=0; c<groupby_ncols(l0); c++){ pred_value v; groupby_value(l0, r, c, &v, buf, &err); }
+        }
+      }
+    }
+    groupby_free(l0); groupby_free(l1);
+    col_error_clear(&err);
     if( groupby_consume(gb, &b, &err)==COL_OK && groupby_finish(gb, &err)==COL_OK ){
       char buf[64];
       for(uint32_t r=0; r<groupby_ngroups(gb); r++){
