@@ -59,6 +59,15 @@ struct agg_expr {
   agg_tpl tpl;            /* strftime/date/time/datetime with a literal
                           ** format: the format as a template (code==NULL
                           ** when it has none) */
+  const col_vector *last; /* what the evaluation `seen` returned */
+  /* Over a dictionary (ex_eval_dict): the subtree's one column, or -1 */
+  int dcol;
+  int dstrict;            /* f(NULL) is NULL for that column */
+  col_vector dout;        /* the DICT vector returned */
+  col_vector *dcols;      /* the batch's columns, the dictionary in dcol */
+  int dcols_cap;
+  uint8_t *dtags;         /* dout's per-row tags when the column has NULLs */
+  uint32_t dtags_cap;
 };
 
 /* ---- tokenizer ---------------------------------------------------------- */
@@ -169,7 +178,7 @@ static char *ex_unquote(const char *s, size_t n, uint32_t *len){
 
 static agg_expr *ex_node(int op){
   agg_expr *e = calloc(1, sizeof(*e));
-  if( e ){ e->op = op; e->src = -1; e->bcol = -1; }
+  if( e ){ e->op = op; e->src = -1; e->bcol = -1; e->dcol = -1; }
   return e;
 }
 
@@ -178,6 +187,7 @@ static void ex_free(agg_expr *e){
   if( e->refs>0 ){ e->refs--; return; }
   for(int i=0; i<e->nargs; i++) ex_free(e->args[i]);
   free(e->lit_mem); free(e->tags); free(e->i64); free(e->f64); free(e->str);
+  free(e->dcols); free(e->dtags);
   agg_tpl_free(&e->tpl);
   free(e);
 }
@@ -876,10 +886,35 @@ void agg_expr_columns(const agg_expr *e, void (*fn)(void *, int), void *ctx){
   for(int i=0; i<e->nargs; i++) agg_expr_columns(e->args[i], fn, ctx);
 }
 
+/* Set dcol/dstrict over the subtree: the one batch column it reads (-1:
+** none or several), and whether a NULL there makes the result NULL (no
+** CASE/iif, IS, AND/OR/NOT, ISNULL, IN on the way up). Returns dcol, or
+** -2 for a subtree reading several columns. */
+static int ex_mark_dict(agg_expr *e){
+  if( e->op==EX_COL ){ e->dcol = e->bcol; e->dstrict = 1; return e->bcol; }
+  if( e->op==EX_LIT ){ e->dcol = -1; e->dstrict = 1; return -1; }
+  int col = -1, strict = 1;
+  for(int i=0; i<e->nargs; i++){
+    int c = ex_mark_dict(e->args[i]);
+    if( c==-2 || (c>=0 && col>=0 && c!=col) ) col = -2;
+    else if( c>=0 && col!=-2 ) col = c;
+    strict &= e->args[i]->dstrict;
+  }
+  switch( e->op ){
+    case EX_BIN: case EX_FUNC: case EX_LIKE: break;
+    case EX_CMP: if( e->sub==CMP_IS || e->sub==CMP_ISNOT ) strict = 0; break;
+    default: strict = 0; break;
+  }
+  e->dcol = col>=0 ? col : -1;
+  e->dstrict = strict;
+  return col;
+}
+
 void agg_expr_bind(agg_expr *e, const int *map){
   if( e==0 ) return;
   if( e->op==EX_COL ) e->bcol = map[e->src];
   for(int i=0; i<e->nargs; i++) agg_expr_bind(e->args[i], map);
+  ex_mark_dict(e);
 }
 
 int agg_expr_type(const agg_expr *e, const col_schema *schema){
@@ -1254,12 +1289,73 @@ static __attribute__((noinline)) int ex_rows(agg_expr *e, const col_vector **arg
 /* e over b, as part of the root evaluation numbered tick: a node merged
 ** into several parents (refs>0) is computed for the first and its vector
 ** handed to the rest. */
+/* Evaluations over a dictionary's entries carry this bit in their tick, so
+** a node shared with the batch's own rows never mistakes one for the other. */
+#define EX_DICT_TICK ((uint64_t)1 << 63)
+
+static int ex_eval(agg_expr *e, const col_batch *b, col_arena *arena,
+                   const col_vector **out, col_error *err, uint64_t tick);
+
+/* e reads only column dcol, which arrives as a dictionary: evaluate e once
+** per dictionary entry and return a dictionary vector sharing the codes
+** (strftime('%Y-%m', d) over a date column: once per distinct day, not per
+** row). Only when the dictionary is no bigger than the live rows, and when
+** a NULL row can be given NULL (dstrict) if the column has NULLs. Returns
+** COL_OK, an error, or -1 to go row by row. */
+static int ex_eval_dict(agg_expr *e, const col_batch *b, col_arena *arena,
+                        const col_vector **out, col_error *err, uint64_t tick){
+  const col_vector *cv = &b->cols[e->dcol];
+  const col_vector *d = cv->dict;
+  uint32_t nsel = b->sel ? b->nsel : b->n;
+  if( d==0 || d->n==0 || d->n > nsel || (cv->tags && !e->dstrict) ) return -1;
+  if( b->ncols > e->dcols_cap ){
+    col_vector *c = realloc(e->dcols, (size_t)b->ncols * sizeof(col_vector));
+    if( c==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory evaluating an expression");
+    e->dcols = c; e->dcols_cap = b->ncols;
+  }
+  memcpy(e->dcols, b->cols, (size_t)b->ncols * sizeof(col_vector));
+  e->dcols[e->dcol] = *d;
+  col_batch db;
+  memset(&db, 0, sizeof(db));
+  db.n = d->n; db.nsel = d->n; db.ncols = b->ncols; db.cols = e->dcols;
+  const col_vector *fv;
+  int rc = ex_eval(e, &db, arena, &fv, err, tick | EX_DICT_TICK);
+  if( rc ) return rc;
+  col_vector *o = &e->dout;
+  memset(o, 0, sizeof(*o));
+  o->form = CV_DICT; o->n = b->n; o->type = fv->type;
+  o->codes = cv->codes; o->dict = fv;
+  if( cv->tags ){
+    /* a NULL row stays NULL; the others take their entry's class */
+    if( b->n > e->dtags_cap ){
+      uint8_t *t = realloc(e->dtags, b->n);
+      if( t==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory evaluating an expression");
+      e->dtags = t; e->dtags_cap = b->n;
+    }
+    for(uint32_t k=0; k<nsel; k++){
+      uint32_t r = b->sel ? b->sel[k] : k;
+      e->dtags[r] = cv->tags[r]==CV_NULL ? CV_NULL
+                  : (uint8_t)(fv->tags ? fv->tags[cv->codes[r]] : fv->type);
+    }
+    o->tags = e->dtags;
+  }
+  e->seen = tick;
+  e->last = o;
+  *out = o;
+  return COL_OK;
+}
+
 static int ex_eval(agg_expr *e, const col_batch *b, col_arena *arena,
                    const col_vector **out, col_error *err, uint64_t tick){
   if( e->op==EX_COL ){ *out = &b->cols[e->bcol]; return COL_OK; }
   col_vector *v = &e->out;
-  if( e->seen==tick ){ *out = v; return COL_OK; }
+  if( e->seen==tick ){ *out = e->last; return COL_OK; }
+  if( e->dcol>=0 && !(tick & EX_DICT_TICK) && b->cols[e->dcol].form==CV_DICT ){
+    int rc = ex_eval_dict(e, b, arena, out, err, tick);
+    if( rc>=0 ) return rc;            /* -1: evaluate row by row */
+  }
   e->seen = tick;
+  e->last = v;
   if( e->op==EX_LIT ){
     memset(v, 0, sizeof(*v));
     v->form = CV_CONST; v->n = b->n; v->type = e->lit.type;
