@@ -28,7 +28,7 @@ typedef struct run_state {
   const groupby_run_opts *o;
   int nlane;
   run_lane *lanes;
-  volatile int stop;      /* set once any lane fails or poll says stop */
+  _Atomic int stop;       /* set once any lane fails or poll says stop */
   pthread_mutex_t mu;     /* guards running */
   pthread_cond_t done;    /* a lane finished */
   int running;            /* lane threads not yet finished */
@@ -185,6 +185,7 @@ static int run_pass(groupby **gbp, col_dataset *ds, const scan_spec *spec,
                     const groupby_run_opts *o, int nlane, col_error *err){
   run_state st;
   memset(&st, 0, sizeof(st));
+  atomic_init(&st.stop, 0);
   st.ds = ds; st.spec = spec; st.o = o;
   st.nlane = nlane;
   st.lanes = calloc((size_t)st.nlane, sizeof(run_lane));

@@ -129,7 +129,7 @@ struct batch_source {
   const batch_source_methods *m;
   scan_stats stats;       /* updated as the scan runs */
   col_error err;          /* the error next() returned */
-  volatile int *interrupt;/* when set and *interrupt!=0, stop with
+  _Atomic int *interrupt; /* when set and *interrupt!=0, stop with
                           ** COL_EINTERRUPT at the next batch boundary */
 };
 
