@@ -128,6 +128,7 @@ static int gb_part_init(groupby *gb, gb_part *p, col_error *err){
   for(int a=0; a<gb->aggs.n; a++){
     const agg_item *it = &gb->aggs.items[a];
     if( agg_state_init(&p->states[a], (agg_kind)it->kind, it->distinct) ) goto oom;
+    p->states[a].track_abs = gb->lane;
   }
   return COL_OK;
 oom:
@@ -349,18 +350,9 @@ static int gb_keycol_set(agg_keycol *k, uint32_t slot, const pred_value *x){
     case CV_INT: k->vals[slot] = (uint64_t)x->i; break;
     case CV_REAL: memcpy(&k->vals[slot], &x->f, 8); break;
     case CV_TEXT: case CV_BLOB:
-      if( k->heap_len + x->n > k->heap_cap ){
-        uint64_t cap = k->heap_cap ? k->heap_cap*2 : 256;
-        while( cap < k->heap_len + x->n ) cap *= 2;
-        char *h = realloc(k->heap, (size_t)cap);
-        if( h==0 ) return -1;
-        k->heap = h; k->heap_cap = cap;
-      }
-      if( x->n ) memcpy(k->heap + k->heap_len, x->p, x->n);
       k->vals[slot] = k->heap_len;
       k->lens[slot] = x->n;
-      k->heap_len += x->n;
-      break;
+      return agg_keycol_append(k, x->p, x->n);
     default: break;
   }
   return 0;
@@ -1006,15 +998,7 @@ int groupby_value(const groupby *gb, uint32_t row, int col, pred_value *out,
   if( gb->nthread>1 ){ p = &gb->parts[gb->order_part[row]]; slot = gb->order_slot[row]; }
   if( col < gb->keys.n ){
     int kc = gb->kcol[col];
-    if( kc>=0 ){ *out = agg_table_key(&p->table, kc, slot); return COL_OK; }
-    const agg_keycol *k = &p->dkeys[col];
-    memset(out, 0, sizeof(*out));
-    out->type = k->tags[slot];
-    if( out->type==CV_INT ) out->i = (int64_t)k->vals[slot];
-    else if( out->type==CV_REAL ) memcpy(&out->f, &k->vals[slot], 8);
-    else if( out->type==CV_TEXT || out->type==CV_BLOB ){
-      out->p = k->heap ? k->heap + k->vals[slot] : ""; out->n = k->lens[slot];
-    }
+    *out = kc>=0 ? agg_table_key(&p->table, kc, slot) : agg_keycol_value(&p->dkeys[col], slot);
     return COL_OK;
   }
   int a = col - gb->keys.n;

@@ -49,7 +49,10 @@ uint64_t agg_table_owned(const agg_table *t){
 }
 
 pred_value agg_table_key(const agg_table *t, int col, uint32_t slot){
-  const agg_keycol *k = &t->cols[col];
+  return agg_keycol_value(&t->cols[col], slot);
+}
+
+pred_value agg_keycol_value(const agg_keycol *k, uint32_t slot){
   pred_value v;
   memset(&v, 0, sizeof(v));
   v.type = k->tags[slot];
@@ -153,7 +156,7 @@ static int agg_grow_groups(agg_table *t){
   return 0;
 }
 
-static int agg_heap_append(agg_keycol *k, const char *p, uint32_t n){
+int agg_keycol_append(agg_keycol *k, const char *p, uint32_t n){
   if( k->heap_len + n > k->heap_cap ){
     uint64_t cap = k->heap_cap ? k->heap_cap*2 : 256;
     while( cap < k->heap_len + n ) cap *= 2;
@@ -189,7 +192,7 @@ int agg_table_insert(agg_table *t, uint32_t bucket, uint64_t hash,
         cv_str str = cv_bytes(v, row);
         k->vals[s] = k->heap_len;
         k->lens[s] = str.n;
-        if( agg_heap_append(k, str.p, str.n) ) goto oom;
+        if( agg_keycol_append(k, str.p, str.n) ) goto oom;
         break;
       }
       default: k->vals[s] = 0; break;

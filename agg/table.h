@@ -89,6 +89,11 @@ void agg_table_key_vector(const agg_table *t, int col, uint32_t from, uint32_t n
 int agg_table_merge(agg_table *dst, const agg_table *src, uint32_t *map,
                     col_error *err);
 
+/* The value slot of k holds, pointing into k. */
+pred_value agg_keycol_value(const agg_keycol *k, uint32_t slot);
+/* Append n bytes to k's heap (they start at the old heap_len); -1 on OOM. */
+int agg_keycol_append(agg_keycol *k, const char *p, uint32_t n);
+
 /* Key column col of the group in slot, as a value pointing into the table. */
 pred_value agg_table_key(const agg_table *t, int col, uint32_t slot);
 
