@@ -520,18 +520,20 @@ int agg_state_update(agg_state *s, const col_vector *arg, const col_vector *sep,
       agg_sum *a = s->a;
       if( arg->form==CV_FLAT && arg->tags==0 && arg->type==CV_INT ){
         const int64_t *x = arg->i64;
-        double ab = 0;
         for(uint32_t k=0; k<n; k++){
           agg_sum *p = &a[gid[k]];
           int64_t v = x[rows[k]];
-          ab += fabs((double)v);
           p->cnt++;
           p->r += (double)v;
           if( (p->approx|p->overflow)==0 && __builtin_add_overflow(p->i, v, &p->i) ){
             p->approx = p->overflow = 1;
           }
         }
-        s->absum += ab;
+        if( s->track_abs ){
+          double ab = 0;
+          for(uint32_t k=0; k<n; k++) ab += fabs((double)x[rows[k]]);
+          s->absum += ab;
+        }
       }else if( arg->form==CV_FLAT && arg->tags==0 && arg->type==CV_REAL ){
         const double *x = arg->f64;
         for(uint32_t k=0; k<n; k++){

@@ -69,8 +69,10 @@ typedef struct agg_state {
   uint32_t *touch;        /* groups a batch touched (scratch) */
   uint32_t touch_cap;     /* entries touch holds */
   /* sum/total/avg: the sum of |INTEGER input| over every group, a bound
-  ** on each group's partial integer sums in any order of its inputs */
+  ** on each group's partial integer sums in any order of its inputs; kept
+  ** only for a lane (track_abs), where the order is not the rows' */
   double absum;
+  int track_abs;
 } agg_state;
 
 /* A new state; 0 or -1 on OOM. */
