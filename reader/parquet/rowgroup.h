@@ -68,6 +68,14 @@ static inline int pq_pred_leaf(const pq_schema *s, const pq_row_group *R,
 int pq_stat_value(const pq_conv *cv, const pq_bytes *b, pred_value *out,
                   char *buf, size_t cap);
 
+/* The chunk's min/max statistics as the values the column gives: bit 1 of
+** the result when *mn was decoded, bit 2 for *mx (bmn, bmx hold 128 bytes).
+** min_value/max_value first, else the deprecated min/max where their
+** signed order is the conversion's. exact: use only statistics not marked
+** inexact (truncated), as an answer needs; a bound for pruning need not be. */
+int pq_chunk_bounds(const pq_column_chunk *cc, const pq_conv *cv, int exact,
+                    pred_value *mn, char *bmn, pred_value *mx, char *bmx);
+
 /* page_index.c: rows of the row group in pages whose ColumnIndex min/max
 ** admit every predicate. Returns a malloc'd mask of R->num_rows bytes
 ** (1 = may match) into *allowed, or leaves it NULL when no page can be

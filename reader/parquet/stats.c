@@ -93,6 +93,23 @@ static int legacy_order_ok(const pq_conv *cv){
   }
 }
 
+int pq_chunk_bounds(const pq_column_chunk *cc, const pq_conv *cv, int exact,
+                    pred_value *mn, char *bmn, pred_value *mx, char *bmx){
+  if( !cc->has_meta_data || !cc->meta_data.has_statistics ) return 0;
+  const pq_statistics *st = &cc->meta_data.statistics;
+  const pq_bytes *lo, *hi;
+  if( st->has_min_value && st->has_max_value ){
+    if( exact && st->has_is_min_value_exact && !st->is_min_value_exact ) return 0;
+    if( exact && st->has_is_max_value_exact && !st->is_max_value_exact ) return 0;
+    lo = &st->min_value; hi = &st->max_value;
+  }else if( st->has_min && st->has_max && legacy_order_ok(cv) ){
+    lo = &st->min; hi = &st->max;
+  }else{
+    return 0;
+  }
+  return (pq_stat_value(cv, lo, mn, bmn, 128) ? 1 : 0) | (pq_stat_value(cv, hi, mx, bmx, 128) ? 2 : 0);
+}
+
 /* Row-group min/max statistics against every predicate. */
 static int stats_may_match(pq_file *f, int rg, const pq_rg_plan *plan, scan_stats *stats){
   const scan_spec *spec = plan->spec;
@@ -105,16 +122,10 @@ static int stats_may_match(pq_file *f, int rg, const pq_rg_plan *plan, scan_stat
     const pq_column_chunk *cc = &R->columns[leaf];
     if( !cc->has_meta_data || !cc->meta_data.has_statistics ) continue;
     const pq_statistics *st = &cc->meta_data.statistics;
-    const pq_conv *cv = &s->leaves[leaf].conv;
-    pred_value mn, mx, *pmn = 0, *pmx = 0;
+    pred_value mn, mx;
     char bmn[128], bmx[128];
-    if( st->has_min_value && st->has_max_value ){
-      if( pq_stat_value(cv, &st->min_value, &mn, bmn, sizeof(bmn)) ) pmn = &mn;
-      if( pq_stat_value(cv, &st->max_value, &mx, bmx, sizeof(bmx)) ) pmx = &mx;
-    }else if( st->has_min && st->has_max && legacy_order_ok(cv) ){
-      if( pq_stat_value(cv, &st->min, &mn, bmn, sizeof(bmn)) ) pmn = &mn;
-      if( pq_stat_value(cv, &st->max, &mx, bmx, sizeof(bmx)) ) pmx = &mx;
-    }
+    int got = pq_chunk_bounds(cc, &s->leaves[leaf].conv, 0, &mn, bmn, &mx, bmx);
+    pred_value *pmn = (got & 1) ? &mn : 0, *pmx = (got & 2) ? &mx : 0;
     int has_nulls = 1, has_values = 1;
     if( st->has_null_count ){
       has_nulls = st->null_count > 0;

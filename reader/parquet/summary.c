@@ -50,39 +50,18 @@ static int range_usable(const pq_file_meta *m, int leaf, const pq_conv *cv){
   }
 }
 
-/* The deprecated min/max fields: signed order, right for these only. */
-static int legacy_usable(const pq_conv *cv){
-  switch( cv->kind ){
-    case PQC_BOOL: case PQC_INT32: case PQC_INT64: case PQC_DATE:
-    case PQC_TIMESTAMP:
-      return 1;
-    default:
-      return 0;
-  }
-}
-
 /* ISO text of a year outside 0000-9999 starts with a sign and sorts wrong. */
 static int value_usable(const pq_conv *cv, const pred_value *v){
   if( cv->kind!=PQC_DATE && cv->kind!=PQC_TIMESTAMP ) return 1;
   return v->n>0 && v->p[0]>='0' && v->p[0]<='9';
 }
 
-/* The exact min and max of one chunk's non-null values; 0 when unknown. */
+/* The exact min and max of one chunk's non-null values; 0 when unknown.
+** (range_usable has already kept only conversions whose deprecated
+** signed-order fields pq_chunk_bounds may fall back to.) */
 static int chunk_range(const pq_column_chunk *cc, const pq_conv *cv,
                        pred_value *mn, pred_value *mx, char *b1, char *b2){
-  if( !cc->has_meta_data || !cc->meta_data.has_statistics ) return 0;
-  const pq_statistics *st = &cc->meta_data.statistics;
-  const pq_bytes *lo, *hi;
-  if( st->has_min_value && st->has_max_value ){
-    if( st->has_is_min_value_exact && !st->is_min_value_exact ) return 0;
-    if( st->has_is_max_value_exact && !st->is_max_value_exact ) return 0;
-    lo = &st->min_value; hi = &st->max_value;
-  }else if( st->has_min && st->has_max && legacy_usable(cv) ){
-    lo = &st->min; hi = &st->max;
-  }else{
-    return 0;
-  }
-  if( !pq_stat_value(cv, lo, mn, b1, 128) || !pq_stat_value(cv, hi, mx, b2, 128) ) return 0;
+  if( pq_chunk_bounds(cc, cv, 1, mn, b1, mx, b2)!=3 ) return 0;
   if( !value_usable(cv, mn) || !value_usable(cv, mx) ) return 0;
   return pred_value_compare(mn, mx, COLL_BINARY) <= 0;
 }
