@@ -85,7 +85,8 @@ struct groupby {
   const col_vector **av;  /* argument vectors (NULL for count(*)) */
   const col_vector **sv;  /* separator vectors (NULL when none) */
   const col_batch *batch; /* the batch being consumed */
-  uint64_t row_base;      /* rows consumed before this batch */
+  uint64_t row_base;      /* rows consumed before this batch (partitions
+                          ** order groups by it; a lane uses first_row) */
   uint32_t *order_part;   /* threads>1: output row -> partition */
   uint32_t *order_slot;   /* threads>1: output row -> slot */
   int nbase;              /* columns summed for sum/total/avg (gb_base) */
@@ -877,7 +878,6 @@ int groupby_merge_begin(groupby *dst, groupby *src, col_error *err){
       dst->msepn[a] = n;
     }
   }
-  dst->row_base += src->row_base;
   return COL_OK;
 }
 
