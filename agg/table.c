@@ -13,6 +13,17 @@
 ** reading the group's stored hash or key. */
 #define AGG_FP(h) ((uint32_t)((h)>>32))
 #define AGG_BUCKET(h, slot) (((uint64_t)AGG_FP(h)<<32) | (uint32_t)(slot))
+#define AGG_MAX_BUCKET_BITS 31   /* nbucket is a uint32_t power of two */
+
+/* A group's home bucket is the top bits of its hash, which the bucket
+** itself stores: doubling the table then walks the old buckets in order
+** and writes the new ones in order (homes keep their order), never
+** reading a stored hash. Placing groups by their low hash bits made every
+** doubling a random write per group into the new array; at millions of
+** groups that cost more than all the probes. */
+static inline uint32_t agg_home(const agg_table *t, uint64_t hash){
+  return AGG_FP(hash) >> t->shift;
+}
 
 int agg_table_init(agg_table *t, int nkey){
   memset(t, 0, sizeof(*t));
@@ -22,6 +33,7 @@ int agg_table_init(agg_table *t, int nkey){
   if( t->buckets==0 || t->cols==0 ){ agg_table_free(t); return -1; }
   memset(t->buckets, 0xff, AGG_FIRST_BUCKETS * sizeof(uint64_t));
   t->nbucket = AGG_FIRST_BUCKETS;
+  t->shift = 32 - __builtin_ctz(AGG_FIRST_BUCKETS);
   return 0;
 }
 
@@ -104,7 +116,7 @@ uint32_t agg_table_probe(const agg_table *t, uint64_t hash,
                          const col_vector *const *keys, uint32_t row,
                          uint32_t *bucket){
   uint32_t mask = t->nbucket - 1;
-  uint32_t at = (uint32_t)hash & mask;
+  uint32_t at = agg_home(t, hash);
   uint32_t fp = AGG_FP(hash);
   for(;;){
     uint64_t b = t->buckets[at];
@@ -115,22 +127,27 @@ uint32_t agg_table_probe(const agg_table *t, uint64_t hash,
   }
 }
 
-/* Double the buckets and re-place every group by its stored hash. */
+/* Double the buckets: each group's new home is one more top bit of the
+** fingerprint its bucket holds, so old buckets taken in order land in
+** order (a run that wrapped past the end lands near the end again). */
 static int agg_regrow(agg_table *t){
+  if( t->shift <= 32 - AGG_MAX_BUCKET_BITS ) return 0;  /* fuller, not bigger */
   uint32_t n = t->nbucket * 2;
   uint64_t *b = malloc((size_t)n * sizeof(uint64_t));
   if( b==0 ) return -1;
   memset(b, 0xff, (size_t)n * sizeof(uint64_t));
-  uint32_t mask = n - 1;
-  for(uint32_t s=0; s<t->ngroup; s++){
-    uint64_t h = t->hashes[s];
-    uint32_t at = (uint32_t)h & mask;
+  uint32_t mask = n - 1, shift = t->shift - 1;
+  for(uint32_t o=0; o<t->nbucket; o++){
+    uint64_t x = t->buckets[o];
+    if( (uint32_t)x==AGG_EMPTY ) continue;
+    uint32_t at = (uint32_t)(x>>32) >> shift;
     while( (uint32_t)b[at]!=AGG_EMPTY ) at = (at + 1) & mask;
-    b[at] = AGG_BUCKET(h, s);
+    b[at] = x;
   }
   free(t->buckets);
   t->buckets = b;
   t->nbucket = n;
+  t->shift = shift;
   return 0;
 }
 
@@ -225,13 +242,13 @@ int agg_table_lookup(agg_table *t, const col_vector *const *keys,
     if( pf ){
       if( k + AGG_PREFETCH < nsel ){
         uint32_t r2 = sel ? sel[k+AGG_PREFETCH] : k+AGG_PREFETCH;
-        __builtin_prefetch(&t->buckets[(uint32_t)hashes[r2] & (t->nbucket-1)]);
+        __builtin_prefetch(&t->buckets[agg_home(t, hashes[r2])]);
       }
       if( k + AGG_PREFETCH/2 < nsel && t->nkey ){
         /* the bucket is (likely) in cache by now: fetch the group's key */
         uint32_t r2 = sel ? sel[k+AGG_PREFETCH/2] : k+AGG_PREFETCH/2;
         uint64_t h2 = hashes[r2];
-        uint64_t b = t->buckets[(uint32_t)h2 & (t->nbucket-1)];
+        uint64_t b = t->buckets[agg_home(t, h2)];
         uint32_t s2 = (uint32_t)b;
         if( s2!=AGG_EMPTY && s2<t->ngroup && (uint32_t)(b>>32)==AGG_FP(h2) ){
           __builtin_prefetch(&t->hashes[s2]);

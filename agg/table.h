@@ -24,7 +24,8 @@
 #include "../reader/error.h"
 
 #define AGG_EMPTY UINT32_MAX          /* a bucket holding no group */
-#define AGG_MAX_GROUPS (UINT32_MAX-1) /* most groups one table holds */
+#define AGG_MAX_GROUPS (1u<<30)      /* most groups one table holds: at
+                                      ** most half of 2^31 buckets */
 
 /* One key column of every group, in slot order. */
 typedef struct agg_keycol {
@@ -40,6 +41,8 @@ typedef struct agg_table {
   uint64_t *buckets;      /* nbucket buckets: slot (low word, AGG_EMPTY where
                           ** none) and the high word of the group's hash */
   uint32_t nbucket;       /* a power of two */
+  uint32_t shift;         /* 32 - log2(nbucket): a hash's home bucket is
+                          ** the high word of the hash shifted right by it */
   uint64_t *hashes;       /* hash of each group's key */
   uint32_t ngroup;        /* groups held */
   uint32_t cap;           /* capacity of hashes and the key columns */
