@@ -754,6 +754,16 @@ int agg_state_result(const agg_state *s, uint32_t g, pred_value *out,
   return COL_OK;
 }
 
+int agg_state_check(const agg_state *s, uint32_t ngroup, col_error *err){
+  if( s->kind!=AGG_SUM ) return COL_OK;
+  uint32_t n = ngroup<s->cap ? ngroup : s->cap;
+  const agg_sum *a = s->a;
+  for(uint32_t g=0; g<n; g++){
+    if( a[g].overflow && a[g].cnt>0 ) return col_error_set(err, COL_ERROR, "integer overflow");
+  }
+  return COL_OK;
+}
+
 int agg_state_sum_order_free(const agg_state *s){
   if( s->kind!=AGG_SUM ) return 1;
   return s->absum < 9.2e18;   /* below 2^63, with room for rounding */

@@ -110,6 +110,10 @@ int agg_state_sum_order_free(const agg_state *s);
 int agg_state_result(const agg_state *s, uint32_t g, pred_value *out,
                      char *buf, col_error *err);
 
+/* The error agg_state_result would give for some group < ngroup, if any:
+** what a reader of every group's result meets. */
+int agg_state_check(const agg_state *s, uint32_t ngroup, col_error *err);
+
 /* Bytes held, by capacity, owned strings and the DISTINCT set included. */
 uint64_t agg_state_footprint(const agg_state *s);
 

@@ -991,6 +991,17 @@ int groupby_finish(groupby *gb, col_error *err){
 uint32_t groupby_ngroups(const groupby *gb){ return gb->ngroups; }
 int groupby_ncols(const groupby *gb){ return gb->keys.n + gb->aggs.n; }
 
+int groupby_column_check(const groupby *gb, int col, col_error *err){
+  if( col < gb->keys.n ) return COL_OK;
+  int a = col - gb->keys.n;
+  if( gb->lin_base[a]>=0 && gb->bases[gb->lin_base[a]].active ) return COL_OK;
+  for(int i=0; i<gb->nthread; i++){
+    int rc = agg_state_check(&gb->parts[i].states[a], gb->parts[i].table.ngroup, err);
+    if( rc ) return rc;
+  }
+  return COL_OK;
+}
+
 int groupby_value(const groupby *gb, uint32_t row, int col, pred_value *out,
                   char *buf, col_error *err){
   const gb_part *p = &gb->parts[0];

@@ -75,6 +75,10 @@ int groupby_ncols(const groupby *gb);
 int groupby_value(const groupby *gb, uint32_t row, int col, pred_value *out,
                   char *buf, col_error *err);
 
+/* The error groupby_value would give for some row of output column col,
+** if any (sum's "integer overflow"): SQLite sorting every row meets it. */
+int groupby_column_check(const groupby *gb, int col, col_error *err);
+
 /* Parallel lanes: each of T group bys (threads=1, the same keys,
 ** aggregates and filter) consumes one contiguous run of the rows, the runs
 ** in row order; folding lanes 1..T-1 into lane 0, in order, then gives

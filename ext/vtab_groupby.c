@@ -51,6 +51,7 @@ SQLITE_EXTENSION_INIT3
 #include "../agg/groupby_run.h"
 #include "../agg/filter.h"
 #include "../agg/summary.h"
+#include "../agg/order.h"
 #include "../reader/dataset.h"
 #include <stdlib.h>
 #include <string.h>
@@ -67,13 +68,23 @@ typedef struct gb_table {
   uint64_t memory_limit;  /* memory_limit= bytes, 0 none */
   int nkey;               /* key columns */
   int *key_src;           /* per key: source column if a plain column, else -1 */
+  int ncol;               /* output columns */
+  uint8_t *sortable;      /* per output column: declared without a COLLATE, so
+                          ** SQLite orders it under BINARY (agg/order.h) */
 } gb_table;
+
+#define GB_MAX_SORT 16   /* ORDER BY terms the table will consume */
 
 typedef struct gb_cursor {
   sqlite3_vtab_cursor base;
   groupby *gb;            /* the finished aggregation */
   uint32_t row;           /* current output row */
   uint32_t nrow;          /* output rows */
+  uint32_t *order;        /* ORDER BY consumed: output rows in order, the
+                          ** first norder of them (else rows 0..nrow-1) */
+  uint32_t norder;        /* rows order holds: LIMIT + OFFSET of them, or all */
+  groupby_sort_term sort[GB_MAX_SORT];  /* the ORDER BY */
+  int nsort;
   pred_value *fixed;      /* the one row, when metadata answered (no scan) */
   int nfixed;
 } gb_cursor;
@@ -87,12 +98,22 @@ static const char *gb_decl(const col_schema *s, int c){
   return s->cols[c].decl ? s->cols[c].decl : "";
 }
 
+/* Does a declared type name a collation (then ORDER BY on the column is
+** left to SQLite)? */
+static int gb_has_collate(const char *decl){
+  for(const char *p=decl; *p; p++){
+    if( strncasecmp(p, "collate", 7)==0 ) return 1;
+  }
+  return 0;
+}
+
 static void gb_table_free(gb_table *t){
   if( t==0 ) return;
   if( t->ds ) t->ds->m->close(t->ds);
   sqlite3_free(t->keys); sqlite3_free(t->aggs);
   agg_filter_free(&t->filter);
   sqlite3_free(t->key_src);
+  sqlite3_free(t->sortable);
   sqlite3_free(t);
 }
 
@@ -177,11 +198,16 @@ static int gb_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
   t->nkey = kl->n;
   t->key_src = sqlite3_malloc64(sizeof(int)*(sqlite3_uint64)(kl->n+1));
   if( t->key_src==0 ){ rc = SQLITE_NOMEM; goto connect_error; }
+  t->ncol = kl->n + al->n;
+  t->sortable = sqlite3_malloc64((sqlite3_uint64)t->ncol + 1);
+  if( t->sortable==0 ){ rc = SQLITE_NOMEM; goto connect_error; }
+  memset(t->sortable, 1, (size_t)t->ncol + 1);
   ddl = sqlite3_str_new(db);
   sqlite3_str_appendall(ddl, "CREATE TABLE x(");
   for(int i=0; i<kl->n; i++){
     t->key_src[i] = kl->items[i].src_col;
     const char *decl = kl->items[i].src_col>=0 ? gb_decl(schema, kl->items[i].src_col) : "";
+    t->sortable[i] = !gb_has_collate(decl);
     sqlite3_str_appendf(ddl, "%s\"%w\" %s", i ? ", " : "", kl->items[i].name, decl);
   }
   for(int i=0; i<al->n; i++){
@@ -217,6 +243,11 @@ static int gb_disconnect(sqlite3_vtab *vt){
   return SQLITE_OK;
 }
 
+/* idxStr record of one ORDER BY term: GB_PLAN_ORDER,<output col>,<desc>,0; */
+#define GB_PLAN_ORDER 1000
+/* idxStr record of an output column the statement reads: GB_PLAN_USED,<col>,0,0; */
+#define GB_PLAN_USED 1001
+
 static int gb_best_index(sqlite3_vtab *vt, sqlite3_index_info *info){
   gb_table *t = (gb_table*)vt;
   sqlite3_str *plan = sqlite3_str_new(t->db);
@@ -244,6 +275,45 @@ static int gb_best_index(sqlite3_vtab *vt, sqlite3_index_info *info){
     if( has_rhs ) info->aConstraintUsage[i].argvIndex = ++argi;
     info->aConstraintUsage[i].omit = 1;
   }
+  /* ORDER BY over output columns with a LIMIT: the first LIMIT+OFFSET rows
+  ** are picked in one pass (agg/order.h) and returned in order. SQLite
+  ** still applies LIMIT and OFFSET itself, and may still drop rows by a
+  ** WHERE term it never showed the table (3.40 offers LIMIT even then:
+  ** x = y on two output columns), so a cursor asked for more rows than
+  ** that sorts the rest in full (gb_next). Without a LIMIT the ORDER BY
+  ** is left to SQLite's sorter. */
+  int ilimit = -1, ioffset = -1, ordered = info->nOrderBy>0;
+  for(int i=0; i<info->nConstraint; i++){
+    const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+    if( !c->usable ) continue;
+    if( c->op==SQLITE_INDEX_CONSTRAINT_LIMIT ) ilimit = i;
+    if( c->op==SQLITE_INDEX_CONSTRAINT_OFFSET ) ioffset = i;
+  }
+  if( info->nOrderBy>GB_MAX_SORT ) ordered = 0;
+  for(int i=0; i<info->nOrderBy && ordered; i++){
+    int col = info->aOrderBy[i].iColumn;
+    if( col<0 || col>=t->ncol || !t->sortable[col] ) ordered = 0;
+  }
+  if( ordered && ilimit>=0 ){
+    sqlite3_str_appendf(plan, "%d,0,0,0;", SQLITE_INDEX_CONSTRAINT_LIMIT);
+    info->aConstraintUsage[ilimit].argvIndex = ++argi;
+    if( ioffset>=0 ){
+      sqlite3_str_appendf(plan, "%d,0,0,0;", SQLITE_INDEX_CONSTRAINT_OFFSET);
+      info->aConstraintUsage[ioffset].argvIndex = ++argi;
+    }
+    for(int i=0; i<info->nOrderBy; i++){
+      sqlite3_str_appendf(plan, "%d,%d,%d,0;", GB_PLAN_ORDER,
+                          info->aOrderBy[i].iColumn, info->aOrderBy[i].desc);
+    }
+    /* the columns the statement reads: SQLite's sorter would read them
+    ** in every row, so a value error in any row of one must still end it */
+    for(int col=0; col<t->ncol; col++){
+      if( info->colUsed & ((sqlite3_uint64)1 << (col<63 ? col : 63)) ){
+        sqlite3_str_appendf(plan, "%d,%d,0,0;", GB_PLAN_USED, col);
+      }
+    }
+    info->orderByConsumed = 1;
+  }
   if( sqlite3_str_errcode(plan) ){ sqlite3_free(sqlite3_str_finish(plan)); return SQLITE_NOMEM; }
   info->idxStr = sqlite3_str_length(plan) ? sqlite3_str_finish(plan) : (sqlite3_free(sqlite3_str_finish(plan)), sqlite3_mprintf(""));
   info->needToFreeIdxStr = 1;
@@ -264,6 +334,7 @@ static int gb_close(sqlite3_vtab_cursor *cur){
   gb_cursor *c = (gb_cursor*)cur;
   groupby_free(c->gb);
   groupby_summary_free(c->fixed, c->nfixed);
+  free(c->order);
   sqlite3_free(c);
   return SQLITE_OK;
 }
@@ -308,6 +379,14 @@ static int gb_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   int ntext = 0, rc = SQLITE_ERROR;
   groupby_free(c->gb);
   c->gb = 0; c->row = 0; c->nrow = 0;
+  free(c->order);
+  c->order = 0; c->norder = 0; c->nsort = 0;
+  groupby_sort_term *sort = c->sort;
+  uint8_t *used = sqlite3_malloc64((sqlite3_uint64)t->ncol + 1);
+  if( used==0 ) return SQLITE_NOMEM;
+  memset(used, 0, (size_t)t->ncol + 1);
+  int has_limit = 0;
+  sqlite3_int64 limit = -1, offset = 0;
   groupby_summary_free(c->fixed, c->nfixed);
   c->fixed = 0;
   /* threads=T busy threads in all. A Parquet source runs T lanes, each
@@ -349,6 +428,27 @@ static int gb_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
     int col = (int)strtol(s, (char**)&s, 10); s++;
     int cl = (int)strtol(s, (char**)&s, 10); s++;
     (void)strtol(s, (char**)&s, 10); s++;
+    if( op==GB_PLAN_USED ){
+      if( col>=0 && col<t->ncol ) used[col] = 1;
+      continue;
+    }
+    if( op==GB_PLAN_ORDER ){
+      if( c->nsort>=GB_MAX_SORT || col<0 || col>=t->ncol ){
+        col_error_set(&err, COL_ERROR, "group_by: bad plan"); goto filter_error;
+      }
+      sort[c->nsort].col = col; sort[c->nsort].desc = cl; c->nsort++;
+      continue;
+    }
+    if( op==SQLITE_INDEX_CONSTRAINT_LIMIT || op==SQLITE_INDEX_CONSTRAINT_OFFSET ){
+      if( ai>=argc ){ col_error_set(&err, COL_ERROR, "group_by: bad plan"); goto filter_error; }
+      sqlite3_value *v = argv[ai++];
+      /* SQLite checks LIMIT/OFFSET itself; a value that is not an INTEGER
+      ** here just means: return every row, ordered */
+      if( sqlite3_value_type(v)!=SQLITE_INTEGER ){ has_limit = -1; continue; }
+      if( op==SQLITE_INDEX_CONSTRAINT_LIMIT ){ limit = sqlite3_value_int64(v); if( has_limit==0 ) has_limit = 1; }
+      else offset = sqlite3_value_int64(v);
+      continue;
+    }
     scan_pred *p = &preds[npred++];
     memset(p, 0, sizeof(*p));
     p->col = col; p->op = gb_pred_op(op); p->coll = (pred_coll)cl; p->exact = 1;
@@ -397,6 +497,14 @@ static int gb_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   }
   if( grc ) goto filter_error;
   c->nrow = groupby_ngroups(c->gb);
+  if( c->nsort>0 ){
+    /* LIMIT < 0 is no limit; OFFSET < 0 is none */
+    uint64_t k = has_limit==1 && limit>=0 ? (uint64_t)limit + (uint64_t)(offset>0 ? offset : 0) : UINT64_MAX;
+    for(int col=0; col<t->ncol; col++){
+      if( used[col] && groupby_column_check(c->gb, col, &err) ) goto filter_error;
+    }
+    if( groupby_order(c->gb, sort, c->nsort, k, &c->order, &c->norder, &err) ) goto filter_error;
+  }
   rc = SQLITE_OK;
   goto filter_done;
 filter_error:
@@ -404,16 +512,37 @@ filter_error:
   sqlite3_free(t->base.zErrMsg);
   t->base.zErrMsg = sqlite3_mprintf("%s", err.msg[0] ? err.msg : "group_by: scan failed");
 filter_fail:
+  free(c->order);
+  c->order = 0; c->norder = 0;
   groupby_free(c->gb);
   c->gb = 0; c->nrow = 0;
 filter_done:
+  sqlite3_free(used);
   for(int i=0; i<ntext; i++) sqlite3_free(texts[i]);
   sqlite3_free(texts);
   sqlite3_free(preds);
   return rc;
 }
 
-static int gb_next(sqlite3_vtab_cursor *cur){ ((gb_cursor*)cur)->row++; return SQLITE_OK; }
+static int gb_next(sqlite3_vtab_cursor *cur){
+  gb_cursor *c = (gb_cursor*)cur;
+  c->row++;
+  if( c->order && c->row>=c->norder && c->row<c->nrow ){
+    /* past LIMIT + OFFSET: SQLite dropped rows by a term it kept to itself.
+    ** The full order's first norder rows are the ones already returned. */
+    uint32_t *all, nall;
+    col_error err;
+    col_error_clear(&err);
+    if( groupby_order(c->gb, c->sort, c->nsort, UINT64_MAX, &all, &nall, &err) ){
+      sqlite3_free(cur->pVtab->zErrMsg);
+      cur->pVtab->zErrMsg = sqlite3_mprintf("%s", err.msg);
+      return err.code==COL_ENOMEM ? SQLITE_NOMEM : SQLITE_ERROR;
+    }
+    free(c->order);
+    c->order = all; c->norder = nall;
+  }
+  return SQLITE_OK;
+}
 static int gb_eof(sqlite3_vtab_cursor *cur){ gb_cursor *c = (gb_cursor*)cur; return c->row>=c->nrow; }
 
 static int gb_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col){
@@ -424,7 +553,7 @@ static int gb_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col){
   col_error_clear(&err);
   if( c->fixed ){
     v = c->fixed[col];
-  }else if( groupby_value(c->gb, c->row, col, &v, buf, &err) ){
+  }else if( groupby_value(c->gb, c->order ? c->order[c->row] : c->row, col, &v, buf, &err) ){
     sqlite3_result_error(ctx, err.msg, -1);
     return SQLITE_OK;
   }
@@ -439,7 +568,8 @@ static int gb_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col){
 }
 
 static int gb_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid){
-  *rowid = ((gb_cursor*)cur)->row + 1;
+  gb_cursor *c = (gb_cursor*)cur;
+  *rowid = (c->order ? c->order[c->row] : c->row) + 1;
   return SQLITE_OK;
 }
 
