@@ -2,6 +2,7 @@
 ** aggregate.c — per-group aggregate states; see aggregate.h.
 */
 #include "aggregate.h"
+#include "bigmem.h"
 #include "value.h"
 #include <stdlib.h>
 #include <string.h>
@@ -84,7 +85,7 @@ void agg_state_free(agg_state *s){
       for(uint32_t g=0; g<s->cap; g++) free(t[g].p);
     }
   }
-  free(s->a);
+  agg_mem_free(s->a);
   if( s->distinct ) agg_table_free(&s->dset);
   agg_hasher_free(&s->hs);
   free(s->g64); free(s->h); free(s->tmp); free(s->cseen);
@@ -98,7 +99,7 @@ int agg_state_reserve(agg_state *s, uint32_t ngroup, col_error *err){
   uint32_t cap = s->cap ? s->cap : 64;
   while( cap<ngroup ) cap = cap > UINT32_MAX/2 ? UINT32_MAX : cap*2;
   size_t es = agg_elem_size(s->kind);
-  char *a = realloc(s->a, (size_t)cap * es);
+  char *a = agg_mem_realloc(s->a, (size_t)cap * es);
   if( a==0 ){
     return col_error_set(err, COL_ENOMEM, "group_by: out of memory for aggregate states");
   }

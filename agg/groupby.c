@@ -11,6 +11,7 @@
 #include "table.h"
 #include "aggregate.h"
 #include "value.h"
+#include "bigmem.h"
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,18 +142,15 @@ static void gb_part_free(groupby *gb, gb_part *p){
   if( p->states ){
     for(int a=0; a<gb->aggs.n; a++) agg_state_free(&p->states[a]);
   }
-  free(p->states); free(p->first_row);
+  free(p->states); agg_mem_free(p->first_row);
   free(p->rows); free(p->gid); free(p->rows2); free(p->gid2);
   for(int b=0; b<gb->nbase; b++){
-    if( p->lsum ) free(p->lsum[b]);
-    if( p->lcnt ) free(p->lcnt[b]);
+    if( p->lsum ) agg_mem_free(p->lsum[b]);
+    if( p->lcnt ) agg_mem_free(p->lcnt[b]);
   }
   free(p->lsum); free(p->lcnt);
   if( p->dkeys ){
-    for(int k=0; k<gb->keys.n; k++){
-      free(p->dkeys[k].tags); free(p->dkeys[k].vals);
-      free(p->dkeys[k].lens); free(p->dkeys[k].heap);
-    }
+    for(int k=0; k<gb->keys.n; k++) agg_keycol_free(&p->dkeys[k]);
     free(p->dkeys);
   }
   memset(p, 0, sizeof(*p));
@@ -200,10 +198,10 @@ static int gb_lin_reserve(groupby *gb, gb_part *p, uint32_t ngroup){
   while( cap<ngroup ) cap = cap > UINT32_MAX/2 ? UINT32_MAX : cap*2;
   for(int b=0; b<gb->nbase; b++){
     if( !gb->bases[b].active ) continue;
-    int64_t *x = realloc(p->lsum[b], (size_t)cap*8);
+    int64_t *x = agg_mem_realloc(p->lsum[b], (size_t)cap*8);
     if( x==0 ) return -1;
     p->lsum[b] = x;
-    int64_t *c = realloc(p->lcnt[b], (size_t)cap*8);
+    int64_t *c = agg_mem_realloc(p->lcnt[b], (size_t)cap*8);
     if( c==0 ) return -1;
     p->lcnt[b] = c;
     memset(x + p->lcap, 0, (size_t)(cap - p->lcap)*8);
@@ -296,7 +294,7 @@ static int gb_lin_stop(groupby *gb, int b, col_error *err){
         if( c ) agg_state_set_sum(s, g, p->lsum[b][g] + c*gb->lin_k[a], c);
       }
     }
-    free(p->lsum[b]); free(p->lcnt[b]);
+    agg_mem_free(p->lsum[b]); agg_mem_free(p->lcnt[b]);
     p->lsum[b] = 0; p->lcnt[b] = 0;
   }
   gb->bases[b].active = 0;
@@ -333,16 +331,6 @@ static int gb_derive_keys(groupby *gb, const col_schema *schema){
   return 0;
 }
 
-static int gb_keycol_reserve(agg_keycol *k, uint32_t n){
-  uint8_t *t = realloc(k->tags, (size_t)n + 1);
-  if( t ) k->tags = t;
-  uint64_t *v = realloc(k->vals, ((size_t)n + 1) * 8);
-  if( v ) k->vals = v;
-  uint32_t *l = realloc(k->lens, ((size_t)n + 1) * 4);
-  if( l ) k->lens = l;
-  return t && v && l ? 0 : -1;
-}
-
 static int gb_keycol_set(agg_keycol *k, uint32_t slot, const pred_value *x){
   k->tags[slot] = x->type;
   k->lens[slot] = 0;
@@ -370,7 +358,7 @@ static int gb_finish_derived(groupby *gb, gb_part *p, col_error *err){
   int rc = COL_OK;
   if( !p->dkeys || !cols || !strs ) goto oom;
   for(int i=0; i<gb->keys.n; i++){
-    if( gb->kcol[i]<0 && gb_keycol_reserve(&p->dkeys[i], ng) ) goto oom;
+    if( gb->kcol[i]<0 && agg_keycol_reserve(&p->dkeys[i], ng) ) goto oom;
   }
   for(uint32_t from=0; from<ng && rc==COL_OK; from+=CHUNK){
     uint32_t n = ng - from < CHUNK ? ng - from : CHUNK;
@@ -494,7 +482,7 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
     }
     if( gb_lin_reserve(gb, &gb->parts[0], 1) ) goto oom;
     if( gb->nthread>1 ){
-      gb->parts[0].first_row = calloc(64, sizeof(uint64_t));
+      gb->parts[0].first_row = agg_mem_zalloc(64 * sizeof(uint64_t));
       if( gb->parts[0].first_row==0 ) goto oom;
       gb->parts[0].first_cap = 64;
     }
@@ -577,7 +565,7 @@ static int gb_part_consume(groupby *gb, int w){
     if( p->table.ngroup>p->first_cap ){
       uint32_t cap = p->first_cap ? p->first_cap : 64;
       while( cap<p->table.ngroup ) cap *= 2;
-      uint64_t *f = realloc(p->first_row, (size_t)cap*8);
+      uint64_t *f = agg_mem_realloc(p->first_row, (size_t)cap*8);
       if( f==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
       p->first_row = f; p->first_cap = cap;
     }
@@ -895,7 +883,7 @@ int groupby_merge_part(groupby *dst, groupby *src, int part, col_error *err){
     if( ng>d->first_cap ){
       uint32_t cap = d->first_cap ? d->first_cap : 64;
       while( cap<ng ) cap *= 2;
-      uint64_t *f = realloc(d->first_row, (size_t)cap*8);
+      uint64_t *f = agg_mem_realloc(d->first_row, (size_t)cap*8);
       if( f==0 ){ rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory merging lanes"); goto done; }
       d->first_row = f; d->first_cap = cap;
     }

@@ -3,16 +3,19 @@
 */
 #include "table.h"
 #include "value.h"
+#include "bigmem.h"
 #include <stdlib.h>
 #include <string.h>
 
 #define AGG_FIRST_BUCKETS 64  /* small: most group bys have few groups */
 
-/* A bucket: the group's slot in the low word, the high word of its hash in
-** the high word, so a probe rejects most non-matching groups without
-** reading the group's stored hash or key. */
+/* A bucket: the group's slot + 1 in the low word (0: empty, so fresh zeroed
+** memory is an empty table), the high word of its hash in the high word, so
+** a probe rejects most non-matching groups without reading the group's
+** stored hash or key. */
 #define AGG_FP(h) ((uint32_t)((h)>>32))
-#define AGG_BUCKET(h, slot) (((uint64_t)AGG_FP(h)<<32) | (uint32_t)(slot))
+#define AGG_BUCKET(h, slot) (((uint64_t)AGG_FP(h)<<32) | ((uint32_t)(slot) + 1))
+#define AGG_BUCKET_SLOT(b) ((uint32_t)(b) - 1)   /* AGG_EMPTY when empty */
 #define AGG_MAX_BUCKET_BITS 31   /* nbucket is a uint32_t power of two */
 
 /* A group's home bucket is the top bits of its hash, which the bucket
@@ -28,10 +31,9 @@ static inline uint32_t agg_home(const agg_table *t, uint64_t hash){
 int agg_table_init(agg_table *t, int nkey){
   memset(t, 0, sizeof(*t));
   t->nkey = nkey;
-  t->buckets = malloc(AGG_FIRST_BUCKETS * sizeof(uint64_t));
+  t->buckets = agg_mem_zalloc(AGG_FIRST_BUCKETS * sizeof(uint64_t));
   t->cols = calloc(nkey>0 ? (size_t)nkey : 1, sizeof(agg_keycol));
   if( t->buckets==0 || t->cols==0 ){ agg_table_free(t); return -1; }
-  memset(t->buckets, 0xff, AGG_FIRST_BUCKETS * sizeof(uint64_t));
   t->nbucket = AGG_FIRST_BUCKETS;
   t->shift = 32 - __builtin_ctz(AGG_FIRST_BUCKETS);
   return 0;
@@ -40,11 +42,10 @@ int agg_table_init(agg_table *t, int nkey){
 void agg_table_free(agg_table *t){
   if( t->cols ){
     for(int c=0; c<t->nkey; c++){
-      free(t->cols[c].tags); free(t->cols[c].vals);
-      free(t->cols[c].lens); free(t->cols[c].heap);
+      agg_keycol_free(&t->cols[c]);
     }
   }
-  free(t->cols); free(t->buckets); free(t->hashes);
+  free(t->cols); agg_mem_free(t->buckets); agg_mem_free(t->hashes);
   memset(t, 0, sizeof(*t));
 }
 
@@ -120,7 +121,7 @@ uint32_t agg_table_probe(const agg_table *t, uint64_t hash,
   uint32_t fp = AGG_FP(hash);
   for(;;){
     uint64_t b = t->buckets[at];
-    uint32_t slot = (uint32_t)b;
+    uint32_t slot = AGG_BUCKET_SLOT(b);
     if( slot==AGG_EMPTY ){ *bucket = at; return AGG_EMPTY; }
     if( (uint32_t)(b>>32)==fp && t->hashes[slot]==hash && agg_holds(t, slot, keys, row) ) return slot;
     at = (at + 1) & mask;
@@ -133,18 +134,17 @@ uint32_t agg_table_probe(const agg_table *t, uint64_t hash,
 static int agg_regrow(agg_table *t){
   if( t->shift <= 32 - AGG_MAX_BUCKET_BITS ) return 0;  /* fuller, not bigger */
   uint32_t n = t->nbucket * 2;
-  uint64_t *b = malloc((size_t)n * sizeof(uint64_t));
+  uint64_t *b = agg_mem_zalloc((size_t)n * sizeof(uint64_t));
   if( b==0 ) return -1;
-  memset(b, 0xff, (size_t)n * sizeof(uint64_t));
   uint32_t mask = n - 1, shift = t->shift - 1;
   for(uint32_t o=0; o<t->nbucket; o++){
     uint64_t x = t->buckets[o];
-    if( (uint32_t)x==AGG_EMPTY ) continue;
+    if( (uint32_t)x==0 ) continue;
     uint32_t at = (uint32_t)(x>>32) >> shift;
-    while( (uint32_t)b[at]!=AGG_EMPTY ) at = (at + 1) & mask;
+    while( (uint32_t)b[at]!=0 ) at = (at + 1) & mask;
     b[at] = x;
   }
-  free(t->buckets);
+  agg_mem_free(t->buckets);
   t->buckets = b;
   t->nbucket = n;
   t->shift = shift;
@@ -154,18 +154,18 @@ static int agg_regrow(agg_table *t){
 /* Grow hashes and key columns to hold at least one more group. */
 static int agg_grow_groups(agg_table *t){
   uint32_t cap = t->cap ? (t->cap > AGG_MAX_GROUPS/2 ? AGG_MAX_GROUPS : t->cap*2) : 64;
-  uint64_t *h = realloc(t->hashes, (size_t)cap * sizeof(uint64_t));
+  uint64_t *h = agg_mem_realloc(t->hashes, (size_t)cap * sizeof(uint64_t));
   if( h==0 ) return -1;
   t->hashes = h;
   for(int c=0; c<t->nkey; c++){
     agg_keycol *k = &t->cols[c];
-    uint8_t *tg = realloc(k->tags, cap);
+    uint8_t *tg = agg_mem_realloc(k->tags, cap);
     if( tg==0 ) return -1;
     k->tags = tg;
-    uint64_t *v = realloc(k->vals, (size_t)cap * 8);
+    uint64_t *v = agg_mem_realloc(k->vals, (size_t)cap * 8);
     if( v==0 ) return -1;
     k->vals = v;
-    uint32_t *l = realloc(k->lens, (size_t)cap * 4);
+    uint32_t *l = agg_mem_realloc(k->lens, (size_t)cap * 4);
     if( l==0 ) return -1;
     k->lens = l;
   }
@@ -173,11 +173,27 @@ static int agg_grow_groups(agg_table *t){
   return 0;
 }
 
+void agg_keycol_free(agg_keycol *k){
+  agg_mem_free(k->tags); agg_mem_free(k->vals);
+  agg_mem_free(k->lens); agg_mem_free(k->heap);
+  memset(k, 0, sizeof(*k));
+}
+
+int agg_keycol_reserve(agg_keycol *k, uint32_t n){
+  uint8_t *t = agg_mem_realloc(k->tags, (size_t)n + 1);
+  if( t ) k->tags = t;
+  uint64_t *v = agg_mem_realloc(k->vals, ((size_t)n + 1) * 8);
+  if( v ) k->vals = v;
+  uint32_t *l = agg_mem_realloc(k->lens, ((size_t)n + 1) * 4);
+  if( l ) k->lens = l;
+  return t && v && l ? 0 : -1;
+}
+
 int agg_keycol_append(agg_keycol *k, const char *p, uint32_t n){
   if( k->heap_len + n > k->heap_cap ){
     uint64_t cap = k->heap_cap ? k->heap_cap*2 : 256;
     while( cap < k->heap_len + n ) cap *= 2;
-    char *h = realloc(k->heap, (size_t)cap);
+    char *h = agg_mem_realloc(k->heap, (size_t)cap);
     if( h==0 ) return -1;
     k->heap = h;
     k->heap_cap = cap;
@@ -249,7 +265,7 @@ int agg_table_lookup(agg_table *t, const col_vector *const *keys,
         uint32_t r2 = sel ? sel[k+AGG_PREFETCH/2] : k+AGG_PREFETCH/2;
         uint64_t h2 = hashes[r2];
         uint64_t b = t->buckets[agg_home(t, h2)];
-        uint32_t s2 = (uint32_t)b;
+        uint32_t s2 = AGG_BUCKET_SLOT(b);
         if( s2!=AGG_EMPTY && s2<t->ngroup && (uint32_t)(b>>32)==AGG_FP(h2) ){
           __builtin_prefetch(&t->hashes[s2]);
           /* every key column is compared: each is two more misses */

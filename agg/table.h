@@ -94,6 +94,10 @@ int agg_table_merge(agg_table *dst, const agg_table *src, uint32_t *map,
 
 /* The value slot of k holds, pointing into k. */
 pred_value agg_keycol_value(const agg_keycol *k, uint32_t slot);
+/* Room for n groups in k's tags, vals and lens; -1 on OOM. */
+int agg_keycol_reserve(agg_keycol *k, uint32_t n);
+/* Free k's arrays (agg/bigmem.h blocks, as every agg_keycol's are). */
+void agg_keycol_free(agg_keycol *k);
 /* Append n bytes to k's heap (they start at the old heap_len); -1 on OOM. */
 int agg_keycol_append(agg_keycol *k, const char *p, uint32_t n);
 

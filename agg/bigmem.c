@@ -1,0 +1,114 @@
+/*
+** bigmem.c — malloc'd or mapped blocks with a size header; see bigmem.h.
+*/
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+# define _GNU_SOURCE   /* mremap */
+#endif
+#include "bigmem.h"
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#if defined(__linux__)
+# include <sys/mman.h>
+# include <unistd.h>
+# define AGG_MEM_CAN_MAP 1
+#else
+# define AGG_MEM_CAN_MAP 0
+#endif
+
+/* 16 bytes, so the block after it keeps malloc's alignment. */
+typedef struct agg_mem_hdr {
+  size_t len;             /* bytes of the whole block, header included;
+                          ** for a mapping, the mapped length */
+  size_t mapped;          /* 1: a mapping of its own */
+} agg_mem_hdr;
+
+static size_t agg_mem_round(size_t n){
+#if AGG_MEM_CAN_MAP
+  size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+  return (n + pg - 1) / pg * pg;
+#else
+  return n;
+#endif
+}
+
+/* populate: fault every page in now. A zeroed block is read before it is
+** written (a hash table's buckets): reading an untouched page maps the
+** shared zero page, and the write after it is then a copy-on-write fault
+** that flushes the TLB of every thread of the process, far dearer than
+** allocating the pages up front in one call. */
+static agg_mem_hdr *agg_mem_map(size_t total, int populate){
+#if AGG_MEM_CAN_MAP
+  size_t len = agg_mem_round(total);
+  int flags = MAP_PRIVATE|MAP_ANONYMOUS;
+# ifdef MAP_POPULATE
+  if( populate ) flags |= MAP_POPULATE;
+# endif
+  void *m = mmap(0, len, PROT_READ|PROT_WRITE, flags, -1, 0);
+  if( m==MAP_FAILED ) return 0;
+  agg_mem_hdr *h = m;
+  h->len = len; h->mapped = 1;
+  return h;
+#else
+  (void)total; (void)populate;
+  return 0;
+#endif
+}
+
+void *agg_mem_realloc(void *p, size_t n){
+  if( n > SIZE_MAX - 2*sizeof(agg_mem_hdr) - 65536 ) return 0;
+  size_t total = n + sizeof(agg_mem_hdr);
+  agg_mem_hdr *h = p ? (agg_mem_hdr*)p - 1 : 0;
+  if( !AGG_MEM_CAN_MAP || total < AGG_MEM_MAPPED ){
+    if( h && h->mapped ){
+      /* shrinking below the mapped size: keep the mapping */
+      return p;
+    }
+    agg_mem_hdr *q = realloc(h, total);
+    if( q==0 ) return 0;
+    q->len = total; q->mapped = 0;
+    return q + 1;
+  }
+#if AGG_MEM_CAN_MAP
+  if( h && h->mapped ){
+    if( total <= h->len ) return p;
+    size_t len = agg_mem_round(total);
+    void *m = mremap(h, h->len, len, MREMAP_MAYMOVE);
+    if( m==MAP_FAILED ) return 0;
+    h = m;
+    h->len = len;
+    return h + 1;
+  }
+  agg_mem_hdr *q = agg_mem_map(total, 0);
+  if( q==0 ) return 0;
+  if( h ){
+    memcpy(q + 1, h + 1, h->len - sizeof(agg_mem_hdr));
+    free(h);
+  }
+  return q + 1;
+#else
+  return 0;
+#endif
+}
+
+void *agg_mem_zalloc(size_t n){
+  if( n > SIZE_MAX - 2*sizeof(agg_mem_hdr) - 65536 ) return 0;
+  size_t total = n + sizeof(agg_mem_hdr);
+  if( AGG_MEM_CAN_MAP && total >= AGG_MEM_MAPPED ){
+    agg_mem_hdr *q = agg_mem_map(total, 1);   /* fresh mappings are zero */
+    return q ? q + 1 : 0;
+  }
+  agg_mem_hdr *q = calloc(1, total);
+  if( q==0 ) return 0;
+  q->len = total; q->mapped = 0;
+  return q + 1;
+}
+
+void agg_mem_free(void *p){
+  if( p==0 ) return;
+  agg_mem_hdr *h = (agg_mem_hdr*)p - 1;
+#if AGG_MEM_CAN_MAP
+  if( h->mapped ){ munmap(h, h->len); return; }
+#endif
+  free(h);
+}

@@ -1,0 +1,31 @@
+/*
+** bigmem.h — growable per-group arrays that grow without copying.
+**
+** A group by's columns (keys, hashes, states) double as groups arrive; at
+** millions of groups they are hundreds of MB. glibc's realloc copies any
+** block below its mmap threshold (which rises to 32 MiB), and a copy costs
+** twice: the bytes moved, and fresh pages the kernel must fault in and zero
+** for the new block while the old one's are thrown away. Here blocks of
+** AGG_MEM_MAPPED bytes and up live in mappings of their own that mremap()
+** grows by moving pages, not bytes, and that arrive zeroed (so a zeroed
+** block costs nothing until touched). Smaller blocks are malloc'd. Every
+** block carries its size in a header, so agg_mem_realloc and agg_mem_free
+** take any pointer these functions returned (and only those).
+**
+** Elsewhere than Linux every block is malloc'd.
+*/
+#ifndef COLUMNAR_AGG_BIGMEM_H
+#define COLUMNAR_AGG_BIGMEM_H
+
+#include <stddef.h>
+
+#define AGG_MEM_MAPPED (1u<<20)
+
+/* realloc(p, n): the first min(old, n) bytes kept; NULL on failure (p is
+** then unchanged). p may be NULL. Bytes past the old size are undefined. */
+void *agg_mem_realloc(void *p, size_t n);
+/* n zero bytes; NULL on failure. */
+void *agg_mem_zalloc(size_t n);
+void agg_mem_free(void *p);
+
+#endif
