@@ -89,7 +89,7 @@ void agg_state_free(agg_state *s){
   if( s->distinct ) agg_table_free(&s->dset);
   agg_hasher_free(&s->hs);
   free(s->g64); free(s->h); free(s->tmp); free(s->cseen);
-  free(s->iset);
+  agg_mem_free(s->iset);
   free(s->bcode); free(s->rank); free(s->order); free(s->touch);
   memset(s, 0, sizeof(*s));
 }
@@ -149,14 +149,14 @@ static int agg_iset_grow(agg_state *s, uint32_t need){
     if( nb >= (1u<<31) ) return -1;
     nb *= 2;
   }
-  agg_ipair *ns = calloc(nb, sizeof(agg_ipair));
+  agg_ipair *ns = agg_mem_zalloc((size_t)nb * sizeof(agg_ipair));
   if( ns==0 ) return -1;
   uint32_t mask = nb - 1;
   for(uint32_t j=0; j<s->inbucket; j++){
     agg_ipair *e = &s->iset[j];
     if( e->g ) agg_iset_add(ns, mask, agg_ipair_hash(e->g, e->v), e->g, e->v);
   }
-  free(s->iset);
+  agg_mem_free(s->iset);
   s->iset = ns;
   s->inbucket = nb;
   return 0;
@@ -239,7 +239,7 @@ static int agg_iset_retire(agg_state *s, col_error *err){
     int rc = agg_dset_add(s, &vv, CHUNK, rows, gid, &n, err);
     if( rc ) return rc;
   }
-  free(s->iset);
+  agg_mem_free(s->iset);
   s->iset = 0; s->inbucket = 0; s->in = 0;
   return COL_OK;
 }
