@@ -84,7 +84,7 @@ pred_value agg_keycol_value(const agg_keycol *k, uint32_t slot){
 /* Does the group in slot have, in key column c, the value v holds at row? */
 static inline int agg_key_same(const agg_keycol *k, uint32_t slot,
                                const col_vector *v, uint32_t row){
-  int st = k->tags[slot];
+  int st = k->utag>=0 ? k->utag : k->tags[slot];
   int rt = cv_tag(v, row);
   if( st==rt ){
     switch( st ){
@@ -123,7 +123,10 @@ uint32_t agg_table_probe(const agg_table *t, uint64_t hash,
     uint64_t b = t->buckets[at];
     uint32_t slot = AGG_BUCKET_SLOT(b);
     if( slot==AGG_EMPTY ){ *bucket = at; return AGG_EMPTY; }
-    if( (uint32_t)(b>>32)==fp && t->hashes[slot]==hash && agg_holds(t, slot, keys, row) ) return slot;
+    /* the fingerprint is 32 bits of the hash (fewer once the top ones
+    ** place the bucket): a stranger that matches it is rare enough that
+    ** comparing keys beats reading the stored hash, one more cache miss */
+    if( (uint32_t)(b>>32)==fp && agg_holds(t, slot, keys, row) ) return slot;
     at = (at + 1) & mask;
   }
 }
@@ -217,6 +220,8 @@ int agg_table_insert(agg_table *t, uint32_t bucket, uint64_t hash,
     const col_vector *v = keys[c];
     int tag = cv_tag(v, row);
     k->tags[s] = (uint8_t)tag;
+    if( s==0 ) k->utag = tag;
+    else if( k->utag!=tag ) k->utag = -1;
     k->lens[s] = 0;
     switch( tag ){
       case CV_INT: k->vals[s] = (uint64_t)cv_int(v, row); break;
@@ -267,11 +272,11 @@ int agg_table_lookup(agg_table *t, const col_vector *const *keys,
         uint64_t b = t->buckets[agg_home(t, h2)];
         uint32_t s2 = AGG_BUCKET_SLOT(b);
         if( s2!=AGG_EMPTY && s2<t->ngroup && (uint32_t)(b>>32)==AGG_FP(h2) ){
-          __builtin_prefetch(&t->hashes[s2]);
-          /* every key column is compared: each is two more misses */
+          /* every key column is compared: a miss each, two when the
+          ** groups' storage classes differ */
           for(int c=0; c<t->nkey && c<4; c++){
             __builtin_prefetch(&t->cols[c].vals[s2]);
-            __builtin_prefetch(&t->cols[c].tags[s2]);
+            if( t->cols[c].utag<0 ) __builtin_prefetch(&t->cols[c].tags[s2]);
           }
         }
       }

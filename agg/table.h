@@ -35,6 +35,9 @@ typedef struct agg_keycol {
   char *heap;             /* TEXT/BLOB bytes of all groups (malloc'd) */
   uint64_t heap_len;      /* bytes used in heap */
   uint64_t heap_cap;      /* bytes allocated for heap */
+  int utag;               /* table keys: the storage class every group has
+                          ** in this column, or -1 when they differ (a
+                          ** probe then need not read tags) */
 } agg_keycol;
 
 typedef struct agg_table {
