@@ -937,6 +937,38 @@ int groupby_merge_exact(const groupby *gb){
 
 /* ---- results ------------------------------------------------------------ */
 
+/* threads>1: output row -> (partition, slot), merging the partitions'
+** groups by the row that first made each (within a partition they are in
+** that order already). Built on first use: an ORDER BY the table consumes
+** (agg/order.h) reads groups where they are and never needs it. */
+static int gb_build_order(groupby *gb, col_error *err){
+  uint32_t total = gb->ngroups;
+  free(gb->order_part); free(gb->order_slot);
+  gb->order_part = malloc(((size_t)total+1)*4);
+  gb->order_slot = malloc(((size_t)total+1)*4);
+  uint32_t *at = calloc((size_t)gb->nthread, 4);
+  if( !gb->order_part || !gb->order_slot || !at ){
+    free(at);
+    free(gb->order_part); free(gb->order_slot);
+    gb->order_part = 0; gb->order_slot = 0;
+    return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+  }
+  for(uint32_t o=0; o<total; o++){
+    int best = -1;
+    uint64_t bv = 0;
+    for(int i=0; i<gb->nthread; i++){
+      const gb_part *p = &gb->parts[i];
+      if( at[i]<p->table.ngroup && (best<0 || p->first_row[at[i]]<bv) ){
+        best = i; bv = p->first_row[at[i]];
+      }
+    }
+    gb->order_part[o] = (uint32_t)best;
+    gb->order_slot[o] = at[best]++;
+  }
+  free(at);
+  return COL_OK;
+}
+
 int groupby_finish(groupby *gb, col_error *err){
   uint64_t total = 0;
   for(int i=0; i<gb->nthread; i++) total += gb->parts[i].table.ngroup;
@@ -947,30 +979,6 @@ int groupby_finish(groupby *gb, col_error *err){
   for(int i=0; i<gb->nthread; i++){
     int rc = gb_finish_derived(gb, &gb->parts[i], err);
     if( rc ) return rc;
-  }
-  if( gb->nthread>1 ){
-    /* Merge the partitions' groups by the row that first made each. */
-    free(gb->order_part); free(gb->order_slot);
-    gb->order_part = malloc(((size_t)total+1)*4);
-    gb->order_slot = malloc(((size_t)total+1)*4);
-    uint32_t *at = calloc((size_t)gb->nthread, 4);
-    if( !gb->order_part || !gb->order_slot || !at ){
-      free(at);
-      return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
-    }
-    for(uint32_t o=0; o<total; o++){
-      int best = -1;
-      uint64_t bv = 0;
-      for(int i=0; i<gb->nthread; i++){
-        const gb_part *p = &gb->parts[i];
-        if( at[i]<p->table.ngroup && (best<0 || p->first_row[at[i]]<bv) ){
-          best = i; bv = p->first_row[at[i]];
-        }
-      }
-      gb->order_part[o] = (uint32_t)best;
-      gb->order_slot[o] = at[best]++;
-    }
-    free(at);
   }
   gb->finished = 1;
   return COL_OK;
@@ -990,11 +998,48 @@ int groupby_column_check(const groupby *gb, int col, col_error *err){
   return COL_OK;
 }
 
+uint32_t groupby_part_groups(const groupby *gb, int part){
+  return gb->parts[part].table.ngroup;
+}
+
+uint64_t groupby_group_seen(const groupby *gb, int part, uint32_t slot){
+  return gb->nthread>1 ? gb->parts[part].first_row[slot] : slot;
+}
+
+uint32_t groupby_group_row(const groupby *gb, int part, uint32_t slot){
+  if( gb->nthread<=1 ) return slot;
+  /* each partition's first rows ascend: count the earlier groups of the
+  ** others by binary search */
+  uint64_t seen = gb->parts[part].first_row[slot];
+  uint32_t row = slot;
+  for(int i=0; i<gb->nthread; i++){
+    if( i==part ) continue;
+    const gb_part *p = &gb->parts[i];
+    uint32_t lo = 0, hi = p->table.ngroup;
+    while( lo<hi ){
+      uint32_t mid = lo + (hi-lo)/2;
+      if( p->first_row[mid]<seen ) lo = mid + 1; else hi = mid;
+    }
+    row += lo;
+  }
+  return row;
+}
+
 int groupby_value(const groupby *gb, uint32_t row, int col, pred_value *out,
                   char *buf, col_error *err){
-  const gb_part *p = &gb->parts[0];
-  uint32_t slot = row;
-  if( gb->nthread>1 ){ p = &gb->parts[gb->order_part[row]]; slot = gb->order_slot[row]; }
+  if( gb->nthread<=1 ) return groupby_value_at(gb, 0, row, col, out, buf, err);
+  if( gb->order_part==0 ){
+    /* the output is read once finished, by one thread: building the row
+    ** order lazily mutates nothing a reader of values sees */
+    int rc = gb_build_order((groupby*)gb, err);
+    if( rc ) return rc;
+  }
+  return groupby_value_at(gb, (int)gb->order_part[row], gb->order_slot[row], col, out, buf, err);
+}
+
+int groupby_value_at(const groupby *gb, int part, uint32_t slot, int col,
+                     pred_value *out, char *buf, col_error *err){
+  const gb_part *p = &gb->parts[part];
   if( col < gb->keys.n ){
     int kc = gb->kcol[col];
     *out = kc>=0 ? agg_table_key(&p->table, kc, slot) : agg_keycol_value(&p->dkeys[col], slot);

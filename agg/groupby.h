@@ -75,6 +75,17 @@ int groupby_ncols(const groupby *gb);
 int groupby_value(const groupby *gb, uint32_t row, int col, pred_value *out,
                   char *buf, col_error *err);
 
+/* Groups where they are: partitions 0..groupby_parts()-1, each holding
+** groupby_part_groups() groups in slots. Output rows are the groups ordered
+** by groupby_group_seen (the row that first made each; distinct); a
+** group's output row is groupby_group_row. groupby_value_at reads a group
+** as groupby_value reads its output row. */
+uint32_t groupby_part_groups(const groupby *gb, int part);
+uint64_t groupby_group_seen(const groupby *gb, int part, uint32_t slot);
+uint32_t groupby_group_row(const groupby *gb, int part, uint32_t slot);
+int groupby_value_at(const groupby *gb, int part, uint32_t slot, int col,
+                     pred_value *out, char *buf, col_error *err);
+
 /* The error groupby_value would give for some row of output column col,
 ** if any (sum's "integer overflow"): SQLite sorting every row meets it. */
 int groupby_column_check(const groupby *gb, int col, col_error *err);

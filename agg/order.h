@@ -22,10 +22,17 @@ typedef struct groupby_sort_term {
   int desc;               /* descending */
 } groupby_sort_term;
 
+/* A group where it lies (groupby_value_at): partition and slot. */
+#define GROUPBY_GROUP(part, slot) (((uint64_t)(uint32_t)(part)<<32) | (uint32_t)(slot))
+#define GROUPBY_GROUP_PART(g) ((int)((g)>>32))
+#define GROUPBY_GROUP_SLOT(g) ((uint32_t)(g))
+
 /* The first min(k, groups) output rows of finished gb under terms[0..nterm),
-** as row numbers into *rows (malloc'd; the caller frees) and *nrows. Errors:
-** out of memory, or a value's own error (sum's "integer overflow"). */
+** as groups (GROUPBY_GROUP) into *groups (malloc'd; the caller frees) and
+** *n. The groups are read where they lie, so the output's row order is
+** never built. Errors: out of memory, or a value's own error (sum's
+** "integer overflow"). */
 int groupby_order(const groupby *gb, const groupby_sort_term *terms, int nterm,
-                  uint64_t k, uint32_t **rows, uint32_t *nrows, col_error *err);
+                  uint64_t k, uint64_t **groups, uint32_t *n, col_error *err);
 
 #endif

@@ -80,8 +80,9 @@ typedef struct gb_cursor {
   groupby *gb;            /* the finished aggregation */
   uint32_t row;           /* current output row */
   uint32_t nrow;          /* output rows */
-  uint32_t *order;        /* ORDER BY consumed: output rows in order, the
-                          ** first norder of them (else rows 0..nrow-1) */
+  uint64_t *order;        /* ORDER BY consumed: the groups in order
+                          ** (GROUPBY_GROUP), the first norder of them
+                          ** (else output rows 0..nrow-1) */
   uint32_t norder;        /* rows order holds: LIMIT + OFFSET of them, or all */
   groupby_sort_term sort[GB_MAX_SORT];  /* the ORDER BY */
   int nsort;
@@ -530,7 +531,8 @@ static int gb_next(sqlite3_vtab_cursor *cur){
   if( c->order && c->row>=c->norder && c->row<c->nrow ){
     /* past LIMIT + OFFSET: SQLite dropped rows by a term it kept to itself.
     ** The full order's first norder rows are the ones already returned. */
-    uint32_t *all, nall;
+    uint64_t *all;
+    uint32_t nall;
     col_error err;
     col_error_clear(&err);
     if( groupby_order(c->gb, c->sort, c->nsort, UINT64_MAX, &all, &nall, &err) ){
@@ -553,7 +555,9 @@ static int gb_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col){
   col_error_clear(&err);
   if( c->fixed ){
     v = c->fixed[col];
-  }else if( groupby_value(c->gb, c->order ? c->order[c->row] : c->row, col, &v, buf, &err) ){
+  }else if( c->order ? groupby_value_at(c->gb, GROUPBY_GROUP_PART(c->order[c->row]),
+                                        GROUPBY_GROUP_SLOT(c->order[c->row]), col, &v, buf, &err)
+                     : groupby_value(c->gb, c->row, col, &v, buf, &err) ){
     sqlite3_result_error(ctx, err.msg, -1);
     return SQLITE_OK;
   }
@@ -569,7 +573,12 @@ static int gb_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col){
 
 static int gb_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid){
   gb_cursor *c = (gb_cursor*)cur;
-  *rowid = (c->order ? c->order[c->row] : c->row) + 1;
+  uint32_t row = c->row;
+  if( c->order ){
+    uint64_t g = c->order[c->row];
+    row = groupby_group_row(c->gb, GROUPBY_GROUP_PART(g), GROUPBY_GROUP_SLOT(g));
+  }
+  *rowid = (sqlite3_int64)row + 1;
   return SQLITE_OK;
 }
 
