@@ -1286,6 +1286,45 @@ static __attribute__((noinline)) int ex_rows(agg_expr *e, const col_vector **arg
   return 0;
 }
 
+/* strftime/date/time/datetime with a template (a literal format) over a
+** FLAT TEXT column: canonical timestamps take their bytes straight from the
+** text, without a per-row call; other values go the general way. 0 done,
+** 1 not this shape, -1 out of memory. */
+static int ex_tpl_rows(agg_expr *e, const col_vector **arg, const col_batch *b,
+                       col_arena *arena){
+  const col_vector *tv = arg[e->sub==FN_STRFTIME ? 1 : 0];
+  if( tv->form!=CV_FLAT || tv->type!=CV_TEXT ) return 1;
+  uint32_t nsel = b->sel ? b->nsel : b->n;
+  const agg_tpl *t = &e->tpl;
+  char *q = 0;
+  if( t->run<0 ){
+    q = col_arena_alloc(arena, (size_t)nsel * t->n + 1);
+    if( q==0 ) return -1;
+  }
+  for(uint32_t k=0; k<nsel; k++){
+    uint32_t r = b->sel ? b->sel[k] : k;
+    int tag = tv->tags ? tv->tags[r] : CV_TEXT;
+    const cv_str *x = &tv->str[r];
+    if( tag==CV_TEXT && agg_ts_canonical(x->p, x->n) ){
+      e->tags[r] = CV_TEXT;
+      if( t->run>=0 ){
+        e->str[r].p = x->p + t->run;
+      }else{
+        agg_tpl_apply(t, x->p, q);
+        e->str[r].p = q;
+        q += t->n;
+      }
+      e->str[r].n = t->n;
+      continue;
+    }
+    pred_value xv[EX_MAXARG], res;
+    for(int i=0; i<e->nargs; i++) xv[i] = agg_value_at(arg[i], r);
+    if( ex_func(e, xv, e->nargs, arena, &res) ) return -1;
+    ex_set(e, r, &res);
+  }
+  return 0;
+}
+
 /* e over b, as part of the root evaluation numbered tick: a node merged
 ** into several parents (refs>0) is computed for the first and its vector
 ** handed to the rest. */
@@ -1396,6 +1435,11 @@ static int ex_eval(agg_expr *e, const col_batch *b, col_arena *arena,
   if( e->op==EX_CASE ){
     ex_case_rows(e, arg, b);
     goto done;
+  }
+  if( e->op==EX_FUNC && e->tpl.code ){
+    int rc = ex_tpl_rows(e, arg, b, arena);
+    if( rc<0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory evaluating an expression");
+    if( rc==0 ) goto done;
   }
   if( ex_rows(e, arg, b, arena) ){
     return col_error_set(err, COL_ENOMEM, "group_by: out of memory evaluating an expression");
