@@ -43,6 +43,14 @@ static int ord_compare(ord_ctx *o, uint64_t a, uint64_t b){
   return fa<fb ? -1 : fa>fb;
 }
 
+/* The first term's value of group g (NaN read as NULL); buf >= 64 bytes. */
+static int ord_first(ord_ctx *o, uint64_t g, pred_value *v, char *buf){
+  if( groupby_value_at(o->gb, GROUPBY_GROUP_PART(g), GROUPBY_GROUP_SLOT(g),
+                       o->terms[0].col, v, buf, o->err) ) return -1;
+  if( v->type==CV_REAL && isnan(v->f) ) v->type = CV_NULL;
+  return 0;
+}
+
 /* Stable bottom-up merge sort of r[0..n) using tmp[0..n). */
 static void ord_sort(ord_ctx *o, uint64_t *r, uint64_t *tmp, uint32_t n){
   uint64_t *src = r, *dst = tmp;
@@ -86,6 +94,10 @@ int groupby_order(const groupby *gb, const groupby_sort_term *terms, int nterm,
     return col_error_set(err, COL_ENOMEM, "group_by: out of memory ordering the output");
   }
   uint32_t have = 0;
+  pred_value topv;
+  char topbuf[64];
+  int top_ok = 0;
+  memset(&topv, 0, sizeof(topv));
   for(int part=0; part<nparts && err->code==COL_OK; part++){
     uint32_t ng = groupby_part_groups(gb, part);
     if( m==n ){
@@ -94,19 +106,34 @@ int groupby_order(const groupby *gb, const groupby_sort_term *terms, int nterm,
     }
     for(uint32_t s=0; s<ng && m>0 && err->code==COL_OK; s++){
       uint64_t g = GROUPBY_GROUP(part, s);
-      if( have<m ){
-        /* heap of the m best groups so far, the worst on top */
-        uint32_t c = have++;
-        r[c] = g;
-        while( c>0 ){
-          uint32_t p = (c-1)/2;
-          if( ord_compare(&o, r[c], r[p])<=0 ) break;
-          uint64_t t = r[c]; r[c] = r[p]; r[p] = t;
-          c = p;
+      if( have==m ){
+        /* most groups lose to the heap's top on the first term alone:
+        ** compare that with the top's value, read once per change */
+        pred_value v;
+        char buf[64];
+        if( !top_ok ){
+          if( ord_first(&o, r[0], &topv, topbuf) ) break;
+          top_ok = 1;
         }
-      }else if( ord_compare(&o, g, r[0])<0 ){
+        if( ord_first(&o, g, &v, buf) ) break;
+        int c = agg_value_compare(&v, &topv);
+        if( o.terms[0].desc ) c = -c;
+        /* a tie goes to the full comparison: partitions are visited one
+        ** after another, not in output order */
+        if( c>0 || (c==0 && ord_compare(&o, g, r[0])>=0) ) continue;
         r[0] = g;
         ord_sift_down(&o, r, m, 0);
+        top_ok = 0;
+        continue;
+      }
+      /* heap of the m best groups so far, the worst on top */
+      uint32_t c = have++;
+      r[c] = g;
+      while( c>0 ){
+        uint32_t p = (c-1)/2;
+        if( ord_compare(&o, r[c], r[p])<=0 ) break;
+        uint64_t t = r[c]; r[c] = r[p]; r[p] = t;
+        c = p;
       }
     }
   }
