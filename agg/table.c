@@ -275,8 +275,10 @@ int agg_table_lookup(agg_table *t, const col_vector *const *keys,
           /* every key column is compared: a miss each, two when the
           ** groups' storage classes differ */
           for(int c=0; c<t->nkey && c<4; c++){
-            __builtin_prefetch(&t->cols[c].vals[s2]);
-            if( t->cols[c].utag<0 ) __builtin_prefetch(&t->cols[c].tags[s2]);
+            const agg_keycol *kc = &t->cols[c];
+            __builtin_prefetch(&kc->vals[s2]);
+            if( kc->utag<0 ) __builtin_prefetch(&kc->tags[s2]);
+            if( kc->utag<0 || kc->utag>=CV_TEXT ) __builtin_prefetch(&kc->lens[s2]);
           }
         }
       }
