@@ -39,6 +39,8 @@ typedef enum agg_kind {
 typedef struct agg_state {
   agg_kind kind;          /* which aggregate */
   int distinct;           /* DISTINCT: filter through dset first */
+  int one_group;          /* DISTINCT in a group by without keys: dset
+                          ** holds values alone, not (group, value) */
   uint32_t cap;           /* groups the state array holds */
   void *a;                /* per-group states (malloc'd, kind-specific) */
   uint64_t owned;         /* bytes of strings the states own */
@@ -76,7 +78,7 @@ typedef struct agg_state {
 } agg_state;
 
 /* A new state; 0 or -1 on OOM. */
-int agg_state_init(agg_state *s, agg_kind kind, int distinct);
+int agg_state_init(agg_state *s, agg_kind kind, int distinct, int one_group);
 void agg_state_free(agg_state *s);
 
 /* Make room for groups 0..ngroup-1 (new ones start empty). */

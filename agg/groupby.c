@@ -129,7 +129,7 @@ static int gb_part_init(groupby *gb, gb_part *p, col_error *err){
   if( p->states==0 ) goto oom;
   for(int a=0; a<gb->aggs.n; a++){
     const agg_item *it = &gb->aggs.items[a];
-    if( agg_state_init(&p->states[a], (agg_kind)it->kind, it->distinct) ) goto oom;
+    if( agg_state_init(&p->states[a], (agg_kind)it->kind, it->distinct, gb->keys.n==0) ) goto oom;
     p->states[a].track_abs = gb->lane;
   }
   return COL_OK;
