@@ -1286,6 +1286,106 @@ static __attribute__((noinline)) int ex_rows(agg_expr *e, const col_vector **arg
   return 0;
 }
 
+/* One row the general way: values, the node's function, the result set. */
+static int ex_one_row(agg_expr *e, const col_vector **arg, uint32_t r, col_arena *arena){
+  pred_value x[EX_MAXARG], res;
+  for(int i=0; i<e->nargs; i++) x[i] = agg_value_at(arg[i], r);
+  int rc = e->op==EX_BIN ? ex_arith(e->sub, &x[0], &x[1], arena, &res)
+         : e->op==EX_FUNC && e->sub!=FN_INSTR ? ex_func(e, x, e->nargs, arena, &res)
+         : ex_row(e, x, arena, &res);
+  if( rc ) return -1;
+  ex_set(e, r, &res);
+  return 0;
+}
+
+/* A FLAT or CONST vector read without a value conversion: the storage
+** class and the slot of row r. */
+#define EX_TAG(v, r) ((v)->tags ? (v)->tags[(v)->form==CV_CONST ? 0 : (r)] : (v)->type)
+#define EX_AT(v, r) ((v)->form==CV_CONST ? 0 : (r))
+/* Can v hold class t in some row? (With tags, `type` may say nothing.) */
+#define EX_MAY(v, t) ((v)->tags || (v)->type==(t))
+
+/* The shapes expressions over text columns are made of (ClickBench's
+** Referer parsing: instr, substr, `+ 3`, `> 0`), column at a time: a row
+** whose values have the expected storage classes is computed in place,
+** any other row the general way. 0 done, 1 not this shape, -1 OOM. */
+static int ex_fast_rows(agg_expr *e, const col_vector **arg, const col_batch *b,
+                        col_arena *arena){
+  for(int i=0; i<e->nargs; i++){
+    if( arg[i]->form==CV_DICT ) return 1;
+  }
+  uint32_t nsel = b->sel ? b->nsel : b->n;
+  if( (e->op==EX_BIN && (e->sub=='+' || e->sub=='-' || e->sub=='*'))
+   || (e->op==EX_CMP && ex_cmp_aff(e->args[0], e->args[1])!=AFF_TEXT) ){
+    const col_vector *l = arg[0], *rv = arg[1];
+    if( !EX_MAY(l, CV_INT) || !EX_MAY(rv, CV_INT) ) return 1;
+    for(uint32_t k=0; k<nsel; k++){
+      uint32_t r = b->sel ? b->sel[k] : k;
+      if( EX_TAG(l, r)==CV_INT && EX_TAG(rv, r)==CV_INT ){
+        int64_t x = l->i64[EX_AT(l, r)], y = rv->i64[EX_AT(rv, r)], v;
+        if( e->op==EX_CMP ){
+          switch( e->sub ){
+            case CMP_EQ: case CMP_IS: v = x==y; break;
+            case CMP_NE: case CMP_ISNOT: v = x!=y; break;
+            case CMP_LT: v = x<y; break;
+            case CMP_LE: v = x<=y; break;
+            case CMP_GT: v = x>y; break;
+            default: v = x>=y; break;
+          }
+        }else{
+          int of = e->sub=='+' ? __builtin_add_overflow(x, y, &v)
+                 : e->sub=='-' ? __builtin_sub_overflow(x, y, &v)
+                 : __builtin_mul_overflow(x, y, &v);
+          if( of ){ if( ex_one_row(e, arg, r, arena) ) return -1; continue; }
+        }
+        e->i64[r] = v; e->tags[r] = CV_INT;
+        continue;
+      }
+      if( ex_one_row(e, arg, r, arena) ) return -1;
+    }
+    return 0;
+  }
+  if( e->op==EX_FUNC && e->sub==FN_INSTR ){
+    const col_vector *h = arg[0], *nd = arg[1];
+    if( !EX_MAY(h, CV_TEXT) || nd->form!=CV_CONST || EX_TAG(nd, 0)!=CV_TEXT ) return 1;
+    const char *zn = nd->str[0].p ? nd->str[0].p : "";
+    uint32_t nn = nd->str[0].n;
+    for(uint32_t k=0; k<nsel; k++){
+      uint32_t r = b->sel ? b->sel[k] : k;
+      if( EX_TAG(h, r)==CV_TEXT ){
+        const cv_str *x = &h->str[EX_AT(h, r)];
+        e->i64[r] = agg_str_instr(x->p ? x->p : "", x->n, zn, nn, 1);
+        e->tags[r] = CV_INT;
+        continue;
+      }
+      if( ex_one_row(e, arg, r, arena) ) return -1;
+    }
+    return 0;
+  }
+  if( e->op==EX_FUNC && e->sub==FN_SUBSTR ){
+    const col_vector *x = arg[0], *a1 = arg[1], *a2 = e->nargs==3 ? arg[2] : 0;
+    if( !EX_MAY(x, CV_TEXT) || !EX_MAY(a1, CV_INT) || (a2 && !EX_MAY(a2, CV_INT)) ) return 1;
+    for(uint32_t k=0; k<nsel; k++){
+      uint32_t r = b->sel ? b->sel[k] : k;
+      if( EX_TAG(x, r)==CV_TEXT && EX_TAG(a1, r)==CV_INT && (!a2 || EX_TAG(a2, r)==CV_INT) ){
+        const cv_str *z = &x->str[EX_AT(x, r)];
+        /* substrFunc reads its arguments with sqlite3_value_int */
+        int64_t p1 = (int)a1->i64[EX_AT(a1, r)];
+        int64_t p2 = a2 ? (int)a2->i64[EX_AT(a2, r)] : 0;
+        uint32_t off, len;
+        const char *zp = z->p ? z->p : "";
+        agg_str_substr(zp, z->n, p1, a2!=0, p2, &off, &len);
+        e->str[r].p = zp + off; e->str[r].n = len;
+        e->tags[r] = CV_TEXT;
+        continue;
+      }
+      if( ex_one_row(e, arg, r, arena) ) return -1;
+    }
+    return 0;
+  }
+  return 1;
+}
+
 /* strftime/date/time/datetime with a template (a literal format) over a
 ** FLAT TEXT column: canonical timestamps take their bytes straight from the
 ** text, without a per-row call; other values go the general way. 0 done,
@@ -1438,6 +1538,11 @@ static int ex_eval(agg_expr *e, const col_batch *b, col_arena *arena,
   }
   if( e->op==EX_FUNC && e->tpl.code ){
     int rc = ex_tpl_rows(e, arg, b, arena);
+    if( rc<0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory evaluating an expression");
+    if( rc==0 ) goto done;
+  }
+  if( e->op==EX_BIN || e->op==EX_CMP || e->op==EX_FUNC ){
+    int rc = ex_fast_rows(e, arg, b, arena);
     if( rc<0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory evaluating an expression");
     if( rc==0 ) goto done;
   }
