@@ -257,7 +257,7 @@ static int scan_connect_impl(sqlite3 *db, void *aux, int argc, const char *const
   *out = &t->base;
   return SQLITE_OK;
 connect_error:
-  if( t->ds ) t->ds->m->close(t->ds);
+  col_dataset_release(t->ds);
   if( t->args ) for(int i=0; i<t->nargs; i++) sqlite3_free(t->args[i]);
   sqlite3_free(t->args);
   sqlite3_free(t->name);
@@ -277,7 +277,7 @@ static int csv_connect(sqlite3 *db, void *aux, int argc, const char *const *argv
 static int scan_disconnect(sqlite3_vtab *vt){
   scan_table *t = (scan_table*)vt;
   columnar_conn_remove(t->cc, t);
-  t->ds->m->close(t->ds);
+  col_dataset_release(t->ds);
   for(int i=0; i<t->nargs; i++) sqlite3_free(t->args[i]);
   sqlite3_free(t->args);
   sqlite3_free(t->name);

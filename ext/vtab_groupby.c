@@ -110,7 +110,7 @@ static int gb_has_collate(const char *decl){
 
 static void gb_table_free(gb_table *t){
   if( t==0 ) return;
-  if( t->ds ) t->ds->m->close(t->ds);
+  col_dataset_release(t->ds);
   sqlite3_free(t->keys); sqlite3_free(t->aggs);
   agg_filter_free(&t->filter);
   sqlite3_free(t->key_src);

@@ -52,6 +52,21 @@ struct col_dataset {
   int shardable;            /* scans accept scan_spec.nshard>1 */
   int64_t nparts;           /* units a shard is made of (Parquet: row
                           ** groups of all files), 0 when unknown */
+  int refs;                 /* owners besides the one that opened it
+                          ** (col_dataset_retain); 0 when opened */
 };
+
+/* Another owner of ds: a group_by over a scan table reads the table's
+** dataset rather than opening the files (and decoding a footer) again.
+** Metadata is immutable once open and scans keep their own state, so
+** owners may scan side by side. Owners are added and released on one
+** thread (the connection's). */
+static inline col_dataset *col_dataset_retain(col_dataset *ds){ ds->refs++; return ds; }
+/* Drop one owner; the last closes ds. */
+static inline void col_dataset_release(col_dataset *ds){
+  if( ds==0 ) return;
+  if( ds->refs>0 ){ ds->refs--; return; }
+  ds->m->close(ds);
+}
 
 #endif
