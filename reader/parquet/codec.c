@@ -32,7 +32,11 @@ struct pq_codec_ctx {
   z_stream zs;              /* inflate state, valid when zs_ready */
   int zs_ready;             /* 1 once inflateInit2 succeeded */
   LZ4F_dctx *lz4f;          /* LZ4 frame context; made on first use */
+  col_pool *pool;           /* the scan's buffer pool (not owned), or NULL */
 };
+
+void pq_codec_set_pool(pq_codec_ctx *c, col_pool *pool){ c->pool = pool; }
+col_pool *pq_codec_pool(const pq_codec_ctx *c){ return c ? c->pool : 0; }
 
 pq_codec_ctx *pq_codec_ctx_new(void){
   pq_codec_ctx *c = calloc(1, sizeof(*c));

@@ -14,6 +14,8 @@
 #ifndef COLUMNAR_PARQUET_CODEC_H
 #define COLUMNAR_PARQUET_CODEC_H
 
+#include "../pool.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include "../error.h"
@@ -22,6 +24,11 @@ typedef struct pq_codec_ctx pq_codec_ctx;
 
 pq_codec_ctx *pq_codec_ctx_new(void);
 void pq_codec_ctx_free(pq_codec_ctx *c);
+
+/* The per-thread decoding context also carries the pool the scan's page
+** and value buffers come from (reader/pool.h); NULL means malloc. */
+void pq_codec_set_pool(pq_codec_ctx *c, col_pool *pool);
+col_pool *pq_codec_pool(const pq_codec_ctx *c);
 
 /* Name of a PQ_CODEC_* value ("ZSTD"), "UNKNOWN(n)" style for others is the
 ** caller's business: returns NULL for unknown codes. */

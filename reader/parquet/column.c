@@ -28,17 +28,18 @@ static int phys_width(int phys, int type_length){
 
 void pq_chunk_free(pq_chunk *c){
   if( c==0 ) return;
-  free(c->def); free(c->rep);
-  free(c->dict.fixed); free(c->dict.str);
-  free(c->vals.fixed); free(c->vals.str);
-  free(c->codes);
-  for(int i=0; i<c->nbufs; i++) free(c->bufs[i]);
+  col_pool *p = c->pool;
+  col_pool_put(p, c->def); col_pool_put(p, c->rep);
+  col_pool_put(p, c->dict.fixed); col_pool_put(p, c->dict.str);
+  col_pool_put(p, c->vals.fixed); col_pool_put(p, c->vals.str);
+  col_pool_put(p, c->codes);
+  for(int i=0; i<c->nbufs; i++) col_pool_put(p, c->bufs[i]);
   free(c->bufs);
   col_arena_free(&c->arena);
   memset(c, 0, sizeof(*c));
 }
 
-/* Keep a buffer alive for the chunk's lifetime. */
+/* Keep a buffer (from c->pool) alive for the chunk's lifetime. */
 static int chunk_keep(pq_chunk *c, void *buf){
   if( c->nbufs==c->cap_bufs ){
     int nc = c->cap_bufs ? c->cap_bufs*2 : 8;
@@ -51,16 +52,16 @@ static int chunk_keep(pq_chunk *c, void *buf){
 }
 
 /* Make room for `more` values in v (width bytes each, or strings). */
-static int values_reserve(pq_values *v, int width, int64_t more){
+static int values_reserve(col_pool *pool, pq_values *v, int width, int64_t more){
   if( v->n + more <= v->cap ) return COL_OK;
   int64_t nc = v->cap ? v->cap : 1024;
   while( nc < v->n + more ) nc *= 2;
   if( width ){
-    uint8_t *p = realloc(v->fixed, (size_t)nc*(size_t)width);
+    uint8_t *p = col_pool_grow(pool, v->fixed, (size_t)nc*(size_t)width);
     if( p==0 ) return COL_ENOMEM;
     v->fixed = p;
   }else{
-    cv_str *p = realloc(v->str, (size_t)nc*sizeof(cv_str));
+    cv_str *p = col_pool_grow(pool, v->str, (size_t)nc*sizeof(cv_str));
     if( p==0 ) return COL_ENOMEM;
     v->str = p;
   }
@@ -73,12 +74,12 @@ static int levels_reserve(pq_chunk *c, int64_t more){
   int64_t nc = c->cap_levels ? c->cap_levels : 1024;
   while( nc < c->nlevels + more ) nc *= 2;
   if( c->max_def ){
-    uint8_t *p = realloc(c->def, (size_t)nc);
+    uint8_t *p = col_pool_grow(c->pool, c->def, (size_t)nc);
     if( p==0 ) return COL_ENOMEM;
     c->def = p;
   }
   if( c->max_rep ){
-    uint8_t *p = realloc(c->rep, (size_t)nc);
+    uint8_t *p = col_pool_grow(c->pool, c->rep, (size_t)nc);
     if( p==0 ) return COL_ENOMEM;
     c->rep = p;
   }
@@ -90,7 +91,7 @@ static int codes_reserve(pq_chunk *c, int64_t more){
   if( c->nvals + more <= c->cap_codes ) return COL_OK;
   int64_t nc = c->cap_codes ? c->cap_codes : 1024;
   while( nc < c->nvals + more ) nc *= 2;
-  uint32_t *p = realloc(c->codes, (size_t)nc*sizeof(uint32_t));
+  uint32_t *p = col_pool_grow(c->pool, c->codes, (size_t)nc*sizeof(uint32_t));
   if( p==0 ) return COL_ENOMEM;
   c->codes = p; c->cap_codes = nc;
   return COL_OK;
@@ -102,7 +103,7 @@ static int decode_values(pq_chunk *c, pq_values *dst, int enc, int v2,
                          col_error *err){
   int w = c->width;
   size_t used;
-  if( values_reserve(dst, w, n) ) return col_error_set(err, COL_ENOMEM, "out of memory");
+  if( values_reserve(c->pool, dst, w, n) ) return col_error_set(err, COL_ENOMEM, "out of memory");
   uint8_t *fx = w ? dst->fixed + (size_t)dst->n*(size_t)w : 0;
   cv_str *st = w ? 0 : dst->str + dst->n;
   int rc = COL_OK;
@@ -213,7 +214,7 @@ static int check_levels(const uint8_t *lv, int64_t n, int maxlvl, const char *wh
 /* Switch from dictionary codes to plain values: look every code up. */
 static int materialize_codes(pq_chunk *c, col_error *err){
   int w = c->width;
-  if( values_reserve(&c->vals, w, c->nvals) ) return col_error_set(err, COL_ENOMEM, "out of memory");
+  if( values_reserve(c->pool, &c->vals, w, c->nvals) ) return col_error_set(err, COL_ENOMEM, "out of memory");
   for(int64_t i=0; i<c->nvals; i++){
     uint32_t k = c->codes[i];
     if( w ) memcpy(c->vals.fixed + (size_t)(c->vals.n+i)*(size_t)w, c->dict.fixed + (size_t)k*(size_t)w, (size_t)w);
@@ -241,10 +242,10 @@ static int page_body(pq_chunk *c, pq_codec_ctx *codec, int codecid,
     return col_error_set(err, COL_ERROR, "page declares %zu uncompressed bytes from %zu compressed bytes",
                          out_len, in_len);
   }
-  uint8_t *buf = malloc(out_len ? out_len : 1);
+  uint8_t *buf = col_pool_get(c->pool, out_len ? out_len : 1);
   if( buf==0 ) return col_error_set(err, COL_ENOMEM, "out of memory");
   int rc = pq_decompress(codec, codecid, in, in_len, buf, out_len, err);
-  if( rc ){ free(buf); return rc; }
+  if( rc ){ col_pool_put(c->pool, buf); return rc; }
   *out = buf;
   *owned = buf;
   return COL_OK;
@@ -264,7 +265,7 @@ static int skip_page(pq_chunk *c, int dict_enc, int *mode, int64_t n, col_error 
   }else{
     if( *mode==1 && materialize_codes(c, err) ) return err->code;
     *mode = 2;
-    if( values_reserve(&c->vals, c->width, n) ) return col_error_set(err, COL_ENOMEM, "out of memory");
+    if( values_reserve(c->pool, &c->vals, c->width, n) ) return col_error_set(err, COL_ENOMEM, "out of memory");
     if( c->width ){
       memset(c->vals.fixed + (size_t)c->vals.n*(size_t)c->width, 0, (size_t)n*(size_t)c->width);
     }else{
@@ -295,6 +296,7 @@ int pq_chunk_read(pq_file *f, const pq_column_chunk *cc, const pq_leaf_desc *lea
   const pq_column_meta *md = &cc->meta_data;
   uint8_t *raw = 0;
   memset(c, 0, sizeof(*c));
+  c->pool = pq_codec_pool(codec);
   col_arena_init(&c->arena);
   if( !cc->has_meta_data ){
     col_error_set(err, COL_ERROR, "column chunk has no metadata (encrypted column?)");
@@ -332,10 +334,10 @@ int pq_chunk_read(pq_file *f, const pq_column_chunk *cc, const pq_leaf_desc *lea
                   (long long)md->num_values, (long long)rg_rows);
     goto chunk_error;
   }
-  raw = malloc((size_t)(len ? len : 1));
+  raw = col_pool_get(c->pool, (size_t)(len ? len : 1));
   if( raw==0 ){ col_error_set(err, COL_ENOMEM, "out of memory"); goto chunk_error; }
+  if( chunk_keep(c, raw) ){ col_pool_put(c->pool, raw); raw = 0; col_error_set(err, COL_ENOMEM, "out of memory"); goto chunk_error; }
   if( pq_file_read(f, start, raw, (size_t)len, err) ) goto chunk_error;
-  if( chunk_keep(c, raw) ){ free(raw); raw = 0; col_error_set(err, COL_ENOMEM, "out of memory"); goto chunk_error; }
   c->bytes_read = len;
   int64_t pos = 0, seen = 0;
   int have_dict = 0, mode = 0; /* mode: 0 unset, 1 dictionary codes, 2 plain */
@@ -376,7 +378,7 @@ int pq_chunk_read(pq_file *f, const pq_column_chunk *cc, const pq_leaf_desc *lea
       int32_t nd = ph.dictionary_page_header.num_values;
       if( nd<0 ){ col_error_set(err, COL_ERROR, "dictionary with %d values", nd); goto chunk_error; }
       if( page_body(c, codec, md->codec, pbody, plen, (size_t)ph.uncompressed_page_size, &body, &owned, err) ) goto chunk_error;
-      if( owned && chunk_keep(c, owned) ){ free(owned); col_error_set(err, COL_ENOMEM, "out of memory"); goto chunk_error; }
+      if( owned && chunk_keep(c, owned) ){ col_pool_put(c->pool, owned); col_error_set(err, COL_ENOMEM, "out of memory"); goto chunk_error; }
       int enc = ph.dictionary_page_header.encoding;
       if( enc==PQ_ENC_PLAIN_DICTIONARY ) enc = PQ_ENC_PLAIN;
       if( decode_values(c, &c->dict, enc, 0, body, (size_t)ph.uncompressed_page_size, nd, err) ){
@@ -437,12 +439,12 @@ int pq_chunk_read(pq_file *f, const pq_column_chunk *cc, const pq_leaf_desc *lea
       }else if( page_body(c, codec, codecid, pbody+rl+dl, clen, (size_t)ulen, &body, &owned, err) ){
         goto chunk_error;
       }
-      if( owned && chunk_keep(c, owned) ){ free(owned); col_error_set(err, COL_ENOMEM, "out of memory"); goto chunk_error; }
+      if( owned && chunk_keep(c, owned) ){ col_pool_put(c->pool, owned); col_error_set(err, COL_ENOMEM, "out of memory"); goto chunk_error; }
       vbuf = body; vlen = (size_t)ulen;
     }else{
       const uint8_t *body; uint8_t *owned;
       if( page_body(c, codec, md->codec, pbody, plen, (size_t)ph.uncompressed_page_size, &body, &owned, err) ) goto chunk_error;
-      if( owned && chunk_keep(c, owned) ){ free(owned); col_error_set(err, COL_ENOMEM, "out of memory"); goto chunk_error; }
+      if( owned && chunk_keep(c, owned) ){ col_pool_put(c->pool, owned); col_error_set(err, COL_ENOMEM, "out of memory"); goto chunk_error; }
       size_t off = 0, used = 0, blen = (size_t)ph.uncompressed_page_size;
       if( c->max_rep ){
         if( decode_levels_v1(ph.data_page_header.repetition_level_encoding, c->max_rep, body, blen, rep, nv, &used, err) ){
@@ -474,7 +476,7 @@ int pq_chunk_read(pq_file *f, const pq_column_chunk *cc, const pq_leaf_desc *lea
         uint32_t *tmp = malloc((size_t)(nonnull ? nonnull : 1)*sizeof(uint32_t));
         if( tmp==0 ){ col_error_set(err, COL_ENOMEM, "out of memory"); goto chunk_error; }
         if( pq_dict_indexes_decode(vbuf, vlen, tmp, (size_t)nonnull, (uint32_t)c->dict.n, err)
-         || values_reserve(&c->vals, c->width, nonnull) ){
+         || values_reserve(c->pool, &c->vals, c->width, nonnull) ){
           free(tmp);
           if( !err->code ) col_error_set(err, COL_ENOMEM, "out of memory");
           goto chunk_error;
@@ -520,6 +522,7 @@ int pq_chunk_read_dictionary(pq_file *f, const pq_column_chunk *cc,
                              pq_chunk *c, col_error *err){
   const pq_column_meta *md = &cc->meta_data;
   memset(c, 0, sizeof(*c));
+  c->pool = pq_codec_pool(codec);
   col_arena_init(&c->arena);
   if( !cc->has_meta_data || cc->file_path.n ) return COL_OK;
   c->phys = leaf->conv.phys;
@@ -549,14 +552,14 @@ int pq_chunk_read_dictionary(pq_file *f, const pq_column_chunk *cc,
    || ph.dictionary_page_header.num_values<0 ){
     return COL_OK;
   }
-  uint8_t *raw = malloc((size_t)ph.compressed_page_size + 1);
+  uint8_t *raw = col_pool_get(c->pool, (size_t)ph.compressed_page_size + 1);
   if( !raw ) return col_error_set(err, COL_ENOMEM, "out of memory");
-  if( chunk_keep(c, raw) ){ free(raw); return col_error_set(err, COL_ENOMEM, "out of memory"); }
+  if( chunk_keep(c, raw) ){ col_pool_put(c->pool, raw); return col_error_set(err, COL_ENOMEM, "out of memory"); }
   if( pq_file_read(f, start+(int64_t)hlen, raw, (size_t)ph.compressed_page_size, err) ) goto dict_error;
   const uint8_t *body; uint8_t *owned;
   if( page_body(c, codec, md->codec, raw, (size_t)ph.compressed_page_size,
                 (size_t)ph.uncompressed_page_size, &body, &owned, err) ) goto dict_error;
-  if( owned && chunk_keep(c, owned) ){ free(owned); col_error_set(err, COL_ENOMEM, "out of memory"); goto dict_error; }
+  if( owned && chunk_keep(c, owned) ){ col_pool_put(c->pool, owned); col_error_set(err, COL_ENOMEM, "out of memory"); goto dict_error; }
   int enc = ph.dictionary_page_header.encoding;
   if( enc==PQ_ENC_PLAIN_DICTIONARY ) enc = PQ_ENC_PLAIN;
   if( decode_values(c, &c->dict, enc, 0, body, (size_t)ph.uncompressed_page_size,

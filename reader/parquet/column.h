@@ -43,6 +43,8 @@ typedef struct pq_chunk {
   uint32_t *codes;           /* dictionary codes, nvals of them */
   int64_t cap_codes;
   pq_values vals;            /* plain values when !dict_mode */
+  col_pool *pool;            /* where the arrays and buffers come from
+                             ** (pq_codec_pool of the reading context) */
   void **bufs;               /* page buffers strings point into (free) */
   int nbufs, cap_bufs;
   col_arena arena;           /* rebuilt strings (DELTA_BYTE_ARRAY, BSS) */

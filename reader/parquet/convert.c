@@ -11,14 +11,14 @@
 
 void pq_colvec_free(pq_colvec *cv){
   if( cv==0 ) return;
-  for(int i=0; i<cv->nmem; i++) free(cv->mem[i]);
+  for(int i=0; i<cv->nmem; i++) col_pool_put(cv->pool, cv->mem[i]);
   col_arena_free(&cv->arena);
   memset(cv, 0, sizeof(*cv));
 }
 
-static void *owned_alloc(pq_colvec *o, size_t n){
+void *pq_colvec_alloc(pq_colvec *o, size_t n){
   if( o->nmem >= (int)(sizeof(o->mem)/sizeof(o->mem[0])) ) return 0;
-  void *p = malloc(n ? n : 1);
+  void *p = col_pool_get(o->pool, n ? n : 1);
   if( p ) o->mem[o->nmem++] = p;
   return p;
 }
@@ -47,7 +47,7 @@ int pq_convert_values(const pq_chunk *c, const pq_values *src, int64_t n,
       out->i64 = (const int64_t*)fx;     /* no conversion: alias */
       return COL_OK;
     case PQC_BOOL: case PQC_INT32: case PQC_UINT32: {
-      int64_t *v = owned_alloc(o, nn*8);
+      int64_t *v = pq_colvec_alloc(o, nn*8);
       if( !v ) goto convert_nomem;
       if( conv->kind==PQC_BOOL ) for(size_t i=0; i<nn; i++) v[i] = fx[i]!=0;
       else if( conv->kind==PQC_INT32 ) for(size_t i=0; i<nn; i++){ int32_t x; memcpy(&x, fx+4*i, 4); v[i] = x; }
@@ -61,8 +61,8 @@ int pq_convert_values(const pq_chunk *c, const pq_values *src, int64_t n,
       for(size_t i=0; i<nn; i++) big += u[i] > (uint64_t)INT64_MAX;
       out->i64 = (const int64_t*)fx;
       if( big ){
-        uint8_t *tags = owned_alloc(o, nn);
-        double *f = owned_alloc(o, nn*8);
+        uint8_t *tags = pq_colvec_alloc(o, nn);
+        double *f = pq_colvec_alloc(o, nn*8);
         if( !tags || !f ) goto convert_nomem;
         for(size_t i=0; i<nn; i++){
           tags[i] = u[i] > (uint64_t)INT64_MAX ? CV_REAL : CV_INT;
@@ -77,7 +77,7 @@ int pq_convert_values(const pq_chunk *c, const pq_values *src, int64_t n,
       if( conv->kind==PQC_DOUBLE ){
         v = (double*)fx;
       }else{
-        v = owned_alloc(o, nn*8);
+        v = pq_colvec_alloc(o, nn*8);
         if( !v ) goto convert_nomem;
         if( conv->kind==PQC_FLOAT ) for(size_t i=0; i<nn; i++){ float x; memcpy(&x, fx+4*i, 4); v[i] = x; }
         else for(size_t i=0; i<nn; i++){ uint16_t h; memcpy(&h, st[i].p, 2); v[i] = pq_float16_to_double(h); }
@@ -86,7 +86,7 @@ int pq_convert_values(const pq_chunk *c, const pq_values *src, int64_t n,
       size_t nans = 0;
       for(size_t i=0; i<nn; i++) nans += isnan(v[i]);
       if( nans ){
-        uint8_t *tags = owned_alloc(o, nn);
+        uint8_t *tags = pq_colvec_alloc(o, nn);
         if( !tags ) goto convert_nomem;
         for(size_t i=0; i<nn; i++) tags[i] = isnan(v[i]) ? CV_NULL : CV_REAL;
         out->tags = tags;
@@ -99,9 +99,9 @@ int pq_convert_values(const pq_chunk *c, const pq_values *src, int64_t n,
     case PQC_DECIMAL: {
       int scale = conv->scale;
       cv_str *s = 0; int64_t *iv = 0; double *dv = 0; uint8_t *tags = 0;
-      if( conv->out==CV_TEXT ) s = owned_alloc(o, nn*sizeof(cv_str));
-      else if( conv->out==CV_INT ){ iv = owned_alloc(o, nn*8); dv = owned_alloc(o, nn*8); tags = owned_alloc(o, nn); }
-      else dv = owned_alloc(o, nn*8);
+      if( conv->out==CV_TEXT ) s = pq_colvec_alloc(o, nn*sizeof(cv_str));
+      else if( conv->out==CV_INT ){ iv = pq_colvec_alloc(o, nn*8); dv = pq_colvec_alloc(o, nn*8); tags = pq_colvec_alloc(o, nn); }
+      else dv = pq_colvec_alloc(o, nn*8);
       if( (conv->out==CV_TEXT && !s) || (conv->out==CV_INT && (!iv || !dv || !tags)) || (conv->out==CV_REAL && !dv) ) goto convert_nomem;
       char dbuf[700];
       int anyreal = 0;
@@ -134,7 +134,7 @@ int pq_convert_values(const pq_chunk *c, const pq_values *src, int64_t n,
       return COL_OK;
     }
     default: {
-      cv_str *s = owned_alloc(o, nn*sizeof(cv_str));
+      cv_str *s = pq_colvec_alloc(o, nn*sizeof(cv_str));
       if( !s ) goto convert_nomem;
       for(size_t i=0; i<nn; i++){
         int len = 0;
@@ -171,6 +171,7 @@ convert_nomem:
 int pq_convert_flat(pq_chunk *c, const pq_conv *conv, int64_t rows,
                     const uint8_t *rowmask, pq_colvec *o, col_error *err){
   memset(o, 0, sizeof(*o));
+  o->pool = c->pool;
   col_arena_init(&o->arena);
   size_t nr = (size_t)rows;
   int hasnull = c->max_def>0 && c->nvals < rows;
@@ -179,8 +180,8 @@ int pq_convert_flat(pq_chunk *c, const pq_conv *conv, int64_t rows,
     uint32_t *codes = c->codes;
     uint8_t *tags = 0;
     if( hasnull || o->dict.tags ){
-      codes = owned_alloc(o, nr*4);
-      tags = owned_alloc(o, nr);
+      codes = pq_colvec_alloc(o, nr*4);
+      tags = pq_colvec_alloc(o, nr);
       if( !codes || !tags ) goto flat_nomem;
       int64_t k = 0;
       for(size_t r=0; r<nr; r++){
@@ -219,15 +220,15 @@ int pq_convert_flat(pq_chunk *c, const pq_conv *conv, int64_t rows,
     return COL_OK;
   }
   /* Scatter the dense non-null values to their rows. */
-  uint8_t *tags = owned_alloc(o, nr);
+  uint8_t *tags = pq_colvec_alloc(o, nr);
   if( !tags ) goto flat_nomem;
   o->v = dense;
   o->v.n = (uint32_t)rows;
   o->v.tags = tags;
   int64_t *iv = 0; double *dv = 0; cv_str *sv = 0;
-  if( dense.i64 && !(iv = owned_alloc(o, nr*8)) ) goto flat_nomem;
-  if( dense.f64 && !(dv = owned_alloc(o, nr*8)) ) goto flat_nomem;
-  if( dense.str && !(sv = owned_alloc(o, nr*sizeof(cv_str))) ) goto flat_nomem;
+  if( dense.i64 && !(iv = pq_colvec_alloc(o, nr*8)) ) goto flat_nomem;
+  if( dense.f64 && !(dv = pq_colvec_alloc(o, nr*8)) ) goto flat_nomem;
+  if( dense.str && !(sv = pq_colvec_alloc(o, nr*sizeof(cv_str))) ) goto flat_nomem;
   int64_t k = 0;
   for(size_t r=0; r<nr; r++){
     if( c->def[r]!=c->max_def ){

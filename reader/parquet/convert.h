@@ -16,8 +16,9 @@
 typedef struct pq_colvec {
   col_vector v;              /* rows of the row group */
   col_vector dict;           /* dictionary of v when v.form==CV_DICT */
-  void *mem[8];              /* arrays to free */
+  void *mem[8];              /* arrays to free (pq_colvec_alloc's) */
   int nmem;
+  col_pool *pool;            /* where they come from (the chunk's pool) */
   col_arena arena;           /* formatted text */
 } pq_colvec;
 
@@ -26,6 +27,8 @@ typedef struct pq_colvec {
 int pq_convert_flat(pq_chunk *c, const pq_conv *conv, int64_t rows,
                     const uint8_t *rowmask, pq_colvec *out, col_error *err);
 void pq_colvec_free(pq_colvec *cv);
+/* n bytes owned by o (freed with it), from o->pool; NULL on OOM. */
+void *pq_colvec_alloc(pq_colvec *o, size_t n);
 
 /* Convert n physical values src[0..n) into a flat vector out (tags
 ** allocated only when some value is NULL-like: NaN, or REAL among INTEGER).

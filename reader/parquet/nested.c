@@ -620,6 +620,12 @@ static int render_variant(assembler *a, int n){
   return COL_OK;
 }
 
+
+/* The pool a field's leaves were read with (all from one context). */
+static col_pool *nchunks_pool(const pq_chunk *chunks, int n){
+  return n>0 ? chunks[0].pool : 0;
+}
+
 int pq_assemble_json(const pq_schema *s, int field, pq_chunk *chunks,
                      int64_t rows, pq_colvec *o, col_error *err){
   const pq_field *F = &s->fields[field];
@@ -632,15 +638,13 @@ int pq_assemble_json(const pq_schema *s, int field, pq_chunk *chunks,
   a.s = s; a.base = N->leaf_first; a.err = err;
   a.cur = calloc((size_t)(N->leaf_count ? N->leaf_count : 1), sizeof(leaf_cursor));
   offs = malloc(sizeof(size_t)*((size_t)rows+1));
-  uint8_t *tags = malloc((size_t)(rows ? rows : 1));
-  cv_str *sv = malloc(sizeof(cv_str)*(size_t)(rows ? rows : 1));
+  o->pool = nchunks_pool(chunks, N->leaf_count);
+  uint8_t *tags = pq_colvec_alloc(o, (size_t)(rows ? rows : 1));
+  cv_str *sv = pq_colvec_alloc(o, sizeof(cv_str)*(size_t)(rows ? rows : 1));
   if( !a.cur || !offs || !tags || !sv ){
-    free(tags); free(sv);
     col_error_set(err, COL_ENOMEM, "out of memory");
     goto json_error;
   }
-  o->mem[o->nmem++] = tags;
-  o->mem[o->nmem++] = sv;
   for(int i=0; i<N->leaf_count; i++) a.cur[i].c = &chunks[i];
   for(int64_t r=0; r<rows; r++){
     a.row = r;

@@ -69,6 +69,8 @@ struct pq_scan {
   uint32_t *sel;             /* batch selection */
   cv_str fname;              /* filename column value */
   pq_codec_ctx *codec;       /* serial decoding */
+  col_pool *pool;            /* page and value buffers, reused from row
+                             ** group to row group by every decoder */
   pq_prefetch *pf;           /* NULL when serial or not yet started */
   int want_threads;          /* workers to start after the first row group */
 };
@@ -320,6 +322,7 @@ static void decode_job(pq_scan *sc, int j, pq_codec_ctx *codec, pq_rg_data *out)
 static void *prefetch_main(void *arg){
   pq_prefetch *pf = arg;
   pq_codec_ctx *codec = pq_codec_ctx_new();
+  if( codec ) pq_codec_set_pool(codec, pf->scan->pool);
   pthread_mutex_lock(&pf->mu);
   for(;;){
     while( !pf->stop && pf->next_job < pf->limit_job
@@ -511,6 +514,7 @@ static void scan_close(batch_source *bs){
   prefetch_stop(sc->pf);
   if( sc->have_cur ) pq_rg_free(&sc->cur);
   pq_codec_ctx_free(sc->codec);
+  col_pool_free(sc->pool);   /* every row group's buffers are back by now */
   free(sc->need); free(sc->jobs); free(sc->cols); free(sc->sel);
   free(sc);
 }
@@ -554,7 +558,9 @@ static int scan_open(col_dataset *d, const scan_spec *spec, batch_source **out, 
   for(int i=0; i<ds->nfile; i++) njob += ds->files[i]->meta.n_row_groups;
   sc->jobs = calloc((size_t)(njob ? njob : 1), sizeof(pq_job));
   sc->codec = pq_codec_ctx_new();
-  if( !sc->need || !sc->cols || !sc->sel || !sc->jobs || !sc->codec ){
+  sc->pool = col_pool_new();
+  if( sc->codec ) pq_codec_set_pool(sc->codec, sc->pool);
+  if( !sc->need || !sc->cols || !sc->sel || !sc->jobs || !sc->codec || !sc->pool ){
     scan_close(&sc->base);
     return col_error_set(err, COL_ENOMEM, "out of memory");
   }

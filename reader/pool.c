@@ -1,0 +1,93 @@
+/*
+** pool.c — a scan's reusable large blocks; see pool.h.
+**
+** Blocks of POOL_MIN bytes and up are sized to a power of two (so a block
+** freed by one row group fits the next one's slightly different sizes) and,
+** when put back, kept on a short list searched best-fit. The list is
+** bounded; a block that does not fit on it is freed.
+*/
+#include "pool.h"
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define POOL_MIN (64u<<10)    /* smaller blocks are plain malloc */
+#define POOL_KEEP 64          /* free blocks kept */
+
+/* 16 bytes: the block after it keeps malloc's alignment. */
+typedef struct pool_hdr { size_t cap; size_t pad; } pool_hdr;
+
+struct col_pool {
+  pthread_mutex_t mu;
+  int nfree;
+  pool_hdr *free[POOL_KEEP];
+};
+
+col_pool *col_pool_new(void){
+  col_pool *p = calloc(1, sizeof(*p));
+  if( p && pthread_mutex_init(&p->mu, 0) ){ free(p); return 0; }
+  return p;
+}
+
+void col_pool_free(col_pool *p){
+  if( p==0 ) return;
+  for(int i=0; i<p->nfree; i++) free(p->free[i]);
+  pthread_mutex_destroy(&p->mu);
+  free(p);
+}
+
+static size_t pool_round(size_t n){
+  if( n < POOL_MIN ) return n;
+  size_t c = POOL_MIN;
+  while( c < n && c <= SIZE_MAX/2 ) c *= 2;
+  return c < n ? n : c;
+}
+
+void *col_pool_get(col_pool *p, size_t n){
+  if( n > SIZE_MAX - sizeof(pool_hdr) - 1 ) return 0;
+  size_t cap = pool_round(n ? n : 1);
+  if( p && cap >= POOL_MIN ){
+    pthread_mutex_lock(&p->mu);
+    int best = -1;
+    for(int i=0; i<p->nfree; i++){
+      if( p->free[i]->cap >= cap && (best<0 || p->free[i]->cap < p->free[best]->cap) ) best = i;
+    }
+    pool_hdr *h = 0;
+    if( best>=0 ){
+      h = p->free[best];
+      p->free[best] = p->free[--p->nfree];
+    }
+    pthread_mutex_unlock(&p->mu);
+    if( h ) return h + 1;
+  }
+  pool_hdr *h = malloc(sizeof(pool_hdr) + cap);
+  if( h==0 ) return 0;
+  h->cap = cap;
+  return h + 1;
+}
+
+void col_pool_put(col_pool *p, void *b){
+  if( b==0 ) return;
+  pool_hdr *h = (pool_hdr*)b - 1;
+  if( p && h->cap >= POOL_MIN ){
+    pthread_mutex_lock(&p->mu);
+    if( p->nfree < POOL_KEEP ){
+      p->free[p->nfree++] = h;
+      h = 0;
+    }
+    pthread_mutex_unlock(&p->mu);
+  }
+  free(h);
+}
+
+void *col_pool_grow(col_pool *p, void *b, size_t n){
+  if( b==0 ) return col_pool_get(p, n);
+  pool_hdr *h = (pool_hdr*)b - 1;
+  if( n <= h->cap ) return b;
+  void *nb = col_pool_get(p, n);
+  if( nb==0 ) return 0;
+  memcpy(nb, b, h->cap);
+  col_pool_put(p, b);
+  return nb;
+}
