@@ -1362,6 +1362,22 @@ static int ex_fast_rows(agg_expr *e, const col_vector **arg, const col_batch *b,
     }
     return 0;
   }
+  if( e->op==EX_FUNC && e->sub==FN_LENGTH ){
+    const col_vector *x = arg[0];
+    if( !EX_MAY(x, CV_TEXT) ) return 1;
+    for(uint32_t k=0; k<nsel; k++){
+      uint32_t r = b->sel ? b->sel[k] : k;
+      int t = EX_TAG(x, r);
+      if( t==CV_TEXT || t==CV_BLOB ){
+        const cv_str *z = &x->str[EX_AT(x, r)];
+        e->i64[r] = t==CV_BLOB ? (int64_t)z->n : agg_str_length(z->p ? z->p : "", z->n);
+        e->tags[r] = CV_INT;
+        continue;
+      }
+      if( ex_one_row(e, arg, r, arena) ) return -1;
+    }
+    return 0;
+  }
   if( e->op==EX_FUNC && e->sub==FN_SUBSTR ){
     const col_vector *x = arg[0], *a1 = arg[1], *a2 = e->nargs==3 ? arg[2] : 0;
     if( !EX_MAY(x, CV_TEXT) || !EX_MAY(a1, CV_INT) || (a2 && !EX_MAY(a2, CV_INT)) ) return 1;
