@@ -311,7 +311,7 @@ if (SECTIONS.has(3)) {
   say('#  targets: sql/pq / gb t2 >= 20x; gb within 1.5x of DuckDB at equal threads. chk: gb t2 vs DuckDB');
   say('#  (= same rows, ~ same rows in another order, t ties cut differently by LIMIT (a column agrees), n no ORDER BY: count only)');
   say('#  floor = SELECT count(*) FROM hits WHERE <the query\'s WHERE> over our parquet table (threads=2): the reader alone,');
-  say('#  which any GROUP BY over it pays too; sql/pq / floor bounds what any aggregation could reach against sql/pq');
+  say('#  what SQLite\'s plan pays before aggregating; group_by scans with its own pushdown (filter=), which can be faster');
   const rows = [], rs = [], r1s = [], r2s = [], rnat = [], rfl = [];
   for (const { q, sql } of GB) {
     if (ONLY && !ONLY.has(q)) continue;
@@ -322,7 +322,9 @@ if (SECTIONS.has(3)) {
     const sp = runSqlite({ pre: parquetTable(2), timed: QS[q - 1] });
     const nat = runSqlite({ db: SQLITEDB, ext: false, timed: QS[q - 1] });
     // the ClickBench query's own WHERE, as SQLite's plan over our table runs it
-    const fm = /\sWHERE\s+([\s\S]*?)\s+GROUP\s+BY\s/i.exec(QS[q - 1]);
+    // (skipped when that WHERE sits inside a subquery: its parentheses do not balance)
+    let fm = /\sWHERE\s+([\s\S]*?)\s+GROUP\s+BY\s/i.exec(QS[q - 1]);
+    if (fm && fm[1].split('(').length !== fm[1].split(')').length) fm = null;
     const fl = fm ? runSqlite({ pre: parquetTable(2), timed: `SELECT count(*) FROM hits WHERE ${fm[1]};` }) : null;
     const d1 = await runDuck(QD[q - 1], 1), d2 = await runDuck(QD[q - 1], 2);
     for (const [name, m] of [['gb t1', g1], ['gb t2', g2], ['sql/pq', sp], ['native', nat], ['floor', fl], ['duck t1', d1], ['duck t2', d2]]) if (m && m.err) problems.push(`Q${q}: ${name}: ${m.err}`);
@@ -334,8 +336,8 @@ if (SECTIONS.has(3)) {
   }
   table(['query', 'gb t1', 'gb t2', 'sql/pq', 'native', 'duck t1', 'duck t2', 'floor', 'sql/pq / gb', 'sql/pq / floor', 'native / gb', 'gb/duck t1', 'gb/duck t2', 'rows', 'chk'], rows);
   const capped = rfl.filter((r) => r.xf.v < 20);
-  say(`#  sql/pq / floor < 20x (20x out of reach for any aggregation over this reader): ${capped.length}/${rs.length}` +
-      (capped.length ? ` (${capped.map((r) => 'Q' + r.q).join(', ')}); there group_by reaches ${capped.map((r) => (100 * r.rsp.v / r.xf.v).toFixed(0) + '%').join(', ')} of that bound` : ''));
+  say(`#  sql/pq / floor < 20x (SQLite's plan spends over 1/20 of its time in its own scan, so 20x needs a faster scan than that plan gets): ${capped.length}/${rs.length}` +
+      (capped.length ? ` (${capped.map((r) => 'Q' + r.q).join(', ')}); sql/pq / gb is ${capped.map((r) => (100 * r.rsp.v / r.xf.v).toFixed(0) + '%').join(', ')} of sql/pq / floor` : ''));
   say('#  ' + summary('sql/pq / gb', rs, (r) => r.v >= 20 && r.bound !== '<', '>= 20x') + '; ' + summary('native / gb', rnat, (r) => r.v > 1 && r.bound !== '<', '> 1x'));
   say('#  ' + summary('gb/duck t1', r1s, (r) => r.v <= 1.5, '<= 1.5x') + '; ' + summary('gb/duck t2', r2s, (r) => r.v <= 1.5, '<= 1.5x'));
   for (const { q, why } of GB_SKIP) say(`#  Q${q} skipped: ${why}`);
