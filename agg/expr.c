@@ -1269,25 +1269,8 @@ static __attribute__((noinline)) void ex_case_rows(agg_expr *e, const col_vector
   }
 }
 
-/* Any other node, row by row; -1 when out of memory. */
-static __attribute__((noinline)) int ex_rows(agg_expr *e, const col_vector **arg,
-                                            const col_batch *b, col_arena *arena){
-  uint32_t nsel = b->sel ? b->nsel : b->n;
-  for(uint32_t k=0; k<nsel; k++){
-    uint32_t r = b->sel ? b->sel[k] : k;
-    pred_value x[EX_MAXARG], res;
-    for(int i=0; i<e->nargs; i++) x[i] = agg_value_at(arg[i], r);
-    int rc = e->op==EX_BIN ? ex_arith(e->sub, &x[0], &x[1], arena, &res)
-           : e->op==EX_FUNC && e->sub!=FN_INSTR ? ex_func(e, x, e->nargs, arena, &res)
-           : ex_row(e, x, arena, &res);
-    if( rc ) return -1;
-    ex_set(e, r, &res);
-  }
-  return 0;
-}
-
 /* One row the general way: values, the node's function, the result set. */
-static int ex_one_row(agg_expr *e, const col_vector **arg, uint32_t r, col_arena *arena){
+static inline int ex_one_row(agg_expr *e, const col_vector **arg, uint32_t r, col_arena *arena){
   pred_value x[EX_MAXARG], res;
   for(int i=0; i<e->nargs; i++) x[i] = agg_value_at(arg[i], r);
   int rc = e->op==EX_BIN ? ex_arith(e->sub, &x[0], &x[1], arena, &res)
@@ -1295,6 +1278,16 @@ static int ex_one_row(agg_expr *e, const col_vector **arg, uint32_t r, col_arena
          : ex_row(e, x, arena, &res);
   if( rc ) return -1;
   ex_set(e, r, &res);
+  return 0;
+}
+
+/* Any other node, row by row; -1 when out of memory. */
+static __attribute__((noinline)) int ex_rows(agg_expr *e, const col_vector **arg,
+                                            const col_batch *b, col_arena *arena){
+  uint32_t nsel = b->sel ? b->nsel : b->n;
+  for(uint32_t k=0; k<nsel; k++){
+    if( ex_one_row(e, arg, b->sel ? b->sel[k] : k, arena) ) return -1;
+  }
   return 0;
 }
 
