@@ -1,13 +1,13 @@
 /*
 ** order.c — ORDER BY ... LIMIT over a group by's output; see order.h.
 **
-** k rows out of n: a heap of the k best rows seen so far, its worst on top,
-** so each further row costs one comparison with the top unless it belongs
-** in the answer (O(n log k)). Without a useful k (k >= n) the rows are
-** merge sorted. Either way the comparison breaks ties by row number, which
-** makes the order total and the heap's answer the stable sort's prefix.
-** Groups are visited where they lie (partition by partition), and the tie
-** break is the row that first made each group, which is the output order.
+** k groups out of n: a heap of the k best groups seen so far, its worst on
+** top, so each further group costs one comparison with the top unless it
+** belongs in the answer (O(n log k)). Without a useful k (k >= n) they are
+** merge sorted. Groups are visited where they lie, partition by partition;
+** the comparison breaks ties by the row that first made each group (the
+** output order), which makes the order total and the heap's answer the
+** stable sort's prefix.
 */
 #include "order.h"
 #include "value.h"
