@@ -1,0 +1,139 @@
+/*
+** test_mem.c — the two block allocators under the hot paths: agg/bigmem.c
+** (per-group arrays grown by mremap, zeroed buckets) and reader/pool.c (a
+** scan's buffers reused from row group to row group). Contents must survive
+** every growth, across the malloc/mapping boundary and the pool's reuse;
+** zeroed blocks must read zero; a pool shared by threads must hand a block
+** to one taker at a time.
+**
+**   ./test_mem
+*/
+#include "unit.h"
+#include "../agg/bigmem.h"
+#include "../reader/pool.h"
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+/* Grow a block from 1 KiB to 64 MiB, doubling, checking the bytes written
+** before each growth: it crosses AGG_MEM_MAPPED (malloc'd to mapped) and
+** then grows by mremap. Shrinking keeps the block. */
+static void test_bigmem_grow(void){
+  size_t n = 1024;
+  uint32_t *a = agg_mem_realloc(0, n);
+  CHECK(a!=0);
+  if( !a ) return;
+  for(size_t i=0; i<n/4; i++) a[i] = (uint32_t)(i*2654435761u);
+  while( n < ((size_t)64<<20) ){
+    size_t m = n*2;
+    uint32_t *b = agg_mem_realloc(a, m);
+    CHECK(b!=0);
+    if( !b ){ agg_mem_free(a); return; }
+    a = b;
+    size_t bad = 0;
+    for(size_t i=0; i<n/4; i++) bad += a[i]!=(uint32_t)(i*2654435761u);
+    CHECK_EQ_INT(bad, 0);
+    for(size_t i=n/4; i<m/4; i++) a[i] = (uint32_t)(i*2654435761u);
+    n = m;
+  }
+  uint32_t *s = agg_mem_realloc(a, 100);
+  CHECK(s==a);
+  CHECK_EQ_INT(s[24], (uint32_t)(24*2654435761u));
+  agg_mem_free(s);
+  agg_mem_free(0);
+}
+
+/* Zeroed blocks, small (calloc) and mapped (prefaulted), read zero, and a
+** zeroed block grows like any other. */
+static void test_bigmem_zero(void){
+  size_t sizes[] = { 1, 4096, AGG_MEM_MAPPED - 100, AGG_MEM_MAPPED, (size_t)8<<20 };
+  for(size_t k=0; k<sizeof(sizes)/sizeof(sizes[0]); k++){
+    unsigned char *z = agg_mem_zalloc(sizes[k]);
+    CHECK(z!=0);
+    if( !z ) continue;
+    size_t nz = 0;
+    for(size_t i=0; i<sizes[k]; i++) nz += z[i]!=0;
+    CHECK_EQ_INT(nz, 0);
+    memset(z, 7, sizes[k]);
+    unsigned char *g = agg_mem_realloc(z, sizes[k]*3);
+    CHECK(g!=0);
+    if( g ){ CHECK_EQ_INT(g[sizes[k]-1], 7); z = g; }
+    agg_mem_free(z);
+  }
+}
+
+/* Pool: a block comes back with at least the size asked, a block put back
+** is handed out again for a size it fits, growth keeps contents, and the
+** NULL pool is plain malloc with the same calls. */
+static void test_pool_reuse(void){
+  col_pool *p = col_pool_new();
+  CHECK(p!=0);
+  if( !p ) return;
+  char *a = col_pool_get(p, 300000);
+  CHECK(a!=0);
+  memset(a, 1, 300000);
+  col_pool_put(p, a);
+  char *b = col_pool_get(p, 290000);
+  CHECK(b==a);                      /* the same block, reused */
+  char *c = col_pool_get(p, 300000);
+  CHECK(c!=0 && c!=b);              /* b is taken: a new one */
+  memset(b, 2, 290000);
+  char *g = col_pool_grow(p, b, 5000000);
+  CHECK(g!=0);
+  if( g ){ CHECK_EQ_INT(g[289999], 2); CHECK_EQ_INT(g[0], 2); }
+  col_pool_put(p, g); col_pool_put(p, c); col_pool_put(p, 0);
+  char *small = col_pool_get(p, 10);
+  CHECK(small!=0);
+  if( small ){ memcpy(small, "0123456789", 10); }
+  small = col_pool_grow(p, small, 100000);
+  CHECK(small!=0 && memcmp(small, "0123456789", 10)==0);
+  col_pool_put(p, small);
+  col_pool_free(p);
+  char *q = col_pool_get(0, 1<<20);
+  CHECK(q!=0);
+  q = col_pool_grow(0, q, 2<<20);
+  CHECK(q!=0);
+  col_pool_put(0, q);
+}
+
+typedef struct pool_arg { col_pool *p; int id; int bad; } pool_arg;
+
+static void *pool_worker(void *v){
+  pool_arg *a = v;
+  for(int i=0; i<2000; i++){
+    size_t n = (size_t)(65536 + (i*7919 + a->id*104729) % 400000);
+    unsigned char *b = col_pool_get(a->p, n);
+    if( !b ){ a->bad++; continue; }
+    memset(b, a->id, n);
+    for(size_t j=0; j<n; j+=4096) if( b[j]!=(unsigned char)a->id ) a->bad++;
+    if( b[n-1]!=(unsigned char)a->id ) a->bad++;
+    col_pool_put(a->p, b);
+  }
+  return 0;
+}
+
+/* Four threads take and give back blocks of one pool: no block is held by
+** two at once (each fills its block with its own byte and reads it back). */
+static void test_pool_threads(void){
+  col_pool *p = col_pool_new();
+  CHECK(p!=0);
+  if( !p ) return;
+  pthread_t t[4];
+  pool_arg a[4];
+  for(int i=0; i<4; i++){
+    a[i].p = p; a[i].id = i + 1; a[i].bad = 0;
+    CHECK(pthread_create(&t[i], 0, pool_worker, &a[i])==0);
+  }
+  int bad = 0;
+  for(int i=0; i<4; i++){ pthread_join(t[i], 0); bad += a[i].bad; }
+  CHECK_EQ_INT(bad, 0);
+  col_pool_free(p);
+}
+
+int main(void){
+  RUN(test_bigmem_grow);
+  RUN(test_bigmem_zero);
+  RUN(test_pool_reuse);
+  RUN(test_pool_threads);
+  return unit_report("test_mem");
+}
