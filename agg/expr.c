@@ -1182,22 +1182,24 @@ static int ex_instr(const pred_value *h, const pred_value *nd, col_arena *a, pre
 }
 
 /* One row of a predicate or instr node. */
+/* l op r for two INTEGERs (IS and IS NOT are = and <> when neither is NULL). */
+static inline int ex_int_cmp(int sub, int64_t l, int64_t r){
+  switch( sub ){
+    case CMP_EQ: case CMP_IS: return l==r;
+    case CMP_NE: case CMP_ISNOT: return l!=r;
+    case CMP_LT: return l<r;
+    case CMP_LE: return l<=r;
+    case CMP_GT: return l>r;
+    default: return l>=r;
+  }
+}
+
 static int ex_row(agg_expr *e, const pred_value *x, col_arena *a, pred_value *out){
   switch( e->op ){
     case EX_CMP: {
       int aff = ex_cmp_aff(e->args[0], e->args[1]);
       if( x[0].type==CV_INT && x[1].type==CV_INT && aff!=AFF_TEXT ){
-        int64_t l = x[0].i, r = x[1].i;
-        int t;
-        switch( e->sub ){
-          case CMP_EQ: case CMP_IS: t = l==r; break;
-          case CMP_NE: case CMP_ISNOT: t = l!=r; break;
-          case CMP_LT: t = l<r; break;
-          case CMP_LE: t = l<=r; break;
-          case CMP_GT: t = l>r; break;
-          default: t = l>=r; break;
-        }
-        ex_bool(out, t);
+        ex_bool(out, ex_int_cmp(e->sub, x[0].i, x[1].i));
         return 0;
       }
       ex_bool(out, ex_compare(e->sub, aff, x[0], x[1]));
@@ -1317,18 +1319,12 @@ static int ex_fast_rows(agg_expr *e, const col_vector **arg, const col_batch *b,
       if( EX_TAG(l, r)==CV_INT && EX_TAG(rv, r)==CV_INT ){
         int64_t x = l->i64[EX_AT(l, r)], y = rv->i64[EX_AT(rv, r)], v;
         if( e->op==EX_CMP ){
-          switch( e->sub ){
-            case CMP_EQ: case CMP_IS: v = x==y; break;
-            case CMP_NE: case CMP_ISNOT: v = x!=y; break;
-            case CMP_LT: v = x<y; break;
-            case CMP_LE: v = x<=y; break;
-            case CMP_GT: v = x>y; break;
-            default: v = x>=y; break;
-          }
+          v = ex_int_cmp(e->sub, x, y);
         }else{
           int of = e->sub=='+' ? __builtin_add_overflow(x, y, &v)
                  : e->sub=='-' ? __builtin_sub_overflow(x, y, &v)
                  : __builtin_mul_overflow(x, y, &v);
+          /* overflow: SQLite goes to REAL, the general way */
           if( of ){ if( ex_one_row(e, arg, r, arena) ) return -1; continue; }
         }
         e->i64[r] = v; e->tags[r] = CV_INT;
@@ -1522,24 +1518,6 @@ static int ex_eval(agg_expr *e, const col_batch *b, col_arena *arena,
   }
   if( ex_reserve(e, b->n ? b->n : 1) ){
     return col_error_set(err, COL_ENOMEM, "group_by: out of memory evaluating an expression");
-  }
-  uint32_t nsel = b->sel ? b->nsel : b->n;
-  /* The common case gets a loop without conversions: INTEGER op INTEGER. */
-  if( e->op==EX_BIN && e->sub!='|' && e->sub!='/' && e->sub!='%'
-   && arg[0]->form==CV_FLAT && arg[1]->form==CV_FLAT && !arg[0]->tags && !arg[1]->tags
-   && arg[0]->type==CV_INT && arg[1]->type==CV_INT ){
-    const int64_t *x = arg[0]->i64, *y = arg[1]->i64;
-    int ok = 1;
-    for(uint32_t k=0; k<nsel && ok; k++){
-      uint32_t r = b->sel ? b->sel[k] : k;
-      int64_t v;
-      int of = e->sub=='+' ? __builtin_add_overflow(x[r], y[r], &v)
-             : e->sub=='-' ? __builtin_sub_overflow(x[r], y[r], &v)
-             : __builtin_mul_overflow(x[r], y[r], &v);
-      if( of ){ ok = 0; break; }
-      e->i64[r] = v; e->tags[r] = CV_INT;
-    }
-    if( ok ) goto done;
   }
   if( e->op==EX_CASE ){
     ex_case_rows(e, arg, b);
