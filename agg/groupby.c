@@ -976,6 +976,9 @@ int groupby_finish(groupby *gb, col_error *err){
     return col_error_set(err, COL_ENOMEM, "group_by: too many groups");
   }
   gb->ngroups = (uint32_t)total;
+  /* the row order is built from these groups when first read */
+  free(gb->order_part); free(gb->order_slot);
+  gb->order_part = 0; gb->order_slot = 0;
   for(int i=0; i<gb->nthread; i++){
     int rc = gb_finish_derived(gb, &gb->parts[i], err);
     if( rc ) return rc;

@@ -161,16 +161,7 @@ static int agg_grow_groups(agg_table *t){
   if( h==0 ) return -1;
   t->hashes = h;
   for(int c=0; c<t->nkey; c++){
-    agg_keycol *k = &t->cols[c];
-    uint8_t *tg = agg_mem_realloc(k->tags, cap);
-    if( tg==0 ) return -1;
-    k->tags = tg;
-    uint64_t *v = agg_mem_realloc(k->vals, (size_t)cap * 8);
-    if( v==0 ) return -1;
-    k->vals = v;
-    uint32_t *l = agg_mem_realloc(k->lens, (size_t)cap * 4);
-    if( l==0 ) return -1;
-    k->lens = l;
+    if( agg_keycol_reserve(&t->cols[c], cap) ) return -1;
   }
   t->cap = cap;
   return 0;
@@ -183,11 +174,11 @@ void agg_keycol_free(agg_keycol *k){
 }
 
 int agg_keycol_reserve(agg_keycol *k, uint32_t n){
-  uint8_t *t = agg_mem_realloc(k->tags, (size_t)n + 1);
+  uint8_t *t = agg_mem_realloc(k->tags, n);
   if( t ) k->tags = t;
-  uint64_t *v = agg_mem_realloc(k->vals, ((size_t)n + 1) * 8);
+  uint64_t *v = agg_mem_realloc(k->vals, (size_t)n * 8);
   if( v ) k->vals = v;
-  uint32_t *l = agg_mem_realloc(k->lens, ((size_t)n + 1) * 4);
+  uint32_t *l = agg_mem_realloc(k->lens, (size_t)n * 4);
   if( l ) k->lens = l;
   return t && v && l ? 0 : -1;
 }
