@@ -91,6 +91,14 @@ void *agg_mem_realloc(void *p, size_t n){
 #endif
 }
 
+void *agg_mem_grow_zeroed(void *p, size_t old, size_t n){
+  int was_mapped = p && ((agg_mem_hdr*)p - 1)->mapped;
+  char *q = agg_mem_realloc(p, n);
+  if( q==0 ) return 0;
+  if( n>old && !(was_mapped && ((agg_mem_hdr*)q - 1)->mapped) ) memset(q + old, 0, n - old);
+  return q;
+}
+
 void *agg_mem_zalloc(size_t n){
   if( n > SIZE_MAX - 2*sizeof(agg_mem_hdr) - 65536 ) return 0;
   size_t total = n + sizeof(agg_mem_hdr);

@@ -198,14 +198,12 @@ static int gb_lin_reserve(groupby *gb, gb_part *p, uint32_t ngroup){
   while( cap<ngroup ) cap = cap > UINT32_MAX/2 ? UINT32_MAX : cap*2;
   for(int b=0; b<gb->nbase; b++){
     if( !gb->bases[b].active ) continue;
-    int64_t *x = agg_mem_realloc(p->lsum[b], (size_t)cap*8);
+    int64_t *x = agg_mem_grow_zeroed(p->lsum[b], (size_t)p->lcap*8, (size_t)cap*8);
     if( x==0 ) return -1;
     p->lsum[b] = x;
-    int64_t *c = agg_mem_realloc(p->lcnt[b], (size_t)cap*8);
+    int64_t *c = agg_mem_grow_zeroed(p->lcnt[b], (size_t)p->lcap*8, (size_t)cap*8);
     if( c==0 ) return -1;
     p->lcnt[b] = c;
-    memset(x + p->lcap, 0, (size_t)(cap - p->lcap)*8);
-    memset(c + p->lcap, 0, (size_t)(cap - p->lcap)*8);
   }
   p->lcap = cap;
   return 0;
@@ -331,28 +329,13 @@ static int gb_derive_keys(groupby *gb, const col_schema *schema){
   return 0;
 }
 
-static int gb_keycol_set(agg_keycol *k, uint32_t slot, const pred_value *x){
-  k->tags[slot] = x->type;
-  k->lens[slot] = 0;
-  k->vals[slot] = 0;
-  switch( x->type ){
-    case CV_INT: k->vals[slot] = (uint64_t)x->i; break;
-    case CV_REAL: memcpy(&k->vals[slot], &x->f, 8); break;
-    case CV_TEXT: case CV_BLOB:
-      k->vals[slot] = k->heap_len;
-      k->lens[slot] = x->n;
-      return agg_keycol_append(k, x->p, x->n);
-    default: break;
-  }
-  return 0;
-}
-
 /* Compute partition p's derived keys for every group, from its table. */
 static int gb_finish_derived(groupby *gb, gb_part *p, col_error *err){
   enum { CHUNK = 1024 };
   uint32_t ng = p->table.ngroup;
   if( gb->nindep==gb->keys.n || ng==0 ) return COL_OK;
   p->dkeys = calloc((size_t)gb->keys.n, sizeof(agg_keycol));
+  if( p->dkeys ) for(int i=0; i<gb->keys.n; i++) agg_keycol_init(&p->dkeys[i]);
   col_vector *cols = calloc((size_t)gb->nproj + 1, sizeof(col_vector));
   cv_str *strs = malloc(((size_t)gb->nindep + 1) * CHUNK * sizeof(cv_str));
   int rc = COL_OK;
@@ -385,7 +368,7 @@ static int gb_finish_derived(groupby *gb, gb_part *p, col_error *err){
       if( (rc = agg_expr_eval(gb->keys.items[i].expr, &b, &gb->arena, &v, err))!=0 ) break;
       for(uint32_t r=0; r<n; r++){
         pred_value x = agg_value_at(v, r);
-        if( gb_keycol_set(&p->dkeys[i], from + r, &x) ) goto oom;
+        if( agg_keycol_set(&p->dkeys[i], from + r, &x) ) goto oom;
       }
     }
   }
@@ -1038,6 +1021,21 @@ int groupby_value(const groupby *gb, uint32_t row, int col, pred_value *out,
     if( rc ) return rc;
   }
   return groupby_value_at(gb, (int)gb->order_part[row], gb->order_slot[row], col, out, buf, err);
+}
+
+const int64_t *groupby_int_column(const groupby *gb, int part, int col){
+  const gb_part *p = &gb->parts[part];
+  uint32_t ng = p->table.ngroup;
+  if( col < gb->keys.n ){
+    int kc = gb->kcol[col];
+    const agg_keycol *k = kc>=0 ? &p->table.cols[kc] : p->dkeys ? &p->dkeys[col] : 0;
+    if( k==0 || k->tags || k->utag!=CV_INT || k->cap<ng ) return 0;
+    return (const int64_t*)k->vals;
+  }
+  const agg_state *s = &p->states[col - gb->keys.n];
+  if( s->kind!=AGG_COUNT_STAR && s->kind!=AGG_COUNT ) return 0;
+  if( s->cap<ng ) return 0;
+  return (const int64_t*)s->a;
 }
 
 int groupby_value_at(const groupby *gb, int part, uint32_t slot, int col,

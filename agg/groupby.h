@@ -85,6 +85,11 @@ uint64_t groupby_group_seen(const groupby *gb, int part, uint32_t slot);
 uint32_t groupby_group_row(const groupby *gb, int part, uint32_t slot);
 int groupby_value_at(const groupby *gb, int part, uint32_t slot, int col,
                      pred_value *out, char *buf, col_error *err);
+/* Column col of partition part as an array of its groups' values, when
+** every one is a non-NULL INTEGER kept in such an array (a count, or a
+** key column of integers alone); else NULL. Lets a scan over millions of
+** groups skip groupby_value_at. */
+const int64_t *groupby_int_column(const groupby *gb, int part, int col);
 
 /* The error groupby_value would give for some row of output column col,
 ** if any (sum's "integer overflow"): SQLite sorting every row meets it. */

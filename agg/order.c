@@ -96,15 +96,42 @@ int groupby_order(const groupby *gb, const groupby_sort_term *terms, int nterm,
   uint32_t have = 0;
   pred_value topv;
   char topbuf[64];
-  int top_ok = 0;
+  int top_ok = 0, ties_lose = 0;
+  uint64_t topseen = 0;
   memset(&topv, 0, sizeof(topv));
   for(int part=0; part<nparts && err->code==COL_OK; part++){
     uint32_t ng = groupby_part_groups(gb, part);
+    ties_lose = 0;
     if( m==n ){
       for(uint32_t s=0; s<ng; s++) r[have++] = GROUPBY_GROUP(part, s);
       continue;
     }
+    const int64_t *iv = groupby_int_column(gb, part, terms[0].col);
     for(uint32_t s=0; s<ng && m>0 && err->code==COL_OK; s++){
+      if( have==m && iv ){
+        /* A count or an integer key: skip the groups that lose to the top
+        ** in one loop. Under one term, ties break by first-seen order,
+        ** which is slot order within a partition: once one tying with the
+        ** top came after it, every later tie in the partition loses too. */
+        if( !top_ok ){
+          if( ord_first(&o, r[0], &topv, topbuf) ) break;
+          top_ok = 1; ties_lose = 0;
+          topseen = groupby_group_seen(gb, GROUPBY_GROUP_PART(r[0]), GROUPBY_GROUP_SLOT(r[0]));
+        }
+        if( topv.type==CV_INT ){
+          int64_t t = topv.i;
+          for(;;){
+            if( terms[0].desc ){ while( s<ng && (iv[s]<t || (iv[s]==t && ties_lose)) ) s++; }
+            else{ while( s<ng && (iv[s]>t || (iv[s]==t && ties_lose)) ) s++; }
+            if( s<ng && iv[s]==t && nterm==1 && groupby_group_seen(gb, part, s)>topseen ){
+              ties_lose = 1;
+              continue;
+            }
+            break;
+          }
+          if( s==ng ) break;
+        }
+      }
       uint64_t g = GROUPBY_GROUP(part, s);
       if( have==m ){
         /* most groups lose to the heap's top on the first term alone:

@@ -4,6 +4,7 @@
 #include "table.h"
 #include "value.h"
 #include "bigmem.h"
+#include "hash.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +35,7 @@ int agg_table_init(agg_table *t, int nkey){
   t->buckets = agg_mem_zalloc(AGG_FIRST_BUCKETS * sizeof(uint64_t));
   t->cols = calloc(nkey>0 ? (size_t)nkey : 1, sizeof(agg_keycol));
   if( t->buckets==0 || t->cols==0 ){ agg_table_free(t); return -1; }
+  for(int c=0; c<nkey; c++) agg_keycol_init(&t->cols[c]);
   t->nbucket = AGG_FIRST_BUCKETS;
   t->shift = 32 - __builtin_ctz(AGG_FIRST_BUCKETS);
   return 0;
@@ -45,12 +47,16 @@ void agg_table_free(agg_table *t){
       agg_keycol_free(&t->cols[c]);
     }
   }
-  free(t->cols); agg_mem_free(t->buckets); agg_mem_free(t->hashes);
+  free(t->cols); agg_mem_free(t->buckets);
   memset(t, 0, sizeof(*t));
 }
 
 uint64_t agg_table_footprint(const agg_table *t){
-  uint64_t per_group = sizeof(uint64_t) + (uint64_t)t->nkey*(1+8+4);
+  uint64_t per_group = 0;
+  for(int c=0; c<t->nkey; c++){
+    const agg_keycol *k = &t->cols[c];
+    per_group += 8 + (k->tags ? 1 : 0) + (k->lens ? 4 : 0);
+  }
   return (uint64_t)t->nbucket*sizeof(uint64_t) + (uint64_t)t->cap*per_group
        + (uint64_t)t->nkey*sizeof(agg_keycol);
 }
@@ -68,13 +74,13 @@ pred_value agg_table_key(const agg_table *t, int col, uint32_t slot){
 pred_value agg_keycol_value(const agg_keycol *k, uint32_t slot){
   pred_value v;
   memset(&v, 0, sizeof(v));
-  v.type = k->tags[slot];
+  v.type = agg_keycol_tag(k, slot);
   switch( v.type ){
     case CV_INT: v.i = (int64_t)k->vals[slot]; break;
     case CV_REAL: memcpy(&v.f, &k->vals[slot], 8); break;
     case CV_TEXT: case CV_BLOB:
       v.p = k->heap ? k->heap + k->vals[slot] : "";
-      v.n = k->lens[slot];
+      v.n = agg_keycol_len(k, slot);
       break;
     default: break;
   }
@@ -84,7 +90,7 @@ pred_value agg_keycol_value(const agg_keycol *k, uint32_t slot){
 /* Does the group in slot have, in key column c, the value v holds at row? */
 static inline int agg_key_same(const agg_keycol *k, uint32_t slot,
                                const col_vector *v, uint32_t row){
-  int st = k->utag>=0 ? k->utag : k->tags[slot];
+  int st = agg_keycol_tag(k, slot);
   int rt = cv_tag(v, row);
   if( st==rt ){
     switch( st ){
@@ -154,12 +160,9 @@ static int agg_regrow(agg_table *t){
   return 0;
 }
 
-/* Grow hashes and key columns to hold at least one more group. */
+/* Grow the key columns to hold at least one more group. */
 static int agg_grow_groups(agg_table *t){
   uint32_t cap = t->cap ? (t->cap > AGG_MAX_GROUPS/2 ? AGG_MAX_GROUPS : t->cap*2) : 64;
-  uint64_t *h = agg_mem_realloc(t->hashes, (size_t)cap * sizeof(uint64_t));
-  if( h==0 ) return -1;
-  t->hashes = h;
   for(int c=0; c<t->nkey; c++){
     if( agg_keycol_reserve(&t->cols[c], cap) ) return -1;
   }
@@ -167,20 +170,78 @@ static int agg_grow_groups(agg_table *t){
   return 0;
 }
 
+void agg_keycol_init(agg_keycol *k){
+  memset(k, 0, sizeof(*k));
+  k->utag = AGG_UTAG_NONE;
+}
+
 void agg_keycol_free(agg_keycol *k){
   agg_mem_free(k->tags); agg_mem_free(k->vals);
   agg_mem_free(k->lens); agg_mem_free(k->heap);
-  memset(k, 0, sizeof(*k));
+  agg_keycol_init(k);
 }
 
 int agg_keycol_reserve(agg_keycol *k, uint32_t n){
-  uint8_t *t = agg_mem_realloc(k->tags, n);
-  if( t ) k->tags = t;
+  if( n<=k->cap ) return 0;
   uint64_t *v = agg_mem_realloc(k->vals, (size_t)n * 8);
-  if( v ) k->vals = v;
-  uint32_t *l = agg_mem_realloc(k->lens, (size_t)n * 4);
-  if( l ) k->lens = l;
-  return t && v && l ? 0 : -1;
+  if( v==0 ) return -1;
+  k->vals = v;
+  if( k->tags ){
+    uint8_t *t = agg_mem_realloc(k->tags, n);
+    if( t==0 ) return -1;
+    k->tags = t;
+  }
+  if( k->lens ){
+    uint32_t *l = agg_mem_realloc(k->lens, (size_t)n * 4);
+    if( l==0 ) return -1;
+    k->lens = l;
+  }
+  k->cap = n;
+  return 0;
+}
+
+/* The first group of a second storage class: every group so far gets
+** utag's tag. */
+static int agg_keycol_split_tags(agg_keycol *k, uint32_t slot, int tag){
+  uint8_t *t = agg_mem_realloc(0, k->cap ? k->cap : 1);
+  if( t==0 ) return -1;
+  memset(t, k->utag==AGG_UTAG_NONE ? CV_NULL : k->utag, slot);
+  t[slot] = (uint8_t)tag;
+  k->tags = t;
+  k->utag = AGG_UTAG_NONE;
+  return 0;
+}
+
+static inline int agg_keycol_set_tag(agg_keycol *k, uint32_t slot, int tag){
+  if( k->tags ){ k->tags[slot] = (uint8_t)tag; return 0; }
+  if( k->utag==tag ) return 0;
+  if( k->utag==AGG_UTAG_NONE && slot==0 ){ k->utag = tag; return 0; }
+  return agg_keycol_split_tags(k, slot, tag);
+}
+
+/* Store a TEXT/BLOB value's bytes and length; the lengths appear (zero,
+** since no group before had any) with the first such value. */
+static int agg_keycol_set_bytes(agg_keycol *k, uint32_t slot, const char *p, uint32_t n){
+  if( k->lens==0 ){
+    k->lens = agg_mem_zalloc((size_t)(k->cap ? k->cap : 1) * 4);
+    if( k->lens==0 ) return -1;
+  }
+  k->vals[slot] = k->heap_len;
+  k->lens[slot] = n;
+  return agg_keycol_append(k, p, n);
+}
+
+int agg_keycol_set(agg_keycol *k, uint32_t slot, const pred_value *x){
+  if( agg_keycol_set_tag(k, slot, x->type) ) return -1;
+  if( k->lens ) k->lens[slot] = 0;
+  k->vals[slot] = 0;
+  switch( x->type ){
+    case CV_INT: k->vals[slot] = (uint64_t)x->i; break;
+    case CV_REAL: memcpy(&k->vals[slot], &x->f, 8); break;
+    case CV_TEXT: case CV_BLOB: return agg_keycol_set_bytes(k, slot, x->p, x->n);
+    default: break;
+  }
+  return 0;
 }
 
 int agg_keycol_append(agg_keycol *k, const char *p, uint32_t n){
@@ -210,24 +271,19 @@ int agg_table_insert(agg_table *t, uint32_t bucket, uint64_t hash,
     agg_keycol *k = &t->cols[c];
     const col_vector *v = keys[c];
     int tag = cv_tag(v, row);
-    k->tags[s] = (uint8_t)tag;
-    if( s==0 ) k->utag = tag;
-    else if( k->utag!=tag ) k->utag = -1;
-    k->lens[s] = 0;
+    if( agg_keycol_set_tag(k, s, tag) ) goto oom;
+    if( k->lens ) k->lens[s] = 0;
     switch( tag ){
       case CV_INT: k->vals[s] = (uint64_t)cv_int(v, row); break;
       case CV_REAL: { double f = cv_real(v, row); memcpy(&k->vals[s], &f, 8); break; }
       case CV_TEXT: case CV_BLOB: {
         cv_str str = cv_bytes(v, row);
-        k->vals[s] = k->heap_len;
-        k->lens[s] = str.n;
-        if( agg_keycol_append(k, str.p, str.n) ) goto oom;
+        if( agg_keycol_set_bytes(k, s, str.p, str.n) ) goto oom;
         break;
       }
       default: k->vals[s] = 0; break;
     }
   }
-  t->hashes[s] = hash;
   t->buckets[bucket] = AGG_BUCKET(hash, s);
   t->ngroup = s + 1;
   /* Half full at most: a linear probe at higher loads walks long runs. */
@@ -268,8 +324,8 @@ int agg_table_lookup(agg_table *t, const col_vector *const *keys,
           for(int c=0; c<t->nkey && c<4; c++){
             const agg_keycol *kc = &t->cols[c];
             __builtin_prefetch(&kc->vals[s2]);
-            if( kc->utag<0 ) __builtin_prefetch(&kc->tags[s2]);
-            if( kc->utag<0 || kc->utag>=CV_TEXT ) __builtin_prefetch(&kc->lens[s2]);
+            if( kc->tags ) __builtin_prefetch(&kc->tags[s2]);
+            if( kc->lens ) __builtin_prefetch(&kc->lens[s2]);
           }
         }
       }
@@ -293,14 +349,15 @@ void agg_table_key_vector(const agg_table *t, int col, uint32_t from, uint32_t n
   const agg_keycol *k = &t->cols[col];
   memset(out, 0, sizeof(*out));
   out->form = CV_FLAT;
-  out->type = CV_NULL;
+  out->type = k->tags || k->utag==AGG_UTAG_NONE ? CV_NULL : k->utag;
   out->n = n;
-  out->tags = k->tags + from;
+  out->tags = k->tags ? k->tags + from : 0;
   out->i64 = (const int64_t*)(k->vals + from);
   out->f64 = (const double*)(k->vals + from);
   out->str = strs;
+  if( k->lens==0 ) return;
   for(uint32_t i=0; i<n; i++){
-    uint8_t tag = k->tags[from+i];
+    int tag = agg_keycol_tag(k, from+i);
     if( tag==CV_TEXT || tag==CV_BLOB ){
       strs[i].p = k->heap ? k->heap + k->vals[from+i] : "";
       strs[i].n = k->lens[from+i];
@@ -310,6 +367,10 @@ void agg_table_key_vector(const agg_table *t, int col, uint32_t from, uint32_t n
   }
 }
 
+/* Add every group of src to dst (see table.h). Each chunk of src's groups
+** is hashed again from its stored keys: flat vectors hash as the vectors
+** the keys first came in did (hash.h), so a group lands where dst's probe
+** for the same key looks. */
 int agg_table_merge(agg_table *dst, const agg_table *src, uint32_t *map,
                     col_error *err){
   enum { CHUNK = 1024 };
@@ -317,8 +378,11 @@ int agg_table_merge(agg_table *dst, const agg_table *src, uint32_t *map,
   col_vector *vecs = calloc((size_t)nkey + 1, sizeof(col_vector));
   const col_vector **keys = calloc((size_t)nkey + 1, sizeof(col_vector*));
   cv_str *strs = malloc(((size_t)nkey + 1) * CHUNK * sizeof(cv_str));
+  uint64_t *hashes = malloc(CHUNK * sizeof(uint64_t));
+  agg_hasher hs;
+  agg_hasher_init(&hs);
   int rc = COL_OK;
-  if( !vecs || !keys || !strs ){
+  if( !vecs || !keys || !strs || !hashes ){
     rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory merging tables");
     goto done;
   }
@@ -328,11 +392,16 @@ int agg_table_merge(agg_table *dst, const agg_table *src, uint32_t *map,
       agg_table_key_vector(src, c, from, n, &vecs[c], strs + (size_t)c*CHUNK);
       keys[c] = &vecs[c];
     }
+    if( agg_hash_keys(&hs, keys, nkey, 0, n, hashes) ){
+      rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory merging tables");
+      break;
+    }
     uint32_t nnew;
-    rc = agg_table_lookup(dst, keys, 0, n, src->hashes + from, map + from, &nnew, err);
+    rc = agg_table_lookup(dst, keys, 0, n, hashes, map + from, &nnew, err);
     if( rc ) break;
   }
 done:
-  free(vecs); free(keys); free(strs);
+  agg_hasher_free(&hs);
+  free(vecs); free(keys); free(strs); free(hashes);
   return rc;
 }

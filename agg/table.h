@@ -1,15 +1,17 @@
 /*
 ** table.h — the hash table a group by probes, keys held column at a time.
 **
-** Seed 003's table in C. Buckets are u32 slots (UINT32_MAX is empty) paired
-** with 32 bits of the group's hash (a probe rejects most strangers without
-** touching the group), probed linearly and kept at most half full; each group's hash is stored so
-** a probe compares one word before it compares a key, and so doubling the
-** buckets re-places groups by their stored hash without touching a key.
-** Keys are stored a column at a time (a tag, a value word and a length per
-** group; TEXT/BLOB bytes in a per-column heap the table owns). A group's
-** slot is the number of groups before it, so groups come out in the order
-** they were first seen. Memory is charged by capacity, strings included.
+** Seed 003's table in C. Buckets are 64-bit words: a group's slot + 1 (0 is
+** empty) beside the high 32 bits of its hash, probed linearly from the
+** home bucket the top bits of the hash name, and kept at most half full.
+** The bucket's copy of the hash lets a probe reject most strangers without
+** touching the group, and lets doubling re-place every group without
+** touching a key; no per-group hash is kept (merging two tables hashes
+** the stored keys again). Keys are stored a column at a time (a value word
+** per group, tags and lengths only when needed; TEXT/BLOB bytes in a
+** per-column heap the table owns). A group's slot is the number of groups
+** before it, so groups come out in the order they were first seen. Memory
+** is charged by capacity, strings included.
 **
 ** Equality is SQLite's GROUP BY equality: NULL with NULL, INTEGER and REAL
 ** numerically (1 and 1.0, -0.0 and 0.0 are one group; the first seen value
@@ -27,18 +29,33 @@
 #define AGG_MAX_GROUPS (1u<<30)      /* most groups one table holds: at
                                       ** most half of 2^31 buckets */
 
-/* One key column of every group, in slot order. */
+/* One key column of every group, in slot order. Tags and lengths exist
+** only once needed: a column whose groups all have one storage class keeps
+** that class in utag, and one without TEXT or BLOB has no lengths. At ten
+** million integer groups the two arrays were 130 MB of pages faulted in
+** for nothing. */
+#define AGG_UTAG_NONE (-1)            /* utag before the first group */
 typedef struct agg_keycol {
-  uint8_t *tags;          /* storage class per group */
+  uint8_t *tags;          /* storage class per group, or NULL while every
+                          ** group's is utag */
   uint64_t *vals;         /* INTEGER, REAL bits, or heap offset of TEXT/BLOB */
-  uint32_t *lens;         /* TEXT/BLOB length in bytes */
+  uint32_t *lens;         /* TEXT/BLOB length in bytes (0 for other
+                          ** classes), or NULL while no group is TEXT/BLOB */
   char *heap;             /* TEXT/BLOB bytes of all groups (malloc'd) */
   uint64_t heap_len;      /* bytes used in heap */
   uint64_t heap_cap;      /* bytes allocated for heap */
-  int utag;               /* table keys: the storage class every group has
-                          ** in this column, or -1 when they differ (a
-                          ** probe then need not read tags) */
+  uint32_t cap;           /* groups vals (and tags, lens) have room for */
+  int utag;               /* while tags is NULL: the storage class every
+                          ** group has, AGG_UTAG_NONE before the first */
 } agg_keycol;
+
+/* Storage class and TEXT/BLOB length of the group in slot. */
+static inline int agg_keycol_tag(const agg_keycol *k, uint32_t slot){
+  return k->tags ? k->tags[slot] : k->utag;
+}
+static inline uint32_t agg_keycol_len(const agg_keycol *k, uint32_t slot){
+  return k->lens ? k->lens[slot] : 0;
+}
 
 typedef struct agg_table {
   uint64_t *buckets;      /* nbucket buckets: slot (low word, AGG_EMPTY where
@@ -46,9 +63,8 @@ typedef struct agg_table {
   uint32_t nbucket;       /* a power of two */
   uint32_t shift;         /* 32 - log2(nbucket): a hash's home bucket is
                           ** the high word of the hash shifted right by it */
-  uint64_t *hashes;       /* hash of each group's key */
   uint32_t ngroup;        /* groups held */
-  uint32_t cap;           /* capacity of hashes and the key columns */
+  uint32_t cap;           /* groups the key columns have room for */
   int nkey;               /* key columns */
   agg_keycol *cols;       /* nkey columns (malloc'd) */
 } agg_table;
@@ -77,13 +93,14 @@ int agg_table_lookup(agg_table *t, const col_vector *const *keys,
                      const uint64_t *hashes, uint32_t *gid, uint32_t *nnew,
                      col_error *err);
 
-/* Bytes taken from the allocator (buckets, hashes, key columns, by capacity). */
+/* Bytes taken from the allocator (buckets, key columns, by capacity). */
 uint64_t agg_table_footprint(const agg_table *t);
 /* Bytes of TEXT/BLOB the stored keys own (heap capacity). */
 uint64_t agg_table_owned(const agg_table *t);
 
-/* Slots [from, from+n) of key column col as a FLAT vector of n rows (tags
-** always set), pointing into the table; strs (n entries) holds its TEXT and
+/* Slots [from, from+n) of key column col as a FLAT vector of n rows
+** (tagged when the column's groups differ in storage class), pointing into
+** the table; strs (n entries) holds its TEXT and
 ** BLOB values. Valid until the table changes. */
 void agg_table_key_vector(const agg_table *t, int col, uint32_t from, uint32_t n,
                           col_vector *out, cv_str *strs);
@@ -97,8 +114,12 @@ int agg_table_merge(agg_table *dst, const agg_table *src, uint32_t *map,
 
 /* The value slot of k holds, pointing into k. */
 pred_value agg_keycol_value(const agg_keycol *k, uint32_t slot);
-/* Room for n groups in k's tags, vals and lens; -1 on OOM. */
+/* An empty key column. */
+void agg_keycol_init(agg_keycol *k);
+/* Room for n groups in k's arrays; -1 on OOM. */
 int agg_keycol_reserve(agg_keycol *k, uint32_t n);
+/* Store x as slot's value (slot < cap); -1 on OOM. */
+int agg_keycol_set(agg_keycol *k, uint32_t slot, const pred_value *x);
 /* Free k's arrays (agg/bigmem.h blocks, as every agg_keycol's are). */
 void agg_keycol_free(agg_keycol *k);
 /* Append n bytes to k's heap (they start at the old heap_len); -1 on OOM. */
