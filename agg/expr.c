@@ -1304,16 +1304,30 @@ static __attribute__((noinline)) int ex_rows(agg_expr *e, const col_vector **arg
 ** Referer parsing: instr, substr, `+ 3`, `> 0`), column at a time: a row
 ** whose values have the expected storage classes is computed in place,
 ** any other row the general way. 0 done, 1 not this shape, -1 OOM. */
+/* Row r of v (any form) when it is TEXT or BLOB: its class, and its bytes
+** in *s; other classes are returned with *s untouched. */
+static inline int ex_str_at(const col_vector *v, uint32_t r, const cv_str **s){
+  int t = cv_tag(v, r);
+  if( t==CV_TEXT || t==CV_BLOB ){
+    *s = v->form==CV_DICT ? &v->dict->str[v->codes[r]] : &v->str[EX_AT(v, r)];
+  }
+  return t;
+}
+/* Can v, of any form, hold TEXT in some row? */
+#define EX_MAY_TEXT(v) ((v)->form==CV_DICT ? EX_MAY((v)->dict, CV_TEXT) : EX_MAY(v, CV_TEXT))
+
 static int ex_fast_rows(agg_expr *e, const col_vector **arg, const col_batch *b,
                         col_arena *arena){
+  /* a text argument may come as a dictionary (a row group's URLs, too
+  ** many to evaluate per entry); the others are read flat */
   for(int i=0; i<e->nargs; i++){
-    if( arg[i]->form==CV_DICT ) return 1;
+    if( arg[i]->form==CV_DICT && (e->op!=EX_FUNC || i>0) ) return 1;
   }
   uint32_t nsel = b->sel ? b->nsel : b->n;
   if( (e->op==EX_BIN && (e->sub=='+' || e->sub=='-' || e->sub=='*'))
    || (e->op==EX_CMP && ex_cmp_aff(e->args[0], e->args[1])!=AFF_TEXT) ){
     const col_vector *l = arg[0], *rv = arg[1];
-    if( !EX_MAY(l, CV_INT) || !EX_MAY(rv, CV_INT) ) return 1;
+    if( l->form==CV_DICT || !EX_MAY(l, CV_INT) || !EX_MAY(rv, CV_INT) ) return 1;
     for(uint32_t k=0; k<nsel; k++){
       uint32_t r = b->sel ? b->sel[k] : k;
       if( EX_TAG(l, r)==CV_INT && EX_TAG(rv, r)==CV_INT ){
@@ -1336,13 +1350,13 @@ static int ex_fast_rows(agg_expr *e, const col_vector **arg, const col_batch *b,
   }
   if( e->op==EX_FUNC && e->sub==FN_INSTR ){
     const col_vector *h = arg[0], *nd = arg[1];
-    if( !EX_MAY(h, CV_TEXT) || nd->form!=CV_CONST || EX_TAG(nd, 0)!=CV_TEXT ) return 1;
+    if( !EX_MAY_TEXT(h) || nd->form!=CV_CONST || EX_TAG(nd, 0)!=CV_TEXT ) return 1;
     const char *zn = nd->str[0].p ? nd->str[0].p : "";
     uint32_t nn = nd->str[0].n;
     for(uint32_t k=0; k<nsel; k++){
       uint32_t r = b->sel ? b->sel[k] : k;
-      if( EX_TAG(h, r)==CV_TEXT ){
-        const cv_str *x = &h->str[EX_AT(h, r)];
+      const cv_str *x;
+      if( ex_str_at(h, r, &x)==CV_TEXT ){
         e->i64[r] = agg_str_instr(x->p ? x->p : "", x->n, zn, nn, 1);
         e->tags[r] = CV_INT;
         continue;
@@ -1353,12 +1367,12 @@ static int ex_fast_rows(agg_expr *e, const col_vector **arg, const col_batch *b,
   }
   if( e->op==EX_FUNC && e->sub==FN_LENGTH ){
     const col_vector *x = arg[0];
-    if( !EX_MAY(x, CV_TEXT) ) return 1;
+    if( !EX_MAY_TEXT(x) ) return 1;
     for(uint32_t k=0; k<nsel; k++){
       uint32_t r = b->sel ? b->sel[k] : k;
-      int t = EX_TAG(x, r);
+      const cv_str *z;
+      int t = ex_str_at(x, r, &z);
       if( t==CV_TEXT || t==CV_BLOB ){
-        const cv_str *z = &x->str[EX_AT(x, r)];
         e->i64[r] = t==CV_BLOB ? (int64_t)z->n : agg_str_length(z->p ? z->p : "", z->n);
         e->tags[r] = CV_INT;
         continue;
@@ -1369,11 +1383,11 @@ static int ex_fast_rows(agg_expr *e, const col_vector **arg, const col_batch *b,
   }
   if( e->op==EX_FUNC && e->sub==FN_SUBSTR ){
     const col_vector *x = arg[0], *a1 = arg[1], *a2 = e->nargs==3 ? arg[2] : 0;
-    if( !EX_MAY(x, CV_TEXT) || !EX_MAY(a1, CV_INT) || (a2 && !EX_MAY(a2, CV_INT)) ) return 1;
+    if( !EX_MAY_TEXT(x) || !EX_MAY(a1, CV_INT) || (a2 && !EX_MAY(a2, CV_INT)) ) return 1;
     for(uint32_t k=0; k<nsel; k++){
       uint32_t r = b->sel ? b->sel[k] : k;
-      if( EX_TAG(x, r)==CV_TEXT && EX_TAG(a1, r)==CV_INT && (!a2 || EX_TAG(a2, r)==CV_INT) ){
-        const cv_str *z = &x->str[EX_AT(x, r)];
+      const cv_str *z;
+      if( ex_str_at(x, r, &z)==CV_TEXT && EX_TAG(a1, r)==CV_INT && (!a2 || EX_TAG(a2, r)==CV_INT) ){
         /* substrFunc reads its arguments with sqlite3_value_int */
         int64_t p1 = (int)a1->i64[EX_AT(a1, r)];
         int64_t p2 = a2 ? (int)a2->i64[EX_AT(a2, r)] : 0;
@@ -1428,6 +1442,25 @@ static int ex_tpl_rows(agg_expr *e, const col_vector **arg, const col_batch *b,
     ex_set(e, r, &res);
   }
   return 0;
+}
+
+/* A result whose live rows are all one non-NULL class drops its tags:
+** consumers (sum, avg, hashing) take their untagged loops over it. */
+static void ex_untag(col_vector *v, const col_batch *b){
+  uint32_t nsel = b->sel ? b->nsel : b->n;
+  if( nsel==0 ) return;
+  const uint8_t *t = v->tags;
+  uint8_t first = t[b->sel ? b->sel[0] : 0];
+  if( first==CV_NULL ) return;
+  uint8_t diff = 0;
+  if( b->sel ){
+    for(uint32_t k=0; k<nsel; k++) diff |= (uint8_t)(t[b->sel[k]] ^ first);
+  }else{
+    for(uint32_t k=0; k<nsel; k++) diff |= (uint8_t)(t[k] ^ first);
+  }
+  if( diff ) return;
+  v->tags = 0;
+  v->type = first;
 }
 
 /* e over b, as part of the root evaluation numbered tick: a node merged
@@ -1540,6 +1573,7 @@ done:
   memset(v, 0, sizeof(*v));
   v->form = CV_FLAT; v->n = b->n; v->type = CV_NULL;
   v->tags = e->tags; v->i64 = e->i64; v->f64 = e->f64; v->str = e->str;
+  ex_untag(v, b);
   *out = v;
   return COL_OK;
 }
