@@ -15,10 +15,18 @@ uint32_t agg_ascii_run(const char *z, uint32_t n){
   uint32_t i = 0;
 #ifdef __SSE2__
   /* a byte >= 0x80 has its top bit; a NUL compares equal to zero */
-  for(; i+16<=n; i+=16){
-    __m128i v = _mm_loadu_si128((const __m128i*)(z+i));
+  if( n>=16 ){
+    for(; i+16<=n; i+=16){
+      __m128i v = _mm_loadu_si128((const __m128i*)(z+i));
+      int bad = _mm_movemask_epi8(_mm_or_si128(v, _mm_cmpeq_epi8(v, _mm_setzero_si128())));
+      if( bad ) return i + (uint32_t)__builtin_ctz((unsigned)bad);
+    }
+    if( i==n ) return n;
+    /* the last 16 bytes, overlapping ones already found clean: any byte
+    ** flagged lies at or past i */
+    __m128i v = _mm_loadu_si128((const __m128i*)(z+n-16));
     int bad = _mm_movemask_epi8(_mm_or_si128(v, _mm_cmpeq_epi8(v, _mm_setzero_si128())));
-    if( bad ) return i + (uint32_t)__builtin_ctz((unsigned)bad);
+    return bad ? n - 16 + (uint32_t)__builtin_ctz((unsigned)bad) : n;
   }
 #endif
   /* a byte that is 0 borrows (0x00-1 = 0xff) and one >= 0x80 keeps its top

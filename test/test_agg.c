@@ -26,6 +26,7 @@
 #include "../agg/value.h"
 #include "../agg/datetime.h"
 #include "../agg/filter.h"
+#include "../agg/expr_strfn.h"
 #include "../reader/predicate.h"
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -254,6 +255,25 @@ static void test_real_text(void){
   agg_real_to_text(123456789012345.6, b); CHECK_EQ_STR(b, "123456789012346.0");
   agg_real_to_text(INFINITY, b); CHECK_EQ_STR(b, "Inf");
   agg_real_to_text(-INFINITY, b); CHECK_EQ_STR(b, "-Inf");
+}
+
+/* agg_ascii_run against a byte loop: every length to 70, a stopping byte
+** (>= 0x80 or NUL) at every position, or none. */
+static void test_ascii_run(void){
+  static const unsigned char stops[] = { 0x80, 0xff, 0xc3, 0x00 };
+  char buf[80];
+  for(uint32_t n=0; n<=70; n++){
+    for(int at=-1; at<(int)n; at++){
+      for(size_t k=0; k<sizeof(stops); k++){
+        for(uint32_t i=0; i<n; i++) buf[i] = (char)('a' + i%26);
+        if( at>=0 ) buf[at] = (char)stops[k];
+        uint32_t want = 0;
+        while( want<n && (signed char)buf[want]>0 ) want++;
+        CHECK_EQ_INT(agg_ascii_run(buf, n), want);
+        if( at<0 ) break;
+      }
+    }
+  }
 }
 
 static void test_strftime(void){
@@ -825,6 +845,7 @@ int main(int argc, char **argv){
   RUN(test_found_after_rehash);
   RUN(test_owned_bytes_counted);
   RUN(test_real_text);
+  RUN(test_ascii_run);
   RUN(test_strftime);
   RUN(test_parse_errors);
   RUN(test_memory_limit);
