@@ -71,6 +71,7 @@ int agg_state_init(agg_state *s, agg_kind kind, int distinct, int one_group){
   s->kind = kind;
   s->distinct = distinct;
   s->one_group = distinct && one_group;
+  s->single = one_group;
   agg_hasher_init(&s->hs);
   if( distinct && agg_table_init(&s->dset, s->one_group ? 1 : 2) ) return -1;
   return 0;
@@ -506,15 +507,24 @@ int agg_state_update(agg_state *s, const col_vector *arg, const col_vector *sep,
     if( rc ) return rc;
   }
   switch( s->kind ){
+    /* Without keys every row counts into group 0: counted in a register,
+    ** not by incrementing one word in memory per row, a chain of
+    ** store-to-load forwards. */
     case AGG_COUNT_STAR: {
       int64_t *c = s->a;
+      if( s->single ){ c[0] += n; return COL_OK; }
       for(uint32_t k=0; k<n; k++) c[gid[k]]++;
       return COL_OK;
     }
     case AGG_COUNT: {
       int64_t *c = s->a;
       if( arg->form!=CV_DICT && arg->tags==0 && arg->type!=CV_NULL ){
+        if( s->single ){ c[0] += n; return COL_OK; }
         for(uint32_t k=0; k<n; k++) c[gid[k]]++;
+      }else if( s->single ){
+        int64_t m = 0;
+        for(uint32_t k=0; k<n; k++) m += cv_tag(arg, rows[k])!=CV_NULL;
+        c[0] += m;
       }else{
         for(uint32_t k=0; k<n; k++) c[gid[k]] += cv_tag(arg, rows[k])!=CV_NULL;
       }

@@ -41,6 +41,8 @@ typedef struct agg_state {
   int distinct;           /* DISTINCT: filter through dset first */
   int one_group;          /* DISTINCT in a group by without keys: dset
                           ** holds values alone, not (group, value) */
+  int single;             /* a group by without keys: every row's group
+                          ** is 0 */
   uint32_t cap;           /* groups the state array holds */
   void *a;                /* per-group states (malloc'd, kind-specific) */
   uint64_t owned;         /* bytes of strings the states own */

@@ -226,6 +226,25 @@ static void gb_lin_update(int64_t *S, int64_t *C, const col_vector *v,
     }
     return;
   }
+  if( onegroup ){
+    /* in registers: one word incremented per row is a chain of
+    ** store-to-load forwards */
+    int64_t a = 0, c = 0;
+    if( v->form==CV_DICT && v->tags==0 && v->dict->tags==0 && v->dict->type==CV_INT ){
+      const int64_t *d = v->dict->i64;
+      const uint32_t *codes = v->codes;
+      for(uint32_t k=0; k<n; k++) a += d[codes[rows[k]]];
+      c = n;
+    }else{
+      for(uint32_t k=0; k<n; k++){
+        uint32_t r = rows[k];
+        if( cv_tag(v, r)==CV_NULL ) continue;
+        a += cv_int(v, r); c++;
+      }
+    }
+    S[0] += a; C[0] += c;
+    return;
+  }
   for(uint32_t k=0; k<n; k++){
     uint32_t r = rows[k];
     if( cv_tag(v, r)==CV_NULL ) continue;
