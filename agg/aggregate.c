@@ -90,7 +90,7 @@ void agg_state_free(agg_state *s){
   agg_mem_free(s->a);
   if( s->distinct ) agg_table_free(&s->dset);
   agg_hasher_free(&s->hs);
-  free(s->g64); free(s->h); free(s->tmp); free(s->cseen);
+  free(s->g64); free(s->h); free(s->tmp); free(s->cseen); free(s->dpassed);
   agg_mem_free(s->iset);
   free(s->bcode); free(s->rank); free(s->order); free(s->touch);
   memset(s, 0, sizeof(*s));
@@ -117,6 +117,7 @@ uint64_t agg_state_footprint(const agg_state *s){
     n += agg_table_footprint(&s->dset) + agg_table_owned(&s->dset);
     n += (uint64_t)s->scratch_cap * (8+8+4);
     n += (uint64_t)s->inbucket * sizeof(agg_ipair);
+    n += (uint64_t)s->cseen_cap*8 + s->dpassed_cap;
   }
   return n;
 }
@@ -280,6 +281,33 @@ static int agg_distinct_codes(agg_state *s, const col_vector *arg, uint32_t *row
   return 0;
 }
 
+/* Without keys, over a dictionary named by dict_id: keep the rows whose
+** entry has not reached the set since the dictionary arrived (see
+** dpassed); -1 on OOM. */
+static int agg_distinct_passed(agg_state *s, const col_vector *arg, uint32_t *rows,
+                               uint32_t *gid, uint32_t *pn){
+  uint32_t nd = arg->dict->n;
+  if( arg->dict_id!=s->dpassed_id ){
+    if( nd > s->dpassed_cap ){
+      uint8_t *d = realloc(s->dpassed, nd);
+      if( d==0 ) return -1;
+      s->dpassed = d; s->dpassed_cap = nd;
+    }
+    memset(s->dpassed, 0, nd);
+    s->dpassed_id = arg->dict_id;
+  }
+  uint8_t *passed = s->dpassed;
+  uint32_t n = *pn, m = 0;
+  for(uint32_t k=0; k<n; k++){
+    uint32_t c = arg->codes[rows[k]];
+    if( c>=nd || passed[c] ) continue;
+    passed[c] = 1;
+    rows[m] = rows[k]; gid[m] = gid[k]; m++;
+  }
+  *pn = m;
+  return 0;
+}
+
 /* Keep only the first row of each (group, value) pair not seen before. */
 static int agg_distinct_filter(agg_state *s, const col_vector *arg, uint32_t nrow,
                                uint32_t *rows, uint32_t *gid, uint32_t *pn,
@@ -298,7 +326,11 @@ static int agg_distinct_filter(agg_state *s, const col_vector *arg, uint32_t nro
     }
   }
   n = m;
-  if( arg->form==CV_DICT && n>1 ){
+  if( arg->form==CV_DICT && s->single && arg->dict_id ){
+    if( agg_distinct_passed(s, arg, rows, gid, &n) ){
+      return col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
+    }
+  }else if( arg->form==CV_DICT && n>1 ){
     int rc = agg_distinct_codes(s, arg, rows, gid, &n);
     if( rc ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
   }

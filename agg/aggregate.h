@@ -55,6 +55,12 @@ typedef struct agg_state {
   uint64_t *cseen;        /* DISTINCT over a dictionary: (group, code)
                           ** pairs a batch has passed (open addressing) */
   uint32_t cseen_cap;     /* its slots, a power of two */
+  /* DISTINCT without keys over a dictionary that outlives the batch
+  ** (col_vector.dict_id): entries already passed to the set, so each
+  ** reaches it once per row group rather than once per batch */
+  uint8_t *dpassed;       /* per entry of dictionary dpassed_id */
+  uint64_t dpassed_id;    /* the dictionary dpassed describes, 0 none */
+  uint32_t dpassed_cap;   /* entries dpassed holds */
   /* DISTINCT over INTEGER values: an open-addressing set of (group, value)
   ** pairs held in the buckets themselves, one cache line per probe. Used
   ** while every argument seen is INTEGER or NULL; the first batch with

@@ -53,6 +53,11 @@ struct col_vector {
   const cv_str *str;      /* CV_TEXT / CV_BLOB values */
   const uint32_t *codes;  /* CV_DICT: per-row index into dict */
   const col_vector *dict; /* CV_DICT: flat vector of distinct values */
+  uint64_t dict_id;       /* CV_DICT: nonzero when it names the dictionary
+                          ** for a dataset's life (a Parquet column chunk's:
+                          ** every batch of one row group shares it), so a
+                          ** consumer may keep per-entry results across
+                          ** batches; 0 when unknown */
 };
 
 /* A batch of rows. sel (when not NULL) lists the nsel rows, ascending, that

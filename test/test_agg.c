@@ -276,6 +276,44 @@ static void test_ascii_run(void){
   }
 }
 
+/* count(DISTINCT x) without keys over dictionary batches: a dictionary
+** named by dict_id is remembered across batches (entries already passed
+** skip the set), a new id starts afresh; the answer is the same as with
+** no id at all. */
+static void test_distinct_dict_batches(void){
+  static const char *rg1[] = { "a", "b", "a", "c", "a", "b", "d", "c" };
+  static const char *rg2[] = { "d", "e", "a", "e", "f", "d" };
+  for(int named=0; named<2; named++){
+    tv_pool pl = {0};
+    agg_state s;
+    col_error err; col_error_clear(&err);
+    CHECK(agg_state_init(&s, AGG_COUNT, 1, 1)==0);
+    CHECK(agg_state_reserve(&s, 1, &err)==COL_OK);
+    const char **groups[2] = { rg1, rg2 };
+    uint32_t sizes[2] = { 8, 6 };
+    for(int g=0; g<2; g++){
+      pred_value v[8];
+      for(uint32_t i=0; i<sizes[g]; i++) v[i] = tv_text(groups[g][i]);
+      col_vector *whole = tv_dict(&pl, v, sizes[g]);
+      /* the row group's batches: 3 rows each, one dictionary */
+      for(uint32_t off=0; off<sizes[g]; off+=3){
+        col_vector b = *whole;
+        b.n = sizes[g]-off < 3 ? sizes[g]-off : 3;
+        b.codes = whole->codes + off;
+        b.dict_id = named ? 100 + (uint64_t)g : 0;
+        uint32_t rows[3], gid[3] = {0, 0, 0};
+        for(uint32_t k=0; k<b.n; k++) rows[k] = k;
+        CHECK(agg_state_update(&s, &b, 0, b.n, rows, gid, b.n, &err)==COL_OK);
+      }
+    }
+    pred_value out; char buf[64];
+    CHECK(agg_state_result(&s, 0, &out, buf, &err)==COL_OK);
+    CHECK_EQ_INT(out.i, 6);
+    agg_state_free(&s);
+    tv_free(&pl);
+  }
+}
+
 static void test_strftime(void){
   char out[256];
   pred_value x = tv_text("2024-02-29 13:45:59.999");
@@ -846,6 +884,7 @@ int main(int argc, char **argv){
   RUN(test_owned_bytes_counted);
   RUN(test_real_text);
   RUN(test_ascii_run);
+  RUN(test_distinct_dict_batches);
   RUN(test_strftime);
   RUN(test_parse_errors);
   RUN(test_memory_limit);

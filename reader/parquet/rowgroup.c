@@ -20,7 +20,7 @@ void pq_rg_free(pq_rg_data *d){
   d->fields = 0; d->sel = 0;
 }
 
-static int decode_field(pq_file *f, int rg, const pq_schema *s, int field,
+static int decode_field(pq_file *f, int fileno, int rg, const pq_schema *s, int field,
                         pq_codec_ctx *codec, const uint8_t *rowmask,
                         pq_rg_field *out, scan_stats *stats, col_error *err){
   const pq_field *F = &s->fields[field];
@@ -63,6 +63,11 @@ static int decode_field(pq_file *f, int rg, const pq_schema *s, int field,
              (int)N->el->name.n, (const char*)N->el->name.p);
     if( strstr(err->msg, f->path)==0 ) col_error_prefix(err, "%s", where);
     return rc;
+  }
+  if( out->col.v.form==CV_DICT && fileno>=0 && fileno < (1<<20) && rg < (1<<27) && field < (1<<16) ){
+    /* file, row group and field name the chunk's dictionary; 1 above the
+    ** top bit keeps it nonzero */
+    out->col.v.dict_id = (1ull<<63) | ((uint64_t)fileno<<43) | ((uint64_t)rg<<16) | (uint64_t)field;
   }
   out->decoded = 1;
   return COL_OK;
@@ -149,7 +154,7 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
           for(uint32_t i=0; i<nsel; i++) live[out->sel[i]] = 1;
           mask = live;
         }
-        if( !fd->decoded && decode_field(f, rg, plan->schema, pr->col, codec, mask, fd, &out->stats, err) ){
+        if( !fd->decoded && decode_field(f, fileno, rg, plan->schema, pr->col, codec, mask, fd, &out->stats, err) ){
           col_arena_free(&scratch);
           free(allowed); free(live);
           return;
@@ -177,7 +182,7 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
   }
   for(int fi=0; fi<plan->nfield; fi++){
     if( (plan->need[fi] & 1) && !out->fields[fi].decoded ){
-      if( decode_field(f, rg, plan->schema, fi, codec, mask, &out->fields[fi], &out->stats, err) ) break;
+      if( decode_field(f, fileno, rg, plan->schema, fi, codec, mask, &out->fields[fi], &out->stats, err) ) break;
     }
   }
   free(mask);
