@@ -36,7 +36,7 @@ all: $(B)/columnar.so $(B)/libcolumnar.a
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC   $<"
-	@$(CC) $(CFLAGS) $(WARN) $(DEFS) -fPIC -MMD -MP -c $< -o $@
+	@$(CC) $(CFLAGS) $(WARN) $(DEFS) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
 
 $(BS)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
