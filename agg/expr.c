@@ -928,6 +928,16 @@ int agg_expr_type(const agg_expr *e, const col_schema *schema){
   }
 }
 
+int agg_expr_never_text(const agg_expr *e){
+  switch( e->op ){
+    case EX_LIT: return e->lit.type!=CV_TEXT && e->lit.type!=CV_BLOB;
+    case EX_BIN: return e->sub!='|';
+    case EX_CMP: case EX_LOGIC: case EX_LIKE: case EX_IN: return 1;
+    case EX_FUNC: return e->sub==FN_LENGTH || e->sub==FN_INSTR;
+    default: return 0;
+  }
+}
+
 /* ---- evaluation --------------------------------------------------------- */
 
 static int ex_reserve(agg_expr *e, uint32_t n){

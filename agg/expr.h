@@ -94,4 +94,8 @@ int agg_expr_linear(const agg_expr *e, int *bcol, int64_t *k);
 ** TEXT), else CV_NULL. Used to declare output column types. */
 int agg_expr_type(const agg_expr *e, const col_schema *schema);
 
+/* Can e never be TEXT or BLOB, whatever its inputs? (Arithmetic other than
+** ||, comparisons, logic, LIKE, IN, length, instr, numeric literals.) */
+int agg_expr_never_text(const agg_expr *e);
+
 #endif

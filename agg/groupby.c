@@ -34,7 +34,10 @@ typedef struct gb_part {
   uint32_t lcap;          /* groups lsum/lcnt hold */
   col_error err;          /* this partition's error for the batch */
   agg_keycol *dkeys;      /* per key: a derived key's value per group,
-                          ** filled by groupby_finish */
+                          ** filled by groupby_finish; a lazy one's for
+                          ** the slots of chunk dfrom alone */
+  uint32_t dfrom;         /* first slot of the lazy keys' chunk */
+  int dhave;              /* the lazy keys hold chunk dfrom */
 } gb_part;
 
 /* sum, total and avg over `column + k` (k an INTEGER literal, 0 for the
@@ -59,8 +62,9 @@ typedef struct gb_base {
 struct groupby {
   agg_item_list keys;     /* parsed keys */
   int nindep;             /* keys the table holds (not derived) */
-  int *kcol;              /* per key: its column in the table, or -1 when
-                          ** derived (see gb_derive_keys) */
+  int *kcol;              /* per key: its column in the table, or when
+                          ** derived (see gb_derive_keys) GB_DERIVED, or
+                          ** GB_DERIVED_LAZY */
   agg_item_list aggs;     /* parsed aggregates */
   agg_expr *where;        /* rows must make this true, or NULL */
   uint32_t *wsel;         /* the rows of a batch that pass where */
@@ -318,6 +322,10 @@ static int gb_lin_stop(groupby *gb, int b, col_error *err){
   return COL_OK;
 }
 
+#define GB_DERIVED (-1)        /* kcol: computed for every group at finish */
+#define GB_DERIVED_LAZY (-2)   /* kcol: computed per chunk when read */
+#define GB_DERIVE_CHUNK 1024   /* groups a derived key is computed for at once */
+
 /* Derived keys. A key computed only from other keys that are plain columns
 ** (ClientIP - 1 beside ClientIP), or from no column at all (1), takes one
 ** value per group: the rows of a group agree on those columns, so the table
@@ -343,59 +351,97 @@ static int gb_derive_keys(groupby *gb, const col_schema *schema){
     const agg_item *it = &gb->keys.items[i];
     gb_dep d = { gb, schema, 1 };
     if( it->src_col<0 ) agg_expr_columns(it->expr, gb_dep_col, &d);
-    gb->kcol[i] = (it->src_col<0 && d.ok) ? -1 : gb->nindep++;
+    if( it->src_col>=0 || !d.ok ){ gb->kcol[i] = gb->nindep++; continue; }
+    /* A key that is never TEXT is computed when read, a chunk of groups at
+    ** a time (values are copied out, so no pointer into a chunk outlives
+    ** it): ORDER BY c DESC LIMIT 10 reads ten groups' keys, not millions.
+    ** TEXT keys are computed for every group at the end. */
+    gb->kcol[i] = agg_expr_never_text(it->expr) ? GB_DERIVED_LAZY : GB_DERIVED;
   }
   return 0;
 }
 
-/* Compute partition p's derived keys for every group, from its table. */
-static int gb_finish_derived(groupby *gb, gb_part *p, col_error *err){
-  enum { CHUNK = 1024 };
-  uint32_t ng = p->table.ngroup;
-  if( gb->nindep==gb->keys.n || ng==0 ) return COL_OK;
-  p->dkeys = calloc((size_t)gb->keys.n, sizeof(agg_keycol));
-  if( p->dkeys ) for(int i=0; i<gb->keys.n; i++) agg_keycol_init(&p->dkeys[i]);
-  col_vector *cols = calloc((size_t)gb->nproj + 1, sizeof(col_vector));
-  cv_str *strs = malloc(((size_t)gb->nindep + 1) * CHUNK * sizeof(cv_str));
-  int rc = COL_OK;
-  if( !p->dkeys || !cols || !strs ) goto oom;
-  for(int i=0; i<gb->keys.n; i++){
-    if( gb->kcol[i]<0 && agg_keycol_reserve(&p->dkeys[i], ng) ) goto oom;
+/* Derive keys of kind `which` (GB_DERIVED or GB_DERIVED_LAZY) for slots
+** [from, from+n) of partition p, n <= GB_DERIVE_CHUNK, from a batch made
+** of the stored keys; each value goes to slot - base of its key's dkeys. */
+static int gb_derive_chunk(groupby *gb, gb_part *p, int which, uint32_t from,
+                           uint32_t n, uint32_t base, col_vector *cols, cv_str *strs,
+                           col_error *err){
+  /* each base column from its stored key; the other columns are never
+  ** read by a derived key */
+  for(int c=0; c<gb->nproj; c++){
+    memset(&cols[c], 0, sizeof(col_vector));
+    cols[c].form = CV_CONST; cols[c].n = n; cols[c].type = CV_NULL;
+    for(int j=0; j<gb->keys.n; j++){
+      if( gb->keys.items[j].src_col==gb->proj[c] && gb->kcol[j]>=0 ){
+        agg_table_key_vector(&p->table, gb->kcol[j], from, n, &cols[c],
+                             strs + (size_t)gb->kcol[j]*GB_DERIVE_CHUNK);
+        break;
+      }
+    }
   }
-  for(uint32_t from=0; from<ng && rc==COL_OK; from+=CHUNK){
-    uint32_t n = ng - from < CHUNK ? ng - from : CHUNK;
-    /* a batch of the groups: each base column from its stored key; the
-    ** other columns are never read by a derived key */
-    for(int c=0; c<gb->nproj; c++){
-      memset(&cols[c], 0, sizeof(col_vector));
-      cols[c].form = CV_CONST; cols[c].n = n; cols[c].type = CV_NULL;
-      for(int j=0; j<gb->keys.n; j++){
-        if( gb->keys.items[j].src_col==gb->proj[c] && gb->kcol[j]>=0 ){
-          agg_table_key_vector(&p->table, gb->kcol[j], from, n, &cols[c],
-                               strs + (size_t)gb->kcol[j]*CHUNK);
-          break;
-        }
+  col_batch b;
+  memset(&b, 0, sizeof(b));
+  b.n = n; b.nsel = n; b.ncols = gb->nproj; b.cols = cols;
+  col_arena_reset(&gb->arena);
+  for(int i=0; i<gb->keys.n; i++){
+    if( gb->kcol[i]!=which ) continue;
+    const col_vector *v;
+    int rc = agg_expr_eval(gb->keys.items[i].expr, &b, &gb->arena, &v, err);
+    if( rc ) return rc;
+    for(uint32_t r=0; r<n; r++){
+      pred_value x = agg_value_at(v, r);
+      if( agg_keycol_set(&p->dkeys[i], from + r - base, &x) ){
+        return col_error_set(err, COL_ENOMEM, "group_by: out of memory computing keys");
       }
     }
-    col_batch b;
-    memset(&b, 0, sizeof(b));
-    b.n = n; b.nsel = n; b.ncols = gb->nproj; b.cols = cols;
-    col_arena_reset(&gb->arena);
-    for(int i=0; i<gb->keys.n && rc==COL_OK; i++){
-      if( gb->kcol[i]>=0 ) continue;
-      const col_vector *v;
-      if( (rc = agg_expr_eval(gb->keys.items[i].expr, &b, &gb->arena, &v, err))!=0 ) break;
-      for(uint32_t r=0; r<n; r++){
-        pred_value x = agg_value_at(v, r);
-        if( agg_keycol_set(&p->dkeys[i], from + r, &x) ) goto oom;
-      }
+  }
+  return COL_OK;
+}
+
+/* Derive keys of kind `which` for slots from.. of partition p: every group
+** (GB_DERIVED, at finish) or the chunk holding slot `from` (lazy). */
+static int gb_derive(groupby *gb, gb_part *p, int which, uint32_t from, col_error *err){
+  uint32_t ng = p->table.ngroup;
+  uint32_t end = which==GB_DERIVED ? ng : (from + GB_DERIVE_CHUNK < ng ? from + GB_DERIVE_CHUNK : ng);
+  uint32_t base = which==GB_DERIVED ? 0 : from;
+  if( from>=end ) return COL_OK;
+  if( p->dkeys==0 ){
+    p->dkeys = calloc((size_t)gb->keys.n, sizeof(agg_keycol));
+    if( p->dkeys==0 ) goto oom;
+    for(int i=0; i<gb->keys.n; i++) agg_keycol_init(&p->dkeys[i]);
+  }
+  for(int i=0; i<gb->keys.n; i++){
+    if( gb->kcol[i]==which && agg_keycol_reserve(&p->dkeys[i], end - base) ) goto oom;
+  }
+  col_vector *cols = calloc((size_t)gb->nproj + 1, sizeof(col_vector));
+  cv_str *strs = malloc(((size_t)gb->nindep + 1) * GB_DERIVE_CHUNK * sizeof(cv_str));
+  int rc = COL_OK;
+  if( cols && strs ){
+    for(uint32_t at=from; at<end && rc==COL_OK; at+=GB_DERIVE_CHUNK){
+      uint32_t n = end - at < GB_DERIVE_CHUNK ? end - at : GB_DERIVE_CHUNK;
+      rc = gb_derive_chunk(gb, p, which, at, n, base, cols, strs, err);
     }
+  }else{
+    rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory computing keys");
   }
   free(cols); free(strs);
   return rc;
 oom:
-  free(cols); free(strs);
   return col_error_set(err, COL_ENOMEM, "group_by: out of memory computing keys");
+}
+
+/* The values of a lazily derived key for the chunk holding slot. The chunk
+** is a memo: reading a value through a const groupby may compute it. */
+static int gb_derive_lazy(const groupby *gb, int part, uint32_t slot, col_error *err){
+  gb_part *p = (gb_part*)&gb->parts[part];
+  uint32_t from = slot / GB_DERIVE_CHUNK * GB_DERIVE_CHUNK;
+  if( p->dhave && p->dfrom==from ) return COL_OK;
+  p->dhave = 0;
+  int rc = gb_derive((groupby*)gb, p, GB_DERIVED_LAZY, from, err);
+  if( rc ) return rc;
+  p->dfrom = from; p->dhave = 1;
+  return COL_OK;
 }
 
 int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
@@ -981,8 +1027,10 @@ int groupby_finish(groupby *gb, col_error *err){
   /* the row order is built from these groups when first read */
   free(gb->order_part); free(gb->order_slot);
   gb->order_part = 0; gb->order_slot = 0;
-  for(int i=0; i<gb->nthread; i++){
-    int rc = gb_finish_derived(gb, &gb->parts[i], err);
+  int eager = 0;
+  for(int k=0; k<gb->keys.n; k++) eager |= gb->kcol[k]==GB_DERIVED;
+  for(int i=0; i<gb->nthread && eager; i++){
+    int rc = gb_derive(gb, &gb->parts[i], GB_DERIVED, 0, err);
     if( rc ) return rc;
   }
   gb->finished = 1;
@@ -1047,7 +1095,7 @@ const int64_t *groupby_int_column(const groupby *gb, int part, int col){
   uint32_t ng = p->table.ngroup;
   if( col < gb->keys.n ){
     int kc = gb->kcol[col];
-    const agg_keycol *k = kc>=0 ? &p->table.cols[kc] : p->dkeys ? &p->dkeys[col] : 0;
+    const agg_keycol *k = kc>=0 ? &p->table.cols[kc] : kc==GB_DERIVED && p->dkeys ? &p->dkeys[col] : 0;
     if( k==0 || k->tags || k->utag!=CV_INT || k->cap<ng ) return 0;
     return (const int64_t*)k->vals;
   }
@@ -1062,7 +1110,15 @@ int groupby_value_at(const groupby *gb, int part, uint32_t slot, int col,
   const gb_part *p = &gb->parts[part];
   if( col < gb->keys.n ){
     int kc = gb->kcol[col];
-    *out = kc>=0 ? agg_table_key(&p->table, kc, slot) : agg_keycol_value(&p->dkeys[col], slot);
+    if( kc>=0 ){
+      *out = agg_table_key(&p->table, kc, slot);
+    }else if( kc==GB_DERIVED ){
+      *out = agg_keycol_value(&p->dkeys[col], slot);
+    }else{
+      int rc = gb_derive_lazy(gb, part, slot, err);
+      if( rc ) return rc;
+      *out = agg_keycol_value(&p->dkeys[col], slot - p->dfrom);
+    }
     return COL_OK;
   }
   int a = col - gb->keys.n;
