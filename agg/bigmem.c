@@ -99,6 +99,25 @@ void *agg_mem_grow_zeroed(void *p, size_t old, size_t n){
   return q;
 }
 
+void agg_mem_prefault(void *p, size_t off, size_t n){
+#if AGG_MEM_CAN_MAP
+  agg_mem_hdr *h = (agg_mem_hdr*)p - 1;
+  if( p==0 || n==0 || !h->mapped ) return;   /* malloc'd bytes were memset */
+  size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+  char *a = (char*)p + off, *e = a + n;
+  char *pa = (char*)((uintptr_t)a / pg * pg);
+# ifdef MADV_POPULATE_WRITE
+  if( madvise(pa, (size_t)(e - pa), MADV_POPULATE_WRITE)==0 ) return;
+# endif
+  /* older kernels: a write per page (of the zero already there) */
+  for(char *q = a; q < e; q = (char*)((uintptr_t)q / pg * pg) + pg){
+    *(volatile char*)q = 0;
+  }
+#else
+  (void)p; (void)off; (void)n;
+#endif
+}
+
 void *agg_mem_zalloc(size_t n){
   if( n > SIZE_MAX - 2*sizeof(agg_mem_hdr) - 65536 ) return 0;
   size_t total = n + sizeof(agg_mem_hdr);

@@ -30,6 +30,10 @@ void *agg_mem_realloc(void *p, size_t n);
 ** are cleared. Zeroing a doubled array up front faulted in every page of
 ** the half not yet used: at ten million groups, hundreds of MB. */
 void *agg_mem_grow_zeroed(void *p, size_t old, size_t n);
+/* Fault in bytes [off, off+n) of block p for writing now, in one call
+** where the kernel allows it. For zero bytes about to be read before they
+** are written (hash buckets): see agg_mem_zalloc. */
+void agg_mem_prefault(void *p, size_t off, size_t n);
 /* n zero bytes; NULL on failure. */
 void *agg_mem_zalloc(size_t n);
 void agg_mem_free(void *p);

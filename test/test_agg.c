@@ -223,6 +223,51 @@ static void test_found_after_rehash(void){
   tv_free(&pl);
 }
 
+/* Doubling in place (agg_regrow) keeps every group findable whatever the
+** hashes look like: random ones, ones sharing few top bits (long runs
+** between empty buckets), and ones whose homes sit at the very top (runs
+** that wrap around to bucket 0). 300000 groups take the buckets past the
+** size where they are a mapping grown by mremap. */
+static void test_found_after_inplace_doubling(void){
+  enum { N = 300000, B = 1024 };
+  tv_pool pl = {0};
+  pred_value *v = tv_alloc(&pl, N*sizeof(pred_value));
+  for(int i=0; i<N; i++) v[i] = tv_int(i);
+  const col_vector *keys[1] = { tv_flat(&pl, v, N, 0) };
+  uint64_t *h = tv_alloc(&pl, N*sizeof(uint64_t));
+  uint32_t *gid = tv_alloc(&pl, B*sizeof(uint32_t));
+  uint32_t *sel = tv_alloc(&pl, B*sizeof(uint32_t));
+  for(int pattern=0; pattern<3; pattern++){
+    uint64_t x = 88172645463325252ull;
+    for(int i=0; i<N; i++){
+      x ^= x<<13; x ^= x>>7; x ^= x<<17;
+      uint32_t fp = (uint32_t)(x>>32);
+      if( pattern==1 ) fp = (fp & 0xfff00000u) | (uint32_t)(i % 3);        /* 4096 homes */
+      if( pattern==2 && i%64==0 ) fp = 0xfffff000u | (uint32_t)(i & 0xfff); /* the top */
+      h[i] = ((uint64_t)fp<<32) | (uint32_t)x;
+    }
+    agg_table t; CHECK(agg_table_init(&t, 1)==0);
+    col_error err; col_error_clear(&err);
+    for(uint32_t from=0; from<N; from+=B){
+      uint32_t n = N - from < B ? N - from : B, nnew;
+      for(uint32_t k=0; k<n; k++) sel[k] = from + k;
+      CHECK(agg_table_lookup(&t, keys, sel, n, h, gid, &nnew, &err)==COL_OK);
+      CHECK_EQ_INT(nnew, n);
+    }
+    CHECK_EQ_INT(t.ngroup, N);
+    uint32_t used = 0, bad = 0;
+    for(uint32_t i=0; i<t.nbucket; i++) used += (uint32_t)t.buckets[i]!=0;
+    for(uint32_t r=0; r<N; r++){
+      uint32_t bucket;
+      bad += agg_table_probe(&t, h[r], keys, r, &bucket)!=r;
+    }
+    CHECK_EQ_INT(used, N);
+    CHECK_EQ_INT(bad, 0);
+    agg_table_free(&t);
+  }
+  tv_free(&pl);
+}
+
 static void test_owned_bytes_counted(void){
   tv_pool pl = {0};
   const char *lg = "a string well past the sixteen bytes a view holds inline";
@@ -881,6 +926,7 @@ int main(int argc, char **argv){
   RUN(test_column_order_matters);
   RUN(test_seen_key_found);
   RUN(test_found_after_rehash);
+  RUN(test_found_after_inplace_doubling);
   RUN(test_owned_bytes_counted);
   RUN(test_real_text);
   RUN(test_ascii_run);
