@@ -697,7 +697,7 @@ int agg_state_merge(agg_state *s, const agg_state *src, const uint32_t *map,
     case AGG_COUNT_STAR: case AGG_COUNT: {
       int64_t *d = s->a;
       const int64_t *c = src->a;
-      for(uint32_t g=0; g<ng; g++) d[map[g]] += c[g];
+      for(uint32_t g=0; g<ng; g++) if( map[g]!=AGG_EMPTY ) d[map[g]] += c[g];
       return COL_OK;
     }
     case AGG_SUM: case AGG_TOTAL: case AGG_AVG: {
@@ -706,7 +706,7 @@ int agg_state_merge(agg_state *s, const agg_state *src, const uint32_t *map,
       s->absum += src->absum;
       for(uint32_t g=0; g<ng; g++){
         const agg_sum *x = &c[g];
-        if( x->cnt==0 ) continue;
+        if( x->cnt==0 || map[g]==AGG_EMPTY ) continue;
         agg_sum *p = &d[map[g]];
         p->cnt += x->cnt;
         p->r += x->r;
@@ -724,7 +724,7 @@ int agg_state_merge(agg_state *s, const agg_state *src, const uint32_t *map,
       int want = s->kind==AGG_MIN ? 1 : -1;
       for(uint32_t g=0; g<ng; g++){
         const agg_best *x = &c[g];
-        if( x->tag==CV_NULL ) continue;
+        if( x->tag==CV_NULL || map[g]==AGG_EMPTY ) continue;
         agg_best *b = &d[map[g]];
         pred_value xv;
         xv.type = x->tag; xv.i = x->i; xv.f = x->f; xv.p = x->p; xv.n = x->n;
@@ -744,7 +744,7 @@ int agg_state_merge(agg_state *s, const agg_state *src, const uint32_t *map,
       char sbuf[40];
       for(uint32_t g=0; g<ng; g++){
         const agg_text *x = &c[g];
-        if( !x->any ) continue;
+        if( !x->any || map[g]==AGG_EMPTY ) continue;
         agg_text *t = &d[map[g]];
         if( t->any && sep && sep->type!=CV_NULL ){
           uint32_t sn;
@@ -760,6 +760,27 @@ int agg_state_merge(agg_state *s, const agg_state *src, const uint32_t *map,
   return COL_OK;
 oom:
   return col_error_set(err, COL_ENOMEM, "group_by: out of memory in an aggregate");
+}
+
+void agg_state_compact(agg_state *s, const uint8_t *keep, uint32_t ng){
+  if( ng > s->cap ) ng = s->cap;      /* groups never reserved hold nothing */
+  size_t es = agg_elem_size(s->kind);
+  char *a = s->a;
+  uint32_t m = 0;
+  for(uint32_t g=0; g<ng; g++){
+    if( !keep[g] ){
+      if( s->kind==AGG_MIN || s->kind==AGG_MAX || s->kind==AGG_ANY_VALUE ){
+        free(((agg_best*)a)[g].p);
+      }else if( s->kind==AGG_GROUP_CONCAT ){
+        free(((agg_text*)a)[g].p);
+      }
+      continue;
+    }
+    if( m!=g ) memcpy(a + (size_t)m*es, a + (size_t)g*es, es);
+    m++;
+  }
+  /* the slots past the kept ones own nothing now */
+  if( ng>m ) memset(a + (size_t)m*es, 0, (size_t)(ng - m)*es);
 }
 
 int agg_state_result(const agg_state *s, uint32_t g, pred_value *out,

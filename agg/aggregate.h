@@ -102,13 +102,19 @@ int agg_state_update(agg_state *s, const col_vector *arg, const col_vector *sep,
 
 /* Fold src, the same aggregate over rows that all come after the rows s
 ** has seen, into s: src's group g is s's group map[g] (g < ng; s reserved
-** for every map[g]). sep is group_concat's separator (a constant: NULL for
+** for every map[g]; a group mapped to AGG_EMPTY is left out, except under
+** DISTINCT). sep is group_concat's separator (a constant: NULL for
 ** none). DISTINCT feeds src's distinct values through s's own set. The
 ** result is what one state fed both runs of rows gives, except that REAL
 ** sums add two partial sums (within rounding of the serial sum) and an
 ** integer sum overflows when a partial or the total does. */
 int agg_state_merge(agg_state *s, const agg_state *src, const uint32_t *map,
                     uint32_t ng, const pred_value *sep, col_error *err);
+
+/* Keep groups g < ng with keep[g] set, moved down in order to 0, 1, ...;
+** the others' states are dropped (what they own freed). Not for DISTINCT,
+** whose set names groups. */
+void agg_state_compact(agg_state *s, const uint8_t *keep, uint32_t ng);
 
 /* After merges: can no integer sum of s have overflowed, in any order of
 ** its inputs? (Then sum()'s "integer overflow" error, which depends on the

@@ -71,7 +71,9 @@ struct groupby {
   uint32_t wcap;          /* capacity of wsel */
   int nproj;              /* source columns the batches carry */
   int *proj;              /* their source indexes (malloc'd) */
-  int nthread;            /* partitions (1: serial) */
+  int nthread;            /* partitions rows are routed to (1: serial) */
+  int nparts;             /* partitions held: nthread, more once folded
+                          ** lanes' partitions are adopted (groupby_fold) */
   int lane;               /* a lane (groupby_options.lane): partitions are
                           ** consumed by the caller's thread, and groups
                           ** remember their row in the dataset */
@@ -81,7 +83,7 @@ struct groupby {
   uint8_t *spart;         /* lanes: each batch row's partition (scratch) */
   uint32_t spcap;         /* capacity of spart */
   uint64_t memory_limit;  /* bytes; 0: none */
-  gb_part *parts;         /* nthread partitions */
+  gb_part *parts;         /* nparts partitions */
   agg_hasher hasher;      /* key hashing scratch */
   col_arena arena;        /* strings built by expressions, per batch */
   uint64_t *hashes;       /* hash of each batch row */
@@ -176,7 +178,7 @@ void groupby_free(groupby *gb){
   }
   free(gb->tids);
   if( gb->parts ){
-    for(int i=0; i<gb->nthread; i++) gb_part_free(gb, &gb->parts[i]);
+    for(int i=0; i<gb->nparts; i++) gb_part_free(gb, &gb->parts[i]);
   }
   free(gb->parts);
   if( gb->msep ) for(int a=0; a<gb->aggs.n; a++) free(gb->msep[a]);
@@ -301,7 +303,7 @@ static int gb_lin_scan(const col_vector *v, const col_batch *b, double *m){
 /* Base b can no longer be summed exactly: give each of its aggregates its
 ** own state, holding what the sums so far say. */
 static int gb_lin_stop(groupby *gb, int b, col_error *err){
-  for(int i=0; i<gb->nthread; i++){
+  for(int i=0; i<gb->nparts; i++){
     gb_part *p = &gb->parts[i];
     uint32_t ng = p->table.ngroup;
     for(int a=0; a<gb->aggs.n; a++){
@@ -515,6 +517,7 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
   gb->kv = calloc((size_t)gb->nindep + 1, sizeof(*gb->kv));
   gb->av = calloc((size_t)gb->aggs.n + 1, sizeof(*gb->av));
   gb->sv = calloc((size_t)gb->aggs.n + 1, sizeof(*gb->sv));
+  gb->nparts = gb->nthread;
   gb->parts = calloc((size_t)gb->nthread, sizeof(gb_part));
   if( !gb->kv || !gb->av || !gb->sv || !gb->parts ) goto oom;
   for(int i=0; i<gb->nthread; i++){
@@ -718,7 +721,7 @@ static int gb_start_workers(groupby *gb, col_error *err){
 
 uint64_t groupby_memory(const groupby *gb){
   uint64_t m = (uint64_t)gb->hcap*8 + gb->arena.cap_total;
-  for(int i=0; i<gb->nthread; i++){
+  for(int i=0; i<gb->nparts; i++){
     const gb_part *p = &gb->parts[i];
     m += agg_table_footprint(&p->table) + agg_table_owned(&p->table);
     m += (uint64_t)p->first_cap*8 + (uint64_t)p->cap*16;
@@ -972,10 +975,178 @@ int groupby_merge(groupby *dst, groupby *src, col_error *err){
   return rc;
 }
 
-int groupby_parts(const groupby *gb){ return gb->nthread; }
+/* ---- folding lanes without copying -------------------------------------- */
+
+int groupby_can_fold(const groupby *gb){
+  for(int a=0; a<gb->aggs.n; a++) if( gb->aggs.items[a].distinct ) return 0;
+  return groupby_can_merge(gb);
+}
+
+int groupby_fold_begin(groupby **lanes, int nlane, col_error *err){
+  int rc;
+  if( !groupby_can_fold(lanes[0]) ){
+    return col_error_set(err, COL_ERROR, "group_by: these aggregates fold only by copying");
+  }
+  for(int i=1; i<nlane; i++){
+    if( (rc = groupby_merge_begin(lanes[0], lanes[i], err))!=0 ) return rc;
+    if( lanes[i]->nparts!=lanes[i]->nthread ){
+      return col_error_set(err, COL_ERROR, "group_by: a lane folded twice");
+    }
+  }
+  /* a base lane 0 stopped summing (against any lane) stops in every lane:
+  ** the partitions lane 0 adopts are read through its own bases */
+  for(int b=0; b<lanes[0]->nbase; b++){
+    if( lanes[0]->bases[b].active ) continue;
+    for(int i=1; i<nlane; i++){
+      if( lanes[i]->bases[b].active && (rc = gb_lin_stop(lanes[i], b, err))!=0 ) return rc;
+    }
+  }
+  return COL_OK;
+}
+
+/* Fold partition s's groups mapped to partition d (map[g] != AGG_EMPTY)
+** into d's. dg is lane 0: its bases agree with every lane's (fold_begin),
+** and it holds the group_concat separators. */
+static int gb_fold_into(const groupby *dg, gb_part *d, gb_part *s,
+                        const uint32_t *map, col_error *err){
+  uint32_t ns = s->table.ngroup;
+  int rc;
+  for(int b=0; b<dg->nbase; b++){
+    if( !dg->bases[b].active ) continue;
+    uint32_t n = ns < s->lcap ? ns : s->lcap;
+    for(uint32_t g=0; g<n; g++){
+      if( map[g]==AGG_EMPTY ) continue;
+      d->lsum[b][map[g]] += s->lsum[b][g];
+      d->lcnt[b][map[g]] += s->lcnt[b][g];
+    }
+  }
+  for(int a=0; a<dg->aggs.n; a++){
+    if( dg->lin_base[a]>=0 && dg->bases[dg->lin_base[a]].active ) continue;
+    if( (rc = agg_state_reserve(&d->states[a], d->table.ngroup, err))!=0 ) return rc;
+    pred_value sep, *psep = 0;
+    if( dg->aggs.items[a].kind==AGG_GROUP_CONCAT ){
+      memset(&sep, 0, sizeof(sep));
+      if( dg->msep && dg->msep[a] ){ sep.type = CV_TEXT; sep.p = dg->msep[a]; sep.n = dg->msepn[a]; }
+      psep = &sep;
+    }
+    if( (rc = agg_state_merge(&d->states[a], &s->states[a], map, ns, psep, err))!=0 ) return rc;
+  }
+  return COL_OK;
+}
+
+/* Keep p's groups with keep[g] set, moved down in order; the table keeps
+** no index (nothing probes a folded lane). */
+static void gb_part_compact(groupby *gb, gb_part *p, const uint8_t *keep){
+  uint32_t ng = p->table.ngroup, m = 0;
+  for(uint32_t g=0; g<ng; g++){
+    if( !keep[g] ) continue;
+    if( m!=g ){
+      for(int c=0; c<p->table.nkey; c++){
+        agg_keycol *k = &p->table.cols[c];
+        k->vals[m] = k->vals[g];
+        if( k->tags ) k->tags[m] = k->tags[g];
+        if( k->lens ) k->lens[m] = k->lens[g];
+      }
+      p->first_row[m] = p->first_row[g];
+      for(int b=0; b<gb->nbase; b++){
+        if( !gb->bases[b].active || g>=p->lcap ) continue;
+        p->lsum[b][m] = p->lsum[b][g];
+        p->lcnt[b][m] = p->lcnt[b][g];
+      }
+    }
+    m++;
+  }
+  for(int a=0; a<gb->aggs.n; a++){
+    if( gb->lin_base[a]>=0 && gb->bases[gb->lin_base[a]].active ) continue;
+    agg_state_compact(&p->states[a], keep, ng);
+  }
+  /* the lin sums past the kept groups start from zero again, as fresh ones */
+  for(int b=0; b<gb->nbase; b++){
+    if( !gb->bases[b].active || m>=p->lcap ) continue;
+    uint32_t top = ng < p->lcap ? ng : p->lcap;
+    if( top>m ){
+      memset(p->lsum[b] + m, 0, (size_t)(top - m)*8);
+      memset(p->lcnt[b] + m, 0, (size_t)(top - m)*8);
+    }
+  }
+  p->table.ngroup = m;
+  agg_mem_free(p->table.buckets);
+  p->table.buckets = 0;
+  p->table.nbucket = 0;
+}
+
+int groupby_fold_part(groupby **lanes, int nlane, int part, col_error *err){
+  int rc = COL_OK;
+  uint8_t **keeps = calloc((size_t)nlane, sizeof(uint8_t*));
+  if( keeps==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory merging lanes");
+  for(int i=1; i<nlane && rc==COL_OK; i++){
+    gb_part *s = &lanes[i]->parts[part];
+    uint32_t ns = s->table.ngroup;
+    if( ns==0 ) continue;
+    uint32_t *found = malloc((size_t)ns*4);
+    uint32_t *map = malloc((size_t)ns*4);
+    uint8_t *keep = keeps[i] = malloc(ns);
+    if( !found || !map || !keep ){
+      rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory merging lanes");
+    }else{
+      for(uint32_t g=0; g<ns; g++){ found[g] = AGG_EMPTY; keep[g] = 1; }
+      /* each group goes to the first earlier lane that has it: lanes scan
+      ** runs of rows in order, so that lane saw the group's first row. A
+      ** group an earlier lane k already gave away to a lane before k is
+      ** never found in k first. */
+      for(int k=0; k<i && rc==COL_OK; k++){
+        gb_part *d = &lanes[k]->parts[part];
+        if( d->table.ngroup==0 ) continue;
+        if( (rc = agg_table_find_all(&d->table, &s->table, found, err))!=0 ) break;
+        uint32_t hits = 0;
+        for(uint32_t g=0; g<ns; g++){
+          if( keep[g] && found[g]!=AGG_EMPTY ){ map[g] = found[g]; keep[g] = 0; hits++; }
+          else map[g] = AGG_EMPTY;
+        }
+        if( hits ) rc = gb_fold_into(lanes[0], d, s, map, err);
+      }
+    }
+    free(found); free(map);
+  }
+  /* only now, with no lane left to probe them: the groups no earlier lane
+  ** had stay, moved down; the others go */
+  for(int i=1; i<nlane && rc==COL_OK; i++){
+    if( keeps[i] ) gb_part_compact(lanes[i], &lanes[i]->parts[part], keeps[i]);
+  }
+  for(int i=0; i<nlane; i++) free(keeps[i]);
+  free(keeps);
+  return rc;
+}
+
+int groupby_fold_adopt(groupby **lanes, int nlane, col_error *err){
+  groupby *dst = lanes[0];
+  int np = 0;
+  for(int i=0; i<nlane; i++) np += lanes[i]->nparts;
+  gb_part *parts = calloc((size_t)np, sizeof(gb_part));
+  if( parts==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory merging lanes");
+  int n = 0;
+  for(int i=0; i<nlane; i++){
+    for(int q=0; q<lanes[i]->nparts; q++){
+      if( i>0 && lanes[i]->parts[q].table.ngroup==0 ) continue;
+      parts[n++] = lanes[i]->parts[q];
+      memset(&lanes[i]->parts[q], 0, sizeof(gb_part));
+    }
+    if( i>0 ){
+      /* what is left of the lane: its empty partitions */
+      for(int q=0; q<lanes[i]->nparts; q++) gb_part_free(lanes[i], &lanes[i]->parts[q]);
+      lanes[i]->nparts = 0;
+    }
+  }
+  free(dst->parts);
+  dst->parts = parts;
+  dst->nparts = n;
+  return COL_OK;
+}
+
+int groupby_parts(const groupby *gb){ return gb->nparts; }
 
 int groupby_merge_exact(const groupby *gb){
-  for(int i=0; i<gb->nthread; i++){
+  for(int i=0; i<gb->nparts; i++){
     for(int a=0; a<gb->aggs.n; a++){
       if( !agg_state_sum_order_free(&gb->parts[i].states[a]) ) return 0;
     }
@@ -994,7 +1165,7 @@ static int gb_build_order(groupby *gb, col_error *err){
   free(gb->order_part); free(gb->order_slot);
   gb->order_part = malloc(((size_t)total+1)*4);
   gb->order_slot = malloc(((size_t)total+1)*4);
-  uint32_t *at = calloc((size_t)gb->nthread, 4);
+  uint32_t *at = calloc((size_t)gb->nparts, 4);
   if( !gb->order_part || !gb->order_slot || !at ){
     free(at);
     free(gb->order_part); free(gb->order_slot);
@@ -1004,7 +1175,7 @@ static int gb_build_order(groupby *gb, col_error *err){
   for(uint32_t o=0; o<total; o++){
     int best = -1;
     uint64_t bv = 0;
-    for(int i=0; i<gb->nthread; i++){
+    for(int i=0; i<gb->nparts; i++){
       const gb_part *p = &gb->parts[i];
       if( at[i]<p->table.ngroup && (best<0 || p->first_row[at[i]]<bv) ){
         best = i; bv = p->first_row[at[i]];
@@ -1019,7 +1190,7 @@ static int gb_build_order(groupby *gb, col_error *err){
 
 int groupby_finish(groupby *gb, col_error *err){
   uint64_t total = 0;
-  for(int i=0; i<gb->nthread; i++) total += gb->parts[i].table.ngroup;
+  for(int i=0; i<gb->nparts; i++) total += gb->parts[i].table.ngroup;
   if( total > AGG_MAX_GROUPS ){
     return col_error_set(err, COL_ENOMEM, "group_by: too many groups");
   }
@@ -1029,7 +1200,7 @@ int groupby_finish(groupby *gb, col_error *err){
   gb->order_part = 0; gb->order_slot = 0;
   int eager = 0;
   for(int k=0; k<gb->keys.n; k++) eager |= gb->kcol[k]==GB_DERIVED;
-  for(int i=0; i<gb->nthread && eager; i++){
+  for(int i=0; i<gb->nparts && eager; i++){
     int rc = gb_derive(gb, &gb->parts[i], GB_DERIVED, 0, err);
     if( rc ) return rc;
   }
@@ -1044,7 +1215,7 @@ int groupby_column_check(const groupby *gb, int col, col_error *err){
   if( col < gb->keys.n ) return COL_OK;
   int a = col - gb->keys.n;
   if( gb->lin_base[a]>=0 && gb->bases[gb->lin_base[a]].active ) return COL_OK;
-  for(int i=0; i<gb->nthread; i++){
+  for(int i=0; i<gb->nparts; i++){
     int rc = agg_state_check(&gb->parts[i].states[a], gb->parts[i].table.ngroup, err);
     if( rc ) return rc;
   }
@@ -1065,7 +1236,7 @@ uint32_t groupby_group_row(const groupby *gb, int part, uint32_t slot){
   ** others by binary search */
   uint64_t seen = gb->parts[part].first_row[slot];
   uint32_t row = slot;
-  for(int i=0; i<gb->nthread; i++){
+  for(int i=0; i<gb->nparts; i++){
     if( i==part ) continue;
     const gb_part *p = &gb->parts[i];
     uint32_t lo = 0, hi = p->table.ngroup;

@@ -121,20 +121,20 @@ static void run_wait(run_state *st){
 
 int groupby_run_uses_lanes(const groupby *gb, const col_dataset *ds,
                            const groupby_run_opts *o){
-  if( o->lanes<=1 || !ds->shardable || !groupby_can_merge(gb) ) return 0;
-  /* A DISTINCT set holds about as many pairs in every lane as in one
-  ** table (the same values recur all through a file), and folding feeds
-  ** each lane's pairs through lane 0's set again: on 10M rows,
-  ** count(DISTINCT UserID) took twice as long in lanes as in the pipeline
-  ** (decoding threads feeding one table), most of it in page faults. */
-  const agg_item_list *al = groupby_aggs(gb);
-  for(int a=0; a<al->n; a++) if( al->items[a].distinct ) return 0;
-  return 1;
+  if( o->lanes<=1 || !ds->shardable ) return 0;
+  /* Lanes fold without copying (groupby_can_fold: a group_concat with a
+  ** constant separator, no DISTINCT). A DISTINCT set would hold about as
+  ** many pairs in every lane as in one table (the same values recur all
+  ** through a file), and folding feeds each lane's pairs through lane 0's
+  ** set again: on 10M rows, count(DISTINCT UserID) took twice as long in
+  ** lanes as in the pipeline (decoding threads feeding one table). */
+  return groupby_can_fold(gb);
 }
 
-/* Fold partition `part` of lanes 1..n-1, in lane order, into lane 0. */
+/* Fold partition `part` of every lane (groupby_fold_part). */
 typedef struct run_fold {
   run_state *st;
+  groupby **gbs;          /* the lanes' group bys, in lane order */
   int part;
   col_error err;
   pthread_t tid;
@@ -144,25 +144,24 @@ typedef struct run_fold {
 static void *run_fold_part(void *arg){
   run_fold *f = arg;
   run_state *st = f->st;
-  for(int i=1; i<st->nlane && f->err.code==0 && !st->stop; i++){
-    if( groupby_merge_part(st->lanes[0].gb, st->lanes[i].gb, f->part, &f->err) ) st->stop = 1;
-  }
+  if( !st->stop && groupby_fold_part(f->gbs, st->nlane, f->part, &f->err) ) st->stop = 1;
   return 0;
 }
 
 /* Fold every lane into lane 0: the serial step, then one thread per
-** partition (the caller's thread takes partition 0). */
+** partition (the caller's thread takes partition 0), then lane 0 adopts
+** what the others kept. */
 static int run_fold_lanes(run_state *st, col_error *err){
-  groupby *gb = st->lanes[0].gb;
-  int rc;
-  for(int i=1; i<st->nlane; i++){
-    if( (rc = groupby_merge_begin(gb, st->lanes[i].gb, err))!=0 ) return rc;
-  }
-  int np = groupby_parts(gb);
-  run_fold *f = calloc((size_t)np, sizeof(run_fold));
-  if( f==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+  groupby **gbs = calloc(st->nlane>0 ? (size_t)st->nlane : 1, sizeof(groupby*));
+  if( gbs==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+  for(int i=0; i<st->nlane; i++) gbs[i] = st->lanes[i].gb;
+  int rc = groupby_fold_begin(gbs, st->nlane, err);
+  if( rc ){ free(gbs); return rc; }
+  int np = groupby_parts(gbs[0]);
+  run_fold *f = np>0 ? calloc((size_t)np, sizeof(run_fold)) : 0;
+  if( f==0 ){ free(gbs); return col_error_set(err, COL_ENOMEM, "group_by: out of memory"); }
   for(int p=0; p<np; p++){
-    f[p].st = st; f[p].part = p;
+    f[p].st = st; f[p].gbs = gbs; f[p].part = p;
     col_error_clear(&f[p].err);
     if( p>0 && pthread_create(&f[p].tid, 0, run_fold_part, &f[p])==0 ) f[p].started = 1;
   }
@@ -171,11 +170,11 @@ static int run_fold_lanes(run_state *st, col_error *err){
     if( f[p].started ) pthread_join(f[p].tid, 0);
     else run_fold_part(&f[p]);
   }
-  rc = COL_OK;
   for(int p=0; p<np && rc==COL_OK; p++){
     if( f[p].err.code ){ *err = f[p].err; rc = err->code; }
   }
-  free(f);
+  if( rc==COL_OK ) rc = groupby_fold_adopt(gbs, st->nlane, err);
+  free(f); free(gbs);
   return rc;
 }
 

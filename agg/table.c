@@ -425,12 +425,15 @@ void agg_table_key_vector(const agg_table *t, int col, uint32_t from, uint32_t n
   }
 }
 
-/* Add every group of src to dst (see table.h). Each chunk of src's groups
-** is hashed again from its stored keys: flat vectors hash as the vectors
-** the keys first came in did (hash.h), so a group lands where dst's probe
-** for the same key looks. */
-int agg_table_merge(agg_table *dst, const agg_table *src, uint32_t *map,
-                    col_error *err){
+/* Call fn for src's groups a chunk at a time: their stored keys as flat
+** vectors, hashed again. Flat vectors hash as the vectors the keys first
+** came in did (hash.h), so a group's hash leads another table's probe to
+** where the same key is. */
+typedef int (*agg_chunk_fn)(void *ctx, const col_vector *const *keys, uint32_t from,
+                            uint32_t n, const uint64_t *hashes, col_error *err);
+
+static int agg_table_rehash_chunks(const agg_table *src, agg_chunk_fn fn, void *ctx,
+                                   col_error *err){
   enum { CHUNK = 1024 };
   int nkey = src->nkey;
   col_vector *vecs = calloc((size_t)nkey + 1, sizeof(col_vector));
@@ -454,12 +457,51 @@ int agg_table_merge(agg_table *dst, const agg_table *src, uint32_t *map,
       rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory merging tables");
       break;
     }
-    uint32_t nnew;
-    rc = agg_table_lookup(dst, keys, 0, n, hashes, map + from, &nnew, err);
-    if( rc ) break;
+    if( (rc = fn(ctx, keys, from, n, hashes, err))!=0 ) break;
   }
 done:
   agg_hasher_free(&hs);
   free(vecs); free(keys); free(strs); free(hashes);
   return rc;
+}
+
+typedef struct agg_merge_ctx { agg_table *dst; uint32_t *map; } agg_merge_ctx;
+
+static int agg_merge_chunk(void *ctx, const col_vector *const *keys, uint32_t from,
+                           uint32_t n, const uint64_t *hashes, col_error *err){
+  agg_merge_ctx *m = ctx;
+  uint32_t nnew;
+  return agg_table_lookup(m->dst, keys, 0, n, hashes, m->map + from, &nnew, err);
+}
+
+int agg_table_merge(agg_table *dst, const agg_table *src, uint32_t *map,
+                    col_error *err){
+  agg_merge_ctx m = { dst, map };
+  return agg_table_rehash_chunks(src, agg_merge_chunk, &m, err);
+}
+
+typedef struct agg_find_ctx { const agg_table *t; uint32_t *found; } agg_find_ctx;
+
+static int agg_find_chunk(void *ctx, const col_vector *const *keys, uint32_t from,
+                          uint32_t n, const uint64_t *hashes, col_error *err){
+  agg_find_ctx *f = ctx;
+  const agg_table *t = f->t;
+  int pf = t->nbucket >= (1u<<16);
+  (void)err;
+  for(uint32_t k=0; k<n; k++){
+    if( pf && k + AGG_PREFETCH < n ){
+      __builtin_prefetch(&t->buckets[agg_home(t, hashes[k+AGG_PREFETCH])]);
+    }
+    if( f->found[from+k]!=AGG_EMPTY ) continue;
+    uint32_t bucket;
+    f->found[from+k] = agg_table_probe(t, hashes[k], keys, k, &bucket);
+  }
+  return COL_OK;
+}
+
+int agg_table_find_all(const agg_table *t, const agg_table *src, uint32_t *found,
+                       col_error *err){
+  if( t->ngroup==0 ) return COL_OK;
+  agg_find_ctx f = { t, found };
+  return agg_table_rehash_chunks(src, agg_find_chunk, &f, err);
 }

@@ -112,6 +112,12 @@ void agg_table_key_vector(const agg_table *t, int col, uint32_t from, uint32_t n
 int agg_table_merge(agg_table *dst, const agg_table *src, uint32_t *map,
                     col_error *err);
 
+/* For every group of src (same key columns): found[s] gets its slot in t,
+** or AGG_EMPTY when t has no such group; t is only read. Groups of src
+** already found (found[s] != AGG_EMPTY on entry) are skipped. */
+int agg_table_find_all(const agg_table *t, const agg_table *src, uint32_t *found,
+                       col_error *err);
+
 /* The value slot of k holds, pointing into k. */
 pred_value agg_keycol_value(const agg_keycol *k, uint32_t slot);
 /* An empty key column. */

@@ -593,7 +593,8 @@ static int feed_rows(groupby *gb, const gen_table *gt, int from, int to, col_err
 }
 
 /* threads>0: one group by with that many partitions; threads<0: -threads
-** lanes over consecutive runs of rows, folded together (groupby_merge). */
+** lanes over consecutive runs of rows, folded together (groupby_merge, or
+** groupby_fold_* without copying). */
 static void run_ours(const gen_table *gt, const char *keys, const char *aggs, int threads,
                      const col_schema *schema, const uint8_t *loose, rowset *rs,
                      const char *where){
@@ -620,10 +621,22 @@ static void run_ours(const gen_table *gt, const char *keys, const char *aggs, in
       goto done;
     }
   }
-  for(int l=1; l<nlane; l++){
-    if( groupby_merge(gb, lanes[l], &err) ){
+  /* half the cases fold by copying groups (groupby_merge), half without
+  ** (groupby_fold_*, as groupby_run does) */
+  if( nlane>1 && (strlen(keys) + strlen(aggs)) % 2 && groupby_can_fold(gb) ){
+    int rc = groupby_fold_begin(lanes, nlane, &err);
+    for(int p=0; p<groupby_parts(gb) && rc==COL_OK; p++) rc = groupby_fold_part(lanes, nlane, p, &err);
+    if( rc==COL_OK ) rc = groupby_fold_adopt(lanes, nlane, &err);
+    if( rc ){
       rs->error = 1; snprintf(rs->errmsg, sizeof(rs->errmsg), "%s", err.msg);
       goto done;
+    }
+  }else{
+    for(int l=1; l<nlane; l++){
+      if( groupby_merge(gb, lanes[l], &err) ){
+        rs->error = 1; snprintf(rs->errmsg, sizeof(rs->errmsg), "%s", err.msg);
+        goto done;
+      }
     }
   }
   if( nlane>1 && !groupby_merge_exact(gb) ){
