@@ -96,6 +96,8 @@ struct groupby {
                           ** order groups by it; a lane uses first_row) */
   uint32_t *order_part;   /* threads>1: output row -> partition */
   uint32_t *order_slot;   /* threads>1: output row -> slot */
+  uint32_t norder;        /* output rows order_part/slot hold so far */
+  uint32_t *order_at;     /* per partition: its groups placed so far */
   int nbase;              /* columns summed for sum/total/avg (gb_base) */
   gb_base *bases;         /* nbase of them */
   int *lin_base;          /* per aggregate: its gb_base, or -1 */
@@ -189,7 +191,7 @@ void groupby_free(groupby *gb){
   agg_hasher_free(&gb->hasher);
   col_arena_free(&gb->arena);
   free(gb->proj); free(gb->hashes); free(gb->kv); free(gb->av); free(gb->sv);
-  free(gb->order_part); free(gb->order_slot);
+  free(gb->order_part); free(gb->order_slot); free(gb->order_at);
   free(gb->bases); free(gb->lin_base); free(gb->lin_k);
   free(gb->kcol);
   free(gb->msep); free(gb->msepn); free(gb->spart);
@@ -1158,21 +1160,24 @@ int groupby_merge_exact(const groupby *gb){
 
 /* threads>1: output row -> (partition, slot), merging the partitions'
 ** groups by the row that first made each (within a partition they are in
-** that order already). Built on first use: an ORDER BY the table consumes
-** (agg/order.h) reads groups where they are and never needs it. */
-static int gb_build_order(groupby *gb, col_error *err){
-  uint32_t total = gb->ngroups;
-  free(gb->order_part); free(gb->order_slot);
-  gb->order_part = malloc(((size_t)total+1)*4);
-  gb->order_slot = malloc(((size_t)total+1)*4);
-  uint32_t *at = calloc((size_t)gb->nparts, 4);
-  if( !gb->order_part || !gb->order_slot || !at ){
-    free(at);
-    free(gb->order_part); free(gb->order_slot);
-    gb->order_part = 0; gb->order_slot = 0;
-    return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+** that order already). Built as far as the rows read, on first use: an
+** ORDER BY the table consumes (agg/order.h) reads groups where they are
+** and never needs it, and a LIMIT 10 needs ten. */
+static int gb_order_upto(groupby *gb, uint32_t row, col_error *err){
+  if( gb->order_part==0 ){
+    uint32_t total = gb->ngroups;
+    gb->order_part = malloc(((size_t)total+1)*4);
+    gb->order_slot = malloc(((size_t)total+1)*4);
+    gb->order_at = calloc((size_t)gb->nparts + 1, 4);
+    gb->norder = 0;
+    if( !gb->order_part || !gb->order_slot || !gb->order_at ){
+      free(gb->order_part); free(gb->order_slot); free(gb->order_at);
+      gb->order_part = 0; gb->order_slot = 0; gb->order_at = 0;
+      return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+    }
   }
-  for(uint32_t o=0; o<total; o++){
+  uint32_t *at = gb->order_at;
+  for(uint32_t o=gb->norder; o<=row && o<gb->ngroups; o++){
     int best = -1;
     uint64_t bv = 0;
     for(int i=0; i<gb->nparts; i++){
@@ -1183,8 +1188,8 @@ static int gb_build_order(groupby *gb, col_error *err){
     }
     gb->order_part[o] = (uint32_t)best;
     gb->order_slot[o] = at[best]++;
+    gb->norder = o + 1;
   }
-  free(at);
   return COL_OK;
 }
 
@@ -1196,8 +1201,9 @@ int groupby_finish(groupby *gb, col_error *err){
   }
   gb->ngroups = (uint32_t)total;
   /* the row order is built from these groups when first read */
-  free(gb->order_part); free(gb->order_slot);
-  gb->order_part = 0; gb->order_slot = 0;
+  free(gb->order_part); free(gb->order_slot); free(gb->order_at);
+  gb->order_part = 0; gb->order_slot = 0; gb->order_at = 0;
+  gb->norder = 0;
   int eager = 0;
   for(int k=0; k<gb->keys.n; k++) eager |= gb->kcol[k]==GB_DERIVED;
   for(int i=0; i<gb->nparts && eager; i++){
@@ -1252,10 +1258,10 @@ uint32_t groupby_group_row(const groupby *gb, int part, uint32_t slot){
 int groupby_value(const groupby *gb, uint32_t row, int col, pred_value *out,
                   char *buf, col_error *err){
   if( gb->nthread<=1 ) return groupby_value_at(gb, 0, row, col, out, buf, err);
-  if( gb->order_part==0 ){
+  if( gb->order_part==0 || row>=gb->norder ){
     /* the output is read once finished, by one thread: building the row
     ** order lazily mutates nothing a reader of values sees */
-    int rc = gb_build_order((groupby*)gb, err);
+    int rc = gb_order_upto((groupby*)gb, row, err);
     if( rc ) return rc;
   }
   return groupby_value_at(gb, (int)gb->order_part[row], gb->order_slot[row], col, out, buf, err);
