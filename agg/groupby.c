@@ -1051,9 +1051,10 @@ static void gb_part_compact(groupby *gb, gb_part *p, const uint8_t *keep){
       }
       p->first_row[m] = p->first_row[g];
       for(int b=0; b<gb->nbase; b++){
-        if( !gb->bases[b].active || g>=p->lcap ) continue;
-        p->lsum[b][m] = p->lsum[b][g];
-        p->lcnt[b][m] = p->lcnt[b][g];
+        if( !gb->bases[b].active || m>=p->lcap ) continue;
+        /* a group past lcap has summed nothing */
+        p->lsum[b][m] = g<p->lcap ? p->lsum[b][g] : 0;
+        p->lcnt[b][m] = g<p->lcap ? p->lcnt[b][g] : 0;
       }
     }
     m++;
