@@ -87,15 +87,6 @@ pred_value agg_keycol_value(const agg_keycol *k, uint32_t slot){
   return v;
 }
 
-/* Are n bytes at a and b the same? Short keys (a minute, a phrase's first
-** word) compare in line: a call to memcmp costs more than the bytes. */
-static inline int agg_bytes_equal(const char *a, const char *b, uint32_t n){
-  if( n>16 ) return memcmp(a, b, n)==0;
-  unsigned char d = 0;
-  for(uint32_t i=0; i<n; i++) d |= (unsigned char)(a[i] ^ b[i]);
-  return d==0;
-}
-
 /* Does the group in slot have, in key column c, the value v holds at row? */
 static inline int agg_key_same(const agg_keycol *k, uint32_t slot,
                                const col_vector *v, uint32_t row){
@@ -108,7 +99,7 @@ static inline int agg_key_same(const agg_keycol *k, uint32_t slot,
       case CV_REAL: { double f; memcpy(&f, &k->vals[slot], 8); return f==cv_real(v, row); }
       default: {
         cv_str s = cv_bytes(v, row);
-        return s.n==k->lens[slot] && agg_bytes_equal(s.p, k->heap + k->vals[slot], s.n);
+        return s.n==k->lens[slot] && (s.n==0 || memcmp(s.p, k->heap + k->vals[slot], s.n)==0);
       }
     }
   }
@@ -326,21 +317,8 @@ int agg_table_insert(agg_table *t, uint32_t bucket, uint64_t hash,
   }
   if( s>=t->cap && agg_grow_groups(t) ) goto oom;
   for(int c=0; c<t->nkey; c++){
-    agg_keycol *k = &t->cols[c];
-    const col_vector *v = keys[c];
-    int tag = cv_tag(v, row);
-    if( agg_keycol_set_tag(k, s, tag) ) goto oom;
-    if( k->lens ) k->lens[s] = 0;
-    switch( tag ){
-      case CV_INT: k->vals[s] = (uint64_t)cv_int(v, row); break;
-      case CV_REAL: { double f = cv_real(v, row); memcpy(&k->vals[s], &f, 8); break; }
-      case CV_TEXT: case CV_BLOB: {
-        cv_str str = cv_bytes(v, row);
-        if( agg_keycol_set_bytes(k, s, str.p, str.n) ) goto oom;
-        break;
-      }
-      default: k->vals[s] = 0; break;
-    }
+    pred_value x = agg_value_at(keys[c], row);
+    if( agg_keycol_set(&t->cols[c], s, &x) ) goto oom;
   }
   t->buckets[bucket] = AGG_BUCKET(hash, s);
   t->ngroup = s + 1;
