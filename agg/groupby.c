@@ -922,6 +922,38 @@ int groupby_merge_begin(groupby *dst, groupby *src, col_error *err){
   return COL_OK;
 }
 
+/* Fold the sums and states of partition s's groups into partition d's,
+** group g into map[g] (unless AGG_EMPTY; d holds every mapped group). dg
+** is the group by d belongs to, or lane 0 when folding lanes: its bases
+** agree with every lane's (fold_begin), and it holds the group_concat
+** separators. */
+static int gb_fold_into(const groupby *dg, gb_part *d, gb_part *s,
+                        const uint32_t *map, col_error *err){
+  uint32_t ns = s->table.ngroup;
+  int rc;
+  for(int b=0; b<dg->nbase; b++){
+    if( !dg->bases[b].active ) continue;
+    uint32_t n = ns < s->lcap ? ns : s->lcap;
+    for(uint32_t g=0; g<n; g++){
+      if( map[g]==AGG_EMPTY ) continue;
+      d->lsum[b][map[g]] += s->lsum[b][g];
+      d->lcnt[b][map[g]] += s->lcnt[b][g];
+    }
+  }
+  for(int a=0; a<dg->aggs.n; a++){
+    if( dg->lin_base[a]>=0 && dg->bases[dg->lin_base[a]].active ) continue;
+    if( (rc = agg_state_reserve(&d->states[a], d->table.ngroup, err))!=0 ) return rc;
+    pred_value sep, *psep = 0;
+    if( dg->aggs.items[a].kind==AGG_GROUP_CONCAT ){
+      memset(&sep, 0, sizeof(sep));
+      if( dg->msep && dg->msep[a] ){ sep.type = CV_TEXT; sep.p = dg->msep[a]; sep.n = dg->msepn[a]; }
+      psep = &sep;
+    }
+    if( (rc = agg_state_merge(&d->states[a], &s->states[a], map, ns, psep, err))!=0 ) return rc;
+  }
+  return COL_OK;
+}
+
 int groupby_merge_part(groupby *dst, groupby *src, int part, col_error *err){
   gb_part *d = &dst->parts[part], *s = &src->parts[part];
   uint32_t ns = s->table.ngroup, before = d->table.ngroup;
@@ -946,26 +978,7 @@ int groupby_merge_part(groupby *dst, groupby *src, int part, col_error *err){
     rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory merging lanes");
     goto done;
   }
-  for(int b=0; b<dst->nbase; b++){
-    if( !dst->bases[b].active ) continue;
-    uint32_t n = ns < s->lcap ? ns : s->lcap;
-    for(uint32_t g=0; g<n; g++){
-      d->lsum[b][map[g]] += s->lsum[b][g];
-      d->lcnt[b][map[g]] += s->lcnt[b][g];
-    }
-  }
-  for(int a=0; a<dst->aggs.n; a++){
-    if( dst->lin_base[a]>=0 && dst->bases[dst->lin_base[a]].active ) continue;
-    if( (rc = agg_state_reserve(&d->states[a], ng, err))!=0 ) goto done;
-    pred_value sep, *psep = 0;
-    if( dst->aggs.items[a].kind==AGG_GROUP_CONCAT ){
-      memset(&sep, 0, sizeof(sep));
-      if( dst->msep && dst->msep[a] ){ sep.type = CV_TEXT; sep.p = dst->msep[a]; sep.n = dst->msepn[a]; }
-      psep = &sep;
-    }
-    rc = agg_state_merge(&d->states[a], &s->states[a], map, ns, psep, err);
-    if( rc ) goto done;
-  }
+  rc = gb_fold_into(dst, d, s, map, err);
 done:
   free(map);
   return rc;
@@ -1002,36 +1015,6 @@ int groupby_fold_begin(groupby **lanes, int nlane, col_error *err){
     for(int i=1; i<nlane; i++){
       if( lanes[i]->bases[b].active && (rc = gb_lin_stop(lanes[i], b, err))!=0 ) return rc;
     }
-  }
-  return COL_OK;
-}
-
-/* Fold partition s's groups mapped to partition d (map[g] != AGG_EMPTY)
-** into d's. dg is lane 0: its bases agree with every lane's (fold_begin),
-** and it holds the group_concat separators. */
-static int gb_fold_into(const groupby *dg, gb_part *d, gb_part *s,
-                        const uint32_t *map, col_error *err){
-  uint32_t ns = s->table.ngroup;
-  int rc;
-  for(int b=0; b<dg->nbase; b++){
-    if( !dg->bases[b].active ) continue;
-    uint32_t n = ns < s->lcap ? ns : s->lcap;
-    for(uint32_t g=0; g<n; g++){
-      if( map[g]==AGG_EMPTY ) continue;
-      d->lsum[b][map[g]] += s->lsum[b][g];
-      d->lcnt[b][map[g]] += s->lcnt[b][g];
-    }
-  }
-  for(int a=0; a<dg->aggs.n; a++){
-    if( dg->lin_base[a]>=0 && dg->bases[dg->lin_base[a]].active ) continue;
-    if( (rc = agg_state_reserve(&d->states[a], d->table.ngroup, err))!=0 ) return rc;
-    pred_value sep, *psep = 0;
-    if( dg->aggs.items[a].kind==AGG_GROUP_CONCAT ){
-      memset(&sep, 0, sizeof(sep));
-      if( dg->msep && dg->msep[a] ){ sep.type = CV_TEXT; sep.p = dg->msep[a]; sep.n = dg->msepn[a]; }
-      psep = &sep;
-    }
-    if( (rc = agg_state_merge(&d->states[a], &s->states[a], map, ns, psep, err))!=0 ) return rc;
   }
   return COL_OK;
 }
