@@ -101,8 +101,7 @@ void *agg_mem_grow_zeroed(void *p, size_t old, size_t n){
 
 void agg_mem_prefault(void *p, size_t off, size_t n){
 #if AGG_MEM_CAN_MAP
-  agg_mem_hdr *h = (agg_mem_hdr*)p - 1;
-  if( p==0 || n==0 || !h->mapped ) return;   /* malloc'd bytes were memset */
+  if( p==0 || n==0 || !((agg_mem_hdr*)p - 1)->mapped ) return;   /* malloc'd bytes were memset */
   size_t pg = (size_t)sysconf(_SC_PAGESIZE);
   char *a = (char*)p + off, *e = a + n;
   char *pa = (char*)((uintptr_t)a / pg * pg);
