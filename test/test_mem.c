@@ -1,7 +1,8 @@
 /*
 ** test_mem.c — the two block allocators under the hot paths: agg/bigmem.c
-** (per-group arrays grown by mremap, zeroed buckets) and reader/pool.c (a
-** scan's buffers reused from row group to row group). Contents must survive
+** (per-group arrays grown by mremap, zeroed or growing zeroed, buckets
+** prefaulted) and reader/pool.c (a scan's buffers reused from row group to
+** row group). Contents must survive
 ** every growth, across the malloc/mapping boundary and the pool's reuse;
 ** zeroed blocks must read zero; a pool shared by threads must hand a block
 ** to one taker at a time.
@@ -14,6 +15,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Grow a block from 1 KiB to 64 MiB, doubling, checking the bytes written
 ** before each growth: it crosses AGG_MEM_MAPPED (malloc'd to mapped) and
@@ -65,6 +67,33 @@ static void test_bigmem_zero(void){
 /* Pool: a block comes back with at least the size asked, a block put back
 ** is handed out again for a size it fits, growth keeps contents, and the
 ** NULL pool is plain malloc with the same calls. */
+/* agg_mem_grow_zeroed from 1 KiB to 32 MiB: the old bytes kept, the new
+** ones zero, whether they were malloc'd (memset), newly mapped (the copy
+** across the boundary) or added by mremap; prefaulting keeps the bytes. */
+static void test_bigmem_grow_zeroed(void){
+  size_t n = 1024;
+  uint8_t *a = agg_mem_grow_zeroed(0, 0, n);
+  CHECK(a!=0);
+  if( !a ) return;
+  for(size_t i=0; i<n; i++) CHECK_EQ_INT(a[i], 0);
+  memset(a, 0xab, n);
+  while( n < ((size_t)32<<20) ){
+    size_t m = n*2;
+    uint8_t *b = agg_mem_grow_zeroed(a, n, m);
+    CHECK(b!=0);
+    if( !b ){ agg_mem_free(a); return; }
+    a = b;
+    agg_mem_prefault(a, n, m - n);
+    size_t bad = 0;
+    for(size_t i=0; i<n; i++) bad += a[i]!=0xab;
+    for(size_t i=n; i<m; i++) bad += a[i]!=0;
+    CHECK_EQ_INT(bad, 0);
+    memset(a + n, 0xab, m - n);
+    n = m;
+  }
+  agg_mem_free(a);
+}
+
 static void test_pool_reuse(void){
   col_pool *p = col_pool_new();
   CHECK(p!=0);
@@ -133,6 +162,7 @@ static void test_pool_threads(void){
 int main(void){
   RUN(test_bigmem_grow);
   RUN(test_bigmem_zero);
+  RUN(test_bigmem_grow_zeroed);
   RUN(test_pool_reuse);
   RUN(test_pool_threads);
   return unit_report("test_mem");
