@@ -3,6 +3,7 @@
 */
 #include "aggregate.h"
 #include "bigmem.h"
+#include "double.h"
 #include "value.h"
 #include <stdlib.h>
 #include <string.h>
@@ -130,11 +131,22 @@ static inline uint64_t agg_ipair_hash(uint32_t g, int64_t v){
   return h;
 }
 
+/* An entry's home among 2^(32-shift) buckets: the top bits of its hash, so
+** doubling sends it to 2h or 2h+1 and the set doubles in place
+** (agg/double.h). */
+#define AGG_IPAIR_HOME(x, shift) ((uint32_t)(agg_ipair_hash((x).g, (x).v)>>32) >> (shift))
+#define AGG_IPAIR_EMPTY(x) ((x).g==0)
+AGG_DOUBLE_INPLACE(agg_iset_double, agg_ipair, AGG_IPAIR_EMPTY, AGG_IPAIR_HOME)
+
+static inline uint32_t agg_iset_shift(uint32_t nbucket){
+  return 32 - (uint32_t)__builtin_ctz(nbucket);
+}
+
 /* Insert (g, v) unless present; 1 if it was new. Buckets never fill past
 ** half (the caller grows first). */
-static inline int agg_iset_add(agg_ipair *set, uint32_t mask, uint64_t h,
-                               uint32_t g1, int64_t v){
-  uint32_t at = (uint32_t)h & mask;
+static inline int agg_iset_add(agg_ipair *set, uint32_t mask, uint32_t shift,
+                               uint64_t h, uint32_t g1, int64_t v){
+  uint32_t at = (uint32_t)(h>>32) >> shift;
   for(;;){
     agg_ipair *e = &set[at];
     if( e->g==0 ){ e->g = g1; e->v = v; return 1; }
@@ -145,22 +157,27 @@ static inline int agg_iset_add(agg_ipair *set, uint32_t mask, uint64_t h,
 
 static int agg_iset_grow(agg_state *s, uint32_t need){
   uint64_t want = (uint64_t)need*2;
-  uint32_t nb = s->inbucket ? s->inbucket : 256;
-  if( want <= nb && s->iset ) return 0;
-  while( nb < want ){
+  if( s->iset==0 ){
+    uint32_t nb = 256;
+    while( nb < want ){
+      if( nb >= (1u<<31) ) return -1;
+      nb *= 2;
+    }
+    s->iset = agg_mem_zalloc((size_t)nb * sizeof(agg_ipair));
+    if( s->iset==0 ) return -1;
+    s->inbucket = nb;
+    return 0;
+  }
+  while( s->inbucket < want ){
+    uint32_t nb = s->inbucket;
     if( nb >= (1u<<31) ) return -1;
-    nb *= 2;
+    agg_ipair *b = agg_mem_grow_zeroed(s->iset, (size_t)nb*sizeof(agg_ipair), (size_t)nb*2*sizeof(agg_ipair));
+    if( b==0 ) return -1;
+    agg_mem_prefault(b, (size_t)nb*sizeof(agg_ipair), (size_t)nb*sizeof(agg_ipair));
+    s->iset = b;
+    s->inbucket = nb*2;
+    if( agg_iset_double(b, nb, agg_iset_shift(nb*2)) ) return -1;
   }
-  agg_ipair *ns = agg_mem_zalloc((size_t)nb * sizeof(agg_ipair));
-  if( ns==0 ) return -1;
-  uint32_t mask = nb - 1;
-  for(uint32_t j=0; j<s->inbucket; j++){
-    agg_ipair *e = &s->iset[j];
-    if( e->g ) agg_iset_add(ns, mask, agg_ipair_hash(e->g, e->v), e->g, e->v);
-  }
-  agg_mem_free(s->iset);
-  s->iset = ns;
-  s->inbucket = nb;
   return 0;
 }
 
@@ -347,12 +364,12 @@ static int agg_distinct_filter(agg_state *s, const col_vector *arg, uint32_t nro
         h[k] = agg_ipair_hash(gid[k] + 1, v);
       }
       agg_ipair *set = s->iset;
-      uint32_t mask = s->inbucket - 1;
+      uint32_t mask = s->inbucket - 1, shift = agg_iset_shift(s->inbucket);
       int pf = s->inbucket >= (1u<<14);
       m = 0;
       for(uint32_t k=0; k<n; k++){
-        if( pf && k+16<n ) __builtin_prefetch(&set[(uint32_t)h[k+16] & mask]);
-        if( agg_iset_add(set, mask, h[k], gid[k] + 1, val[k]) ){
+        if( pf && k+16<n ) __builtin_prefetch(&set[(uint32_t)(h[k+16]>>32) >> shift]);
+        if( agg_iset_add(set, mask, shift, h[k], gid[k] + 1, val[k]) ){
           rows[m] = rows[k]; gid[m] = gid[k]; m++;
         }
       }

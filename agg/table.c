@@ -5,6 +5,7 @@
 #include "value.h"
 #include "bigmem.h"
 #include "hash.h"
+#include "double.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,76 +138,23 @@ uint32_t agg_table_probe(const agg_table *t, uint64_t hash,
   }
 }
 
-/* Put bucket x in its first free place from its home on, wrapping. */
-static void agg_place(uint64_t *b, uint32_t mask, uint32_t shift, uint64_t x){
-  uint32_t at = (uint32_t)(x>>32) >> shift;
-  while( (uint32_t)b[at]!=0 ) at = (at + 1) & mask;
-  b[at] = x;
-}
+#define AGG_BUCKET_EMPTY(x) ((uint32_t)(x)==0)
+#define AGG_BUCKET_HOME(x, shift) ((uint32_t)((x)>>32) >> (shift))
+AGG_DOUBLE_INPLACE(agg_buckets_double, uint64_t, AGG_BUCKET_EMPTY, AGG_BUCKET_HOME)
 
-/* A few buckets set aside while doubling in place (see agg_regrow). */
-typedef struct agg_aside {
-  uint64_t *x;
-  uint32_t n, cap;
-} agg_aside;
-
-static int agg_aside_add(agg_aside *a, uint64_t x){
-  if( a->n==a->cap ){
-    uint32_t cap = a->cap ? a->cap*2 : 64;
-    uint64_t *y = realloc(a->x, (size_t)cap*8);
-    if( y==0 ) return -1;
-    a->x = y; a->cap = cap;
-  }
-  a->x[a->n++] = x;
-  return 0;
-}
-
-/* Double the buckets in place. The array grows to 2n (agg/bigmem.h: a
-** mapping grows by mremap, its new half prefaulted), so only the new half
-** is fresh memory: allocating a new array and freeing the old one faulted
-** in 1.5x the buckets every doubling, a quarter of the time of a 10M-group
-** query. A group whose home was h goes home to 2h or 2h+1 (one more top
-** bit of the fingerprint its bucket holds), and with linear probing its
-** place is at most a short run past its home, so walking the old buckets
-** from the top down, each moves up, past its old place, into buckets that
-** are either new or already walked:
-**   - the bottom run [0, z) (up to the first empty bucket, holding every
-**     group that wrapped around) is set aside first;
-**   - a group whose new home is not above its old place, or whose search
-**     for a free bucket reaches the end, is set aside too (a handful);
-**   - the set-aside groups are placed last, into the finished table.
-** On OOM (setting aside) the table is left without part of its index; a
-** caller's error ends the group by, which never reads it again. */
+/* Double the buckets in place (agg/double.h). On OOM the table is left
+** without part of its index; a caller's error ends the group by, which
+** never reads it again. */
 static int agg_regrow(agg_table *t){
   if( t->shift <= 32 - AGG_MAX_BUCKET_BITS ) return 0;  /* fuller, not bigger */
-  uint32_t n = t->nbucket, n2 = n * 2;
-  uint32_t z = 0;
-  while( z<n && (uint32_t)t->buckets[z]!=0 ) z++;
-  agg_aside aside = { 0, 0, 0 };
-  if( z && (aside.x = malloc((size_t)(z + 64)*8))==0 ) return -1;
-  aside.cap = z ? z + 64 : 0;
-  uint64_t *b = agg_mem_grow_zeroed(t->buckets, (size_t)n*8, (size_t)n2*8);
-  if( b==0 ){ free(aside.x); return -1; }
+  uint32_t n = t->nbucket;
+  uint64_t *b = agg_mem_grow_zeroed(t->buckets, (size_t)n*8, (size_t)n*16);
+  if( b==0 ) return -1;
   agg_mem_prefault(b, (size_t)n*8, (size_t)n*8);
   t->buckets = b;
-  uint32_t shift = t->shift - 1;
-  for(uint32_t o=0; o<z; o++){ aside.x[aside.n++] = b[o]; b[o] = 0; }
-  int rc = 0;
-  for(uint32_t o=n; o-- > z; ){
-    uint64_t x = b[o];
-    if( (uint32_t)x==0 ) continue;
-    b[o] = 0;
-    uint32_t at = (uint32_t)(x>>32) >> shift;
-    if( at<=o ){ rc |= agg_aside_add(&aside, x); continue; }
-    while( at<n2 && (uint32_t)b[at]!=0 ) at++;
-    if( at==n2 ){ rc |= agg_aside_add(&aside, x); continue; }
-    b[at] = x;
-  }
-  t->nbucket = n2;
-  t->shift = shift;
-  for(uint32_t i=0; i<aside.n; i++) agg_place(b, n2 - 1, shift, aside.x[i]);
-  free(aside.x);
-  return rc ? -1 : 0;
+  t->nbucket = n*2;
+  t->shift--;
+  return agg_buckets_double(b, n, t->shift);
 }
 
 /* Grow the key columns to hold at least one more group. */

@@ -268,6 +268,39 @@ static void test_found_after_inplace_doubling(void){
   tv_free(&pl);
 }
 
+/* count(DISTINCT x) over 300000 distinct integers in 3 groups, every value
+** fed twice in batches: the pair set doubles in place past the size where
+** it is a mapping, and every pair is counted once. */
+static void test_distinct_int_set_doubling(void){
+  enum { N = 300000, B = 2048 };
+  tv_pool pl = {0};
+  agg_state s;
+  col_error err; col_error_clear(&err);
+  CHECK(agg_state_init(&s, AGG_COUNT, 1, 0)==0);
+  CHECK(agg_state_reserve(&s, 3, &err)==COL_OK);
+  pred_value *v = tv_alloc(&pl, B*sizeof(pred_value));
+  uint32_t *rows = tv_alloc(&pl, B*4), *gid = tv_alloc(&pl, B*4);
+  for(int pass=0; pass<2; pass++){
+    for(uint32_t from=0; from<N; from+=B){
+      uint32_t n = N - from < B ? N - from : B;
+      for(uint32_t k=0; k<n; k++){
+        uint32_t i = from + k;
+        v[k] = tv_int((int64_t)(i * 2654435761u) - 7);
+        rows[k] = k; gid[k] = i % 3;
+      }
+      col_vector *vec = tv_flat(&pl, v, n, 0);
+      CHECK(agg_state_update(&s, vec, 0, n, rows, gid, n, &err)==COL_OK);
+    }
+  }
+  for(uint32_t g=0; g<3; g++){
+    pred_value out; char buf[64];
+    CHECK(agg_state_result(&s, g, &out, buf, &err)==COL_OK);
+    CHECK_EQ_INT(out.i, N/3);
+  }
+  agg_state_free(&s);
+  tv_free(&pl);
+}
+
 static void test_owned_bytes_counted(void){
   tv_pool pl = {0};
   const char *lg = "a string well past the sixteen bytes a view holds inline";
@@ -940,6 +973,7 @@ int main(int argc, char **argv){
   RUN(test_seen_key_found);
   RUN(test_found_after_rehash);
   RUN(test_found_after_inplace_doubling);
+  RUN(test_distinct_int_set_doubling);
   RUN(test_owned_bytes_counted);
   RUN(test_real_text);
   RUN(test_ascii_run);
