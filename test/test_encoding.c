@@ -775,6 +775,32 @@ static void speed_report(void){
   free(b.p); free(dv); free(dout);
 }
 
+/* pq_levels_scan against a byte loop: every length to 5000 in steps that
+** cross the 16-byte and 255-block boundaries, levels 0..max with one level
+** above it planted at varying places or none. */
+static void test_levels_scan(void){
+  enum { N = 5000 };
+  uint8_t *lv = malloc(N);
+  uint32_t x = 12345;
+  int bad = 0;
+  for(int n=0; n<=N; n += (n<70 ? 1 : 97)){
+    for(int maxl=0; maxl<=3; maxl++){
+      for(int plant=-1; plant<n && plant<40; plant += (plant<0 ? 1 : 13)){
+        for(int i=0; i<n; i++){ x = x*1103515245u + 12345u; lv[i] = (uint8_t)((x>>16) % (unsigned)(maxl+1)); }
+        int at = plant<0 ? -1 : (int)((unsigned)plant * 7919u % (unsigned)n);
+        if( at>=0 ) lv[at] = (uint8_t)(maxl + 1 + (at & 1)*200);
+        uint8_t hi = 0; int64_t eq = 0;
+        for(int i=0; i<n; i++){ if( lv[i]>hi ) hi = lv[i]; eq += lv[i]==maxl; }
+        int64_t got_eq = -1;
+        uint8_t got_hi = pq_levels_scan(lv, n, (uint8_t)maxl, &got_eq);
+        bad += got_hi!=hi || got_eq!=eq;
+      }
+    }
+  }
+  CHECK_EQ_INT(bad, 0);
+  free(lv);
+}
+
 int main(void){
   RUN(test_rle_spec_example);
   RUN(test_rle_roundtrip);
@@ -792,5 +818,6 @@ int main(void){
   RUN(test_delta_byte_array);
   RUN(test_byte_stream_split);
   RUN(speed_report);
+  RUN(test_levels_scan);
   return unit_report("encoding");
 }

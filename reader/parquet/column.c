@@ -196,14 +196,8 @@ static int decode_levels_v1(int enc, int maxlvl, const uint8_t *buf, size_t len,
 ** level of every page). */
 static int check_levels(const uint8_t *lv, int64_t n, int maxlvl, const char *what,
                         int64_t *at_max, col_error *err){
-  uint8_t hi = 0;
-  int64_t eq = 0;
-  const uint8_t m = (uint8_t)maxlvl;
-  for(int64_t i=0; i<n; i++){
-    uint8_t v = lv[i];
-    hi = v > hi ? v : hi;
-    eq += v==m;
-  }
+  int64_t eq;
+  uint8_t hi = pq_levels_scan(lv, n, (uint8_t)maxlvl, &eq);
   if( hi > maxlvl ){
     return col_error_set(err, COL_ERROR, "%s level %d exceeds the maximum %d", what, hi, maxlvl);
   }

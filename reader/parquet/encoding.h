@@ -36,6 +36,10 @@ int pq_rle_decode(const uint8_t *buf, size_t len, int bw, uint32_t *out,
 int pq_rle_decode_u8(const uint8_t *buf, size_t len, int bw, uint8_t *out,
                      size_t n, size_t *consumed, col_error *err);
 
+/* The largest of n levels, and in *at_max how many equal m (the non-null
+** values of a definition level stream whose maximum is m). */
+uint8_t pq_levels_scan(const uint8_t *lv, int64_t n, uint8_t m, int64_t *at_max);
+
 /* Deprecated BIT_PACKED encoding (levels only): n values of bw bits packed
 ** MSB first, (n*bw+7)/8 bytes. */
 int pq_bitpacked_msb_decode(const uint8_t *buf, size_t len, int bw,
