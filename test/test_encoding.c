@@ -13,6 +13,8 @@
 #include <string.h>
 #include <time.h>
 #include "../reader/parquet/encoding.h"
+#include "../reader/parquet/value.h"
+#include "../reader/parquet/meta.h"
 #include "unit.h"
 
 /* ---- test-only helpers -------------------------------------------------- */
@@ -820,6 +822,37 @@ static void test_levels_scan(void){
   free(lv);
 }
 
+/* Timestamps through the date memo read as without it: days that share a
+** memo slot (64 apart), negative days, years past 9999 (never memoized),
+** every unit, and fractions. */
+static void test_timestamp_memo(void){
+  pq_date_memo memo;
+  memset(memo.used, 0, sizeof(memo.used));
+  static const int units[] = { PQ_UNIT_MILLIS, PQ_UNIT_MICROS, PQ_UNIT_NANOS };
+  uint64_t x = 99;
+  int bad = 0;
+  for(int k=0; k<20000; k++){
+    x ^= x<<13; x ^= x>>7; x ^= x<<17;
+    int unit = units[k % 3];
+    int64_t per = unit==PQ_UNIT_MILLIS ? 1000 : unit==PQ_UNIT_NANOS ? 1000000000 : 1000000;
+    int64_t days;
+    switch( k % 4 ){
+      case 0: days = 15887 + (int64_t)(x % 40); break;          /* a few weeks */
+      case 1: days = 15887 + 64*(int64_t)(x % 5); break;        /* one memo slot */
+      case 2:                                                   /* far off, both sides */
+        days = unit==PQ_UNIT_NANOS ? -100000 + (int64_t)(x % 200000) : -800000 + (int64_t)(x % 1600000);
+        break;
+      default: days = (unit==PQ_UNIT_NANOS ? 100000 : 3000000) - (int64_t)(x % 5); break;
+    }
+    int64_t v = days*86400*per + (int64_t)((x>>20) % (uint64_t)(86400*per));
+    char a[PQ_TEXT_MAX], b[PQ_TEXT_MAX];
+    int na = pq_format_timestamp(v, unit, a);
+    int nb = pq_format_timestamp_memo(v, unit, b, &memo);
+    bad += na!=nb || memcmp(a, b, (size_t)na)!=0;
+  }
+  CHECK_EQ_INT(bad, 0);
+}
+
 int main(void){
   RUN(test_rle_spec_example);
   RUN(test_rle_roundtrip);
@@ -838,5 +871,6 @@ int main(void){
   RUN(test_byte_stream_split);
   RUN(speed_report);
   RUN(test_levels_scan);
+  RUN(test_timestamp_memo);
   return unit_report("encoding");
 }

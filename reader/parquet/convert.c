@@ -136,6 +136,8 @@ int pq_convert_values(const pq_chunk *c, const pq_values *src, int64_t n,
     default: {
       cv_str *s = pq_colvec_alloc(o, nn*sizeof(cv_str));
       if( !s ) goto convert_nomem;
+      pq_date_memo memo;
+      memset(memo.used, 0, sizeof(memo.used));
       for(size_t i=0; i<nn; i++){
         int len = 0;
         int64_t x = 0;
@@ -146,7 +148,7 @@ int pq_convert_values(const pq_chunk *c, const pq_values *src, int64_t n,
             if( c->phys==PQ_INT32 ){ int32_t t; memcpy(&t, fx+4*i, 4); x = t; } else memcpy(&x, fx+8*i, 8);
             len = pq_format_time(x, conv->unit, buf);
             break;
-          case PQC_TIMESTAMP: memcpy(&x, fx+8*i, 8); len = pq_format_timestamp(x, conv->unit, buf); break;
+          case PQC_TIMESTAMP: memcpy(&x, fx+8*i, 8); len = pq_format_timestamp_memo(x, conv->unit, buf, &memo); break;
           case PQC_INT96: len = pq_format_int96(fx+12*i, buf); break;
           case PQC_UUID: len = pq_format_uuid((const uint8_t*)st[i].p, buf); break;
           case PQC_INTERVAL: {

@@ -70,8 +70,26 @@ static int64_t floor_div(int64_t a, int64_t b, int64_t *rem){
 }
 
 /* days since epoch + nanoseconds into that day (0 <= nod < 86400e9). */
-static int format_ts_parts(int64_t days, int64_t nod, char *buf){
+/* The date of days into buf through memo (may be NULL). */
+static int format_date_memo(int64_t days, char *buf, pq_date_memo *memo){
+  if( memo==0 ) return pq_format_date(days, buf);
+  unsigned k = (unsigned)((uint64_t)days & 63);
+  if( memo->used[k] && memo->days[k]==days ){
+    memcpy(buf, memo->text[k], 10);
+    buf[10] = 0;
+    return 10;
+  }
   int n = pq_format_date(days, buf);
+  if( n==10 ){
+    memcpy(memo->text[k], buf, 10);
+    memo->days[k] = days;
+    memo->used[k] = 1;
+  }
+  return n;
+}
+
+static int format_ts_parts(int64_t days, int64_t nod, char *buf, pq_date_memo *memo){
+  int n = format_date_memo(days, buf, memo);
   int64_t secs = nod / 1000000000, frac = nod % 1000000000;
   buf[n] = ' ';
   put2(buf+n+1, (unsigned)(secs/3600)); buf[n+3] = ':';
@@ -81,10 +99,14 @@ static int format_ts_parts(int64_t days, int64_t nod, char *buf){
   return n + format_fraction(frac, buf+n);
 }
 
-int pq_format_timestamp(int64_t v, int unit, char *buf){
+int pq_format_timestamp_memo(int64_t v, int unit, char *buf, pq_date_memo *memo){
   int64_t per = unit_per_second(unit), rem;
   int64_t days = floor_div(v, per*86400, &rem);
-  return format_ts_parts(days, rem * (1000000000/per), buf);
+  return format_ts_parts(days, rem * (1000000000/per), buf, memo);
+}
+
+int pq_format_timestamp(int64_t v, int unit, char *buf){
+  return pq_format_timestamp_memo(v, unit, buf, 0);
 }
 
 int pq_format_time(int64_t v, int unit, char *buf){
@@ -106,7 +128,7 @@ int pq_format_int96(const uint8_t *p, char *buf){
   int64_t sub = nanos % 1000, rem;
   if( sub<0 ){ sub += 1000; micros -= 1; }
   int64_t days = floor_div((int64_t)micros, INT64_C(86400000000), &rem);
-  return format_ts_parts(days, rem*1000 + sub, buf);
+  return format_ts_parts(days, rem*1000 + sub, buf, 0);
 }
 
 int pq_format_uuid(const uint8_t *p, char *buf){

@@ -18,6 +18,16 @@
 int pq_format_date(int64_t days, char *buf);
 /* v counted in unit (PQ_UNIT_MILLIS/MICROS/NANOS) since the epoch. */
 int pq_format_timestamp(int64_t v, int unit, char *buf);
+/* The dates of recent day counts, direct-mapped: a column of timestamps
+** spans a few weeks, and the calendar arithmetic per value was most of
+** formatting them. Zero-initialize before use. */
+typedef struct pq_date_memo {
+  int64_t days[64];
+  uint8_t used[64];
+  char text[64][12];      /* "YYYY-MM-DD" (years 0..9999 only) */
+} pq_date_memo;
+/* pq_format_timestamp, taking the date part from memo when it has it. */
+int pq_format_timestamp_memo(int64_t v, int unit, char *buf, pq_date_memo *memo);
 /* v counted in unit since midnight. */
 int pq_format_time(int64_t v, int unit, char *buf);
 /* 12 bytes: nanoseconds of the day (LE int64) then the Julian day (LE int32). */
