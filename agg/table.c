@@ -120,9 +120,11 @@ static inline int agg_holds(const agg_table *t, uint32_t slot,
   return 1;
 }
 
-uint32_t agg_table_probe(const agg_table *t, uint64_t hash,
-                         const col_vector *const *keys, uint32_t row,
-                         uint32_t *bucket){
+/* agg_table_probe, always inlined into the lookup loop (the compiler kept
+** a call to it there, a fifth of a high-cardinality group by's profile). */
+static inline __attribute__((always_inline))
+uint32_t agg_probe(const agg_table *t, uint64_t hash, const col_vector *const *keys,
+                   uint32_t row, uint32_t *bucket){
   uint32_t mask = t->nbucket - 1;
   uint32_t at = agg_home(t, hash);
   uint32_t fp = AGG_FP(hash);
@@ -136,6 +138,12 @@ uint32_t agg_table_probe(const agg_table *t, uint64_t hash,
     if( (uint32_t)(b>>32)==fp && agg_holds(t, slot, keys, row) ) return slot;
     at = (at + 1) & mask;
   }
+}
+
+uint32_t agg_table_probe(const agg_table *t, uint64_t hash,
+                         const col_vector *const *keys, uint32_t row,
+                         uint32_t *bucket){
+  return agg_probe(t, hash, keys, row, bucket);
 }
 
 #define AGG_BUCKET_EMPTY(x) ((uint32_t)(x)==0)
@@ -316,7 +324,7 @@ int agg_table_lookup(agg_table *t, const col_vector *const *keys,
     }
     uint64_t h = hashes[row];
     uint32_t bucket;
-    uint32_t s = agg_table_probe(t, h, keys, row, &bucket);
+    uint32_t s = agg_probe(t, h, keys, row, &bucket);
     if( s==AGG_EMPTY ){
       int rc = agg_table_insert(t, bucket, h, keys, row, &s, err);
       if( rc ){ *nnew = created; return rc; }
@@ -420,7 +428,7 @@ static int agg_find_chunk(void *ctx, const col_vector *const *keys, uint32_t fro
     }
     if( f->found[from+k]!=AGG_EMPTY ) continue;
     uint32_t bucket;
-    f->found[from+k] = agg_table_probe(t, hashes[k], keys, k, &bucket);
+    f->found[from+k] = agg_probe(t, hashes[k], keys, k, &bucket);
   }
   return COL_OK;
 }
