@@ -51,6 +51,16 @@ static int ord_first(ord_ctx *o, uint64_t g, pred_value *v, char *buf){
   return 0;
 }
 
+/* The heap's new top g: its first term's value, the row that first made
+** it, and no tie known to lose to it yet. */
+static int ord_top(ord_ctx *o, uint64_t g, pred_value *v, char *buf,
+                   uint64_t *seen, int *ties_lose){
+  if( ord_first(o, g, v, buf) ) return -1;
+  *seen = groupby_group_seen(o->gb, GROUPBY_GROUP_PART(g), GROUPBY_GROUP_SLOT(g));
+  *ties_lose = 0;
+  return 0;
+}
+
 /* Stable bottom-up merge sort of r[0..n) using tmp[0..n). */
 static void ord_sort(ord_ctx *o, uint64_t *r, uint64_t *tmp, uint32_t n){
   uint64_t *src = r, *dst = tmp;
@@ -113,11 +123,8 @@ int groupby_order(const groupby *gb, const groupby_sort_term *terms, int nterm,
         ** in one loop. Under one term, ties break by first-seen order,
         ** which is slot order within a partition: once one tying with the
         ** top came after it, every later tie in the partition loses too. */
-        if( !top_ok ){
-          if( ord_first(&o, r[0], &topv, topbuf) ) break;
-          top_ok = 1; ties_lose = 0;
-          topseen = groupby_group_seen(gb, GROUPBY_GROUP_PART(r[0]), GROUPBY_GROUP_SLOT(r[0]));
-        }
+        if( !top_ok && ord_top(&o, r[0], &topv, topbuf, &topseen, &ties_lose) ) break;
+        top_ok = 1;
         if( topv.type==CV_INT ){
           int64_t t = topv.i;
           for(;;){
@@ -138,10 +145,8 @@ int groupby_order(const groupby *gb, const groupby_sort_term *terms, int nterm,
         ** compare that with the top's value, read once per change */
         pred_value v;
         char buf[64];
-        if( !top_ok ){
-          if( ord_first(&o, r[0], &topv, topbuf) ) break;
-          top_ok = 1;
-        }
+        if( !top_ok && ord_top(&o, r[0], &topv, topbuf, &topseen, &ties_lose) ) break;
+        top_ok = 1;
         if( ord_first(&o, g, &v, buf) ) break;
         int c = agg_value_compare(&v, &topv);
         if( o.terms[0].desc ) c = -c;
