@@ -1310,10 +1310,6 @@ static __attribute__((noinline)) int ex_rows(agg_expr *e, const col_vector **arg
 /* Can v hold class t in some row? (With tags, `type` may say nothing.) */
 #define EX_MAY(v, t) ((v)->tags || (v)->type==(t))
 
-/* The shapes expressions over text columns are made of (ClickBench's
-** Referer parsing: instr, substr, `+ 3`, `> 0`), column at a time: a row
-** whose values have the expected storage classes is computed in place,
-** any other row the general way. 0 done, 1 not this shape, -1 OOM. */
 /* Row r of v (any form) when it is TEXT or BLOB: its class, and its bytes
 ** in *s; other classes are returned with *s untouched. */
 static inline int ex_str_at(const col_vector *v, uint32_t r, const cv_str **s){
@@ -1326,6 +1322,10 @@ static inline int ex_str_at(const col_vector *v, uint32_t r, const cv_str **s){
 /* Can v, of any form, hold TEXT in some row? */
 #define EX_MAY_TEXT(v) ((v)->form==CV_DICT ? EX_MAY((v)->dict, CV_TEXT) : EX_MAY(v, CV_TEXT))
 
+/* The shapes expressions over text columns are made of (ClickBench's
+** Referer parsing: instr, substr, `+ 3`, `> 0`), column at a time: a row
+** whose values have the expected storage classes is computed in place,
+** any other row the general way. 0 done, 1 not this shape, -1 OOM. */
 static int ex_fast_rows(agg_expr *e, const col_vector **arg, const col_batch *b,
                         col_arena *arena){
   /* a text argument may come as a dictionary (a row group's URLs, too
@@ -1446,10 +1446,7 @@ static int ex_tpl_rows(agg_expr *e, const col_vector **arg, const col_batch *b,
       e->str[r].n = t->n;
       continue;
     }
-    pred_value xv[EX_MAXARG], res;
-    for(int i=0; i<e->nargs; i++) xv[i] = agg_value_at(arg[i], r);
-    if( ex_func(e, xv, e->nargs, arena, &res) ) return -1;
-    ex_set(e, r, &res);
+    if( ex_one_row(e, arg, r, arena) ) return -1;
   }
   return 0;
 }
