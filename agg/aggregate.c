@@ -67,14 +67,13 @@ int agg_kind_from_name(const char *z, int n){
   return -1;
 }
 
-int agg_state_init(agg_state *s, agg_kind kind, int distinct, int one_group){
+int agg_state_init(agg_state *s, agg_kind kind, int distinct, int single){
   memset(s, 0, sizeof(*s));
   s->kind = kind;
   s->distinct = distinct;
-  s->one_group = distinct && one_group;
-  s->single = one_group;
+  s->single = single;
   agg_hasher_init(&s->hs);
-  if( distinct && agg_table_init(&s->dset, s->one_group ? 1 : 2) ) return -1;
+  if( distinct && agg_table_init(&s->dset, s->single ? 1 : 2) ) return -1;
   return 0;
 }
 
@@ -224,8 +223,8 @@ static int agg_dset_add(agg_state *s, const col_vector *arg, uint32_t nrow,
   const col_vector *pair[2] = { &gv, arg };
   /* one group: the set holds the values alone (no group column to store,
   ** hash or compare) */
-  const col_vector *const *keys = s->one_group ? pair + 1 : pair;
-  if( agg_hash_keys(&s->hs, keys, s->one_group ? 1 : 2, rows, n, s->h) ){
+  const col_vector *const *keys = s->single ? pair + 1 : pair;
+  if( agg_hash_keys(&s->hs, keys, s->single ? 1 : 2, rows, n, s->h) ){
     return col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
   }
   uint32_t expect = s->dset.ngroup, nnew;
@@ -696,9 +695,9 @@ static int agg_merge_distinct(agg_state *s, const agg_state *src, const uint32_t
   for(uint32_t from=0; from<d->ngroup && rc==COL_OK; from+=CHUNK){
     uint32_t n = d->ngroup - from < CHUNK ? d->ngroup - from : CHUNK;
     col_vector vv;
-    agg_table_key_vector(d, src->one_group ? 0 : 1, from, n, &vv, strs);
+    agg_table_key_vector(d, src->single ? 0 : 1, from, n, &vv, strs);
     for(uint32_t k=0; k<n; k++){
-      gid[k] = map[src->one_group ? 0 : d->cols[0].vals[from+k]]; rows[k] = k;
+      gid[k] = map[src->single ? 0 : d->cols[0].vals[from+k]]; rows[k] = k;
     }
     rc = agg_state_update(s, &vv, 0, n, rows, gid, n, err);
   }

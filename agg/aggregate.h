@@ -39,10 +39,9 @@ typedef enum agg_kind {
 typedef struct agg_state {
   agg_kind kind;          /* which aggregate */
   int distinct;           /* DISTINCT: filter through dset first */
-  int one_group;          /* DISTINCT in a group by without keys: dset
-                          ** holds values alone, not (group, value) */
   int single;             /* a group by without keys: every row's group
-                          ** is 0 */
+                          ** is 0 (a DISTINCT set then holds values alone,
+                          ** not (group, value) pairs) */
   uint32_t cap;           /* groups the state array holds */
   void *a;                /* per-group states (malloc'd, kind-specific) */
   uint64_t owned;         /* bytes of strings the states own */
@@ -86,7 +85,7 @@ typedef struct agg_state {
 } agg_state;
 
 /* A new state; 0 or -1 on OOM. */
-int agg_state_init(agg_state *s, agg_kind kind, int distinct, int one_group);
+int agg_state_init(agg_state *s, agg_kind kind, int distinct, int single);
 void agg_state_free(agg_state *s);
 
 /* Make room for groups 0..ngroup-1 (new ones start empty). */
