@@ -1002,11 +1002,13 @@ int groupby_fold_begin(groupby **lanes, int nlane, col_error *err){
   if( !groupby_can_fold(lanes[0]) ){
     return col_error_set(err, COL_ERROR, "group_by: these aggregates fold only by copying");
   }
-  for(int i=1; i<nlane; i++){
-    if( (rc = groupby_merge_begin(lanes[0], lanes[i], err))!=0 ) return rc;
+  for(int i=0; i<nlane; i++){
     if( lanes[i]->nparts!=lanes[i]->nthread ){
       return col_error_set(err, COL_ERROR, "group_by: a lane folded twice");
     }
+  }
+  for(int i=1; i<nlane; i++){
+    if( (rc = groupby_merge_begin(lanes[0], lanes[i], err))!=0 ) return rc;
   }
   /* a base lane 0 stopped summing (against any lane) stops in every lane:
   ** the partitions lane 0 adopts are read through its own bases */
