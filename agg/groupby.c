@@ -525,6 +525,11 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
   for(int i=0; i<gb->nthread; i++){
     if( gb_part_init(gb, &gb->parts[i], err) ) goto fail;
   }
+  /* Partitions and lanes each see part of the keys, so none of them
+  ** knows which keys came first overall. */
+  if( opt && gb->nthread==1 && !gb->lane && gb->keys.n>0 ){
+    gb->parts[0].table.max_groups = opt->max_groups;
+  }
   if( gb->keys.n==0 ){
     /* No keys: one group, present even when no row arrives. */
     uint32_t bucket, slot;
@@ -612,6 +617,16 @@ static int gb_part_consume(groupby *gb, int w){
   }else{
     rc = agg_table_lookup(&p->table, gb->kv, p->rows, n, gb->hashes, p->gid, &nnew, err);
     if( rc ) return rc;
+    if( p->table.max_groups && p->table.ngroup>=p->table.max_groups ){
+      /* rows of keys past the first max_groups: no group, dropped */
+      uint32_t m = 0;
+      for(uint32_t k=0; k<n; k++){
+        if( p->gid[k]==AGG_EMPTY ) continue;
+        p->rows[m] = p->rows[k]; p->gid[m] = p->gid[k]; m++;
+      }
+      n = m;
+      if( n==0 ) return COL_OK;
+    }
   }
   if( gb->nthread>1 && p->table.ngroup>before ){
     uint64_t base = gb->lane ? (uint64_t)b->first_row : gb->row_base;

@@ -44,6 +44,11 @@ typedef struct groupby_options {
                           ** `threads` partitions are consumed on the
                           ** caller's thread, no worker is started, and
                           ** groups remember col_batch.first_row + row */
+  uint32_t max_groups;    /* 0, or: keep only the first max_groups groups
+                          ** seen, each over all its rows; rows of later
+                          ** keys are dropped (LIMIT without ORDER BY needs
+                          ** no more). Serial only: ignored when threads>1
+                          ** or lane. */
 } groupby_options;
 
 typedef struct groupby groupby;

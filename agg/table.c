@@ -325,7 +325,7 @@ int agg_table_lookup(agg_table *t, const col_vector *const *keys,
     uint64_t h = hashes[row];
     uint32_t bucket;
     uint32_t s = agg_probe(t, h, keys, row, &bucket);
-    if( s==AGG_EMPTY ){
+    if( s==AGG_EMPTY && !(t->max_groups && t->ngroup>=t->max_groups) ){
       int rc = agg_table_insert(t, bucket, h, keys, row, &s, err);
       if( rc ){ *nnew = created; return rc; }
       created++;

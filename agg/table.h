@@ -67,6 +67,10 @@ typedef struct agg_table {
   uint32_t cap;           /* groups the key columns have room for */
   int nkey;               /* key columns */
   agg_keycol *cols;       /* nkey columns (malloc'd) */
+  uint32_t max_groups;    /* 0, or the most groups agg_table_lookup makes:
+                          ** once that many exist, a row with a new key
+                          ** gets AGG_EMPTY and no group (the first
+                          ** max_groups keys of a LIMIT without ORDER BY) */
 } agg_table;
 
 /* An empty table over nkey key columns (nkey may be 0). 0, or -1 on OOM. */
@@ -86,8 +90,9 @@ int agg_table_insert(agg_table *t, uint32_t bucket, uint64_t hash,
                      uint32_t *slot, col_error *err);
 
 /* Probe-or-insert every row sel[0..nsel) (rows 0..nsel-1 when sel is NULL),
-** writing each row's group slot into gid[k] (k the position in sel).
-** *nnew gets how many groups were created. */
+** writing each row's group slot into gid[k] (k the position in sel), or
+** AGG_EMPTY for a new key past t->max_groups. *nnew gets how many groups
+** were created. */
 int agg_table_lookup(agg_table *t, const col_vector *const *keys,
                      const uint32_t *sel, uint32_t nsel,
                      const uint64_t *hashes, uint32_t *gid, uint32_t *nnew,

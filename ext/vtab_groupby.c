@@ -88,6 +88,11 @@ typedef struct gb_cursor {
   int nsort;
   pred_value *fixed;      /* the one row, when metadata answered (no scan) */
   int nfixed;
+  uint32_t first_k;       /* LIMIT without ORDER BY: the aggregation kept
+                          ** the first first_k groups alone (0: all) */
+  char *plan;             /* while first_k: xFilter's idxStr and arguments, */
+  sqlite3_value **args;   /* to aggregate in full if SQLite reads past */
+  int nargs;              /* first_k rows (gb_next) */
 } gb_cursor;
 
 static char *gb_arg_value(const char *v, int n){
@@ -186,7 +191,7 @@ static int gb_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
   if( rc ) goto connect_error;
   rc = SQLITE_ERROR;
   const col_schema *schema = &t->ds->schema;
-  groupby_options o = { 1, 0, 0, 0 };
+  groupby_options o = { 1, 0, 0, 0, 0 };
   if( groupby_new(t->keys, t->aggs, schema, &o, &gb, &err) ){
     *errmsg = sqlite3_mprintf("%s", err.msg);
     goto connect_error;
@@ -248,6 +253,8 @@ static int gb_disconnect(sqlite3_vtab *vt){
 #define GB_PLAN_ORDER 1000
 /* idxStr record of an output column the statement reads: GB_PLAN_USED,<col>,0,0; */
 #define GB_PLAN_USED 1001
+/* idxStr record: the LIMIT records that follow apply without an ORDER BY */
+#define GB_PLAN_FIRST 1002
 
 static int gb_best_index(sqlite3_vtab *vt, sqlite3_index_info *info){
   gb_table *t = (gb_table*)vt;
@@ -314,6 +321,28 @@ static int gb_best_index(sqlite3_vtab *vt, sqlite3_index_info *info){
       }
     }
     info->orderByConsumed = 1;
+  }else if( info->nOrderBy==0 && ilimit>=0 && t->nkey>0 ){
+    /* LIMIT without ORDER BY: any LIMIT + OFFSET groups will do, and
+    ** groups come out in first-seen order, so the first that many keys
+    ** seen are the answer and rows of later keys can be dropped as they
+    ** are read. Only when SQLite filters nothing itself: a term it
+    ** keeps would make it read past them (gb_next then aggregates in
+    ** full, which is correct but runs the scan twice). */
+    int all_ours = 1;
+    for(int i=0; i<info->nConstraint; i++){
+      int op = info->aConstraint[i].op;
+      if( op==SQLITE_INDEX_CONSTRAINT_LIMIT || op==SQLITE_INDEX_CONSTRAINT_OFFSET ) continue;
+      if( !info->aConstraint[i].usable || !info->aConstraintUsage[i].omit ) all_ours = 0;
+    }
+    if( all_ours ){
+      sqlite3_str_appendf(plan, "%d,0,0,0;", GB_PLAN_FIRST);
+      sqlite3_str_appendf(plan, "%d,0,0,0;", SQLITE_INDEX_CONSTRAINT_LIMIT);
+      info->aConstraintUsage[ilimit].argvIndex = ++argi;
+      if( ioffset>=0 ){
+        sqlite3_str_appendf(plan, "%d,0,0,0;", SQLITE_INDEX_CONSTRAINT_OFFSET);
+        info->aConstraintUsage[ioffset].argvIndex = ++argi;
+      }
+    }
   }
   if( sqlite3_str_errcode(plan) ){ sqlite3_free(sqlite3_str_finish(plan)); return SQLITE_NOMEM; }
   info->idxStr = sqlite3_str_length(plan) ? sqlite3_str_finish(plan) : (sqlite3_free(sqlite3_str_finish(plan)), sqlite3_mprintf(""));
@@ -331,8 +360,17 @@ static int gb_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out){
   return SQLITE_OK;
 }
 
+/* Drop the arguments kept for a LIMIT without ORDER BY. */
+static void gb_forget_plan(gb_cursor *c){
+  for(int i=0; i<c->nargs; i++) sqlite3_value_free(c->args[i]);
+  sqlite3_free(c->args);
+  sqlite3_free(c->plan);
+  c->args = 0; c->nargs = 0; c->plan = 0;
+}
+
 static int gb_close(sqlite3_vtab_cursor *cur){
   gb_cursor *c = (gb_cursor*)cur;
+  gb_forget_plan(c);
   groupby_free(c->gb);
   groupby_summary_free(c->fixed, c->nfixed);
   free(c->order);
@@ -368,11 +406,12 @@ static int gb_poll(void *ctx){
   return rc==SQLITE_INTERRUPT;
 }
 
-/* Run the aggregation for the plan and keep the result in the cursor. */
-static int gb_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
-                     int argc, sqlite3_value **argv){
-  gb_cursor *c = (gb_cursor*)cur;
-  gb_table *t = (gb_table*)cur->pVtab;
+/* Run the aggregation for the plan and keep the result in the cursor.
+** may_cut: a LIMIT without ORDER BY in the plan may keep the first groups
+** alone (c->first_k). */
+static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **argv,
+                  int may_cut){
+  gb_table *t = (gb_table*)c->base.pVtab;
   col_error err;
   col_error_clear(&err);
   scan_pred *preds = 0;
@@ -382,6 +421,7 @@ static int gb_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   c->gb = 0; c->row = 0; c->nrow = 0;
   free(c->order);
   c->order = 0; c->norder = 0; c->nsort = 0;
+  c->first_k = 0;
   groupby_sort_term *sort = c->sort;
   uint8_t *used = sqlite3_malloc64((sqlite3_uint64)t->ncol + 1);
   if( used==0 ) return SQLITE_NOMEM;
@@ -390,32 +430,7 @@ static int gb_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   sqlite3_int64 limit = -1, offset = 0;
   groupby_summary_free(c->fixed, c->nfixed);
   c->fixed = 0;
-  /* threads=T busy threads in all. A Parquet source runs T lanes, each
-  ** decoding and aggregating its own part of the row groups
-  ** (agg/groupby_run.h). Otherwise half aggregate (hash partitions, the
-  ** consumer among them) and the rest decode ahead in the reader; with T=2
-  ** that is a pipeline: one worker decodes while the consumer aggregates. */
-  int agg_threads = t->threads/2 > 0 ? t->threads/2 : 1;
-  int scan_threads = t->threads - agg_threads + 1;
-  int lanes = t->ds->shardable && t->threads>1 ? t->threads : 1;
-  groupby_options o = { agg_threads, t->memory_limit, t->filter.where, 0 };
-  /* No memory_limit given: half of SQLite's hard heap limit when one is set
-  ** (the hash tables live outside SQLite's allocator, so the limit itself
-  ** would never see them), so a huge GROUP BY ends with an error rather
-  ** than the process being killed. */
-  if( o.memory_limit==0 ){
-    sqlite3_int64 hard = sqlite3_hard_heap_limit64(-1);
-    if( hard>0 ) o.memory_limit = (uint64_t)hard/2;
-  }
-  groupby_run_opts ro = { t->keys, t->aggs, &t->ds->schema, t->filter.where,
-                          lanes, o.memory_limit, gb_poll, 0 };
-  if( groupby_new(t->keys, t->aggs, &t->ds->schema, &o, &c->gb, &err) ) goto filter_error;
-  if( t->filter.npred==0 && t->filter.where==0 && (idxStr==0 || idxStr[0]==0)
-      && groupby_from_summary(c->gb, t->ds, &c->fixed) ){
-    c->nfixed = groupby_ncols(c->gb); c->nrow = 1; rc = SQLITE_OK;
-    goto filter_done;
-  }
-  int nrec = 0;
+  int nrec = 0, first = 0;
   for(const char *s=idxStr ? idxStr : ""; *s; s++) nrec += *s==';';
   preds = sqlite3_malloc64(sizeof(scan_pred)*(sqlite3_uint64)(t->filter.npred + nrec + 1));
   texts = sqlite3_malloc64(sizeof(char*)*(sqlite3_uint64)(nrec + 1));
@@ -433,6 +448,7 @@ static int gb_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
       if( col>=0 && col<t->ncol ) used[col] = 1;
       continue;
     }
+    if( op==GB_PLAN_FIRST ){ first = 1; continue; }
     if( op==GB_PLAN_ORDER ){
       if( c->nsort>=GB_MAX_SORT || col<0 || col>=t->ncol ){
         col_error_set(&err, COL_ERROR, "group_by: bad plan"); goto filter_error;
@@ -476,6 +492,43 @@ static int gb_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
     }
     p->v = x;
   }
+  /* threads=T busy threads in all. A Parquet source runs T lanes, each
+  ** decoding and aggregating its own part of the row groups
+  ** (agg/groupby_run.h). Otherwise half aggregate (hash partitions, the
+  ** consumer among them) and the rest decode ahead in the reader; with T=2
+  ** that is a pipeline: one worker decodes while the consumer aggregates. */
+  int agg_threads = t->threads/2 > 0 ? t->threads/2 : 1;
+  int scan_threads = t->threads - agg_threads + 1;
+  int lanes = t->ds->shardable && t->threads>1 ? t->threads : 1;
+  groupby_options o = { agg_threads, t->memory_limit, t->filter.where, 0, 0 };
+  if( may_cut && first && has_limit==1 && limit>=0 ){
+    /* The first LIMIT + OFFSET keys are known only to a serial pass; its
+    ** table stays that small, so one thread aggregates while the others
+    ** decode ahead. */
+    uint64_t k = (uint64_t)limit + (uint64_t)(offset>0 ? offset : 0);
+    if( k < ((uint64_t)1 << 30) ){   /* past what one table holds: no cut */
+      c->first_k = k>0 ? (uint32_t)k : 1;
+      o.max_groups = c->first_k;
+      o.threads = 1; agg_threads = 1;
+      scan_threads = t->threads; lanes = 1;
+    }
+  }
+  /* No memory_limit given: half of SQLite's hard heap limit when one is set
+  ** (the hash tables live outside SQLite's allocator, so the limit itself
+  ** would never see them), so a huge GROUP BY ends with an error rather
+  ** than the process being killed. */
+  if( o.memory_limit==0 ){
+    sqlite3_int64 hard = sqlite3_hard_heap_limit64(-1);
+    if( hard>0 ) o.memory_limit = (uint64_t)hard/2;
+  }
+  groupby_run_opts ro = { t->keys, t->aggs, &t->ds->schema, t->filter.where,
+                          lanes, o.memory_limit, gb_poll, 0 };
+  if( groupby_new(t->keys, t->aggs, &t->ds->schema, &o, &c->gb, &err) ) goto filter_error;
+  if( t->filter.npred==0 && t->filter.where==0 && (idxStr==0 || idxStr[0]==0)
+      && groupby_from_summary(c->gb, t->ds, &c->fixed) ){
+    c->nfixed = groupby_ncols(c->gb); c->nrow = 1; rc = SQLITE_OK;
+    goto filter_done;
+  }
   int nproj;
   const int *proj;
   groupby_projection(c->gb, &nproj, &proj);
@@ -516,7 +569,7 @@ filter_fail:
   free(c->order);
   c->order = 0; c->norder = 0;
   groupby_free(c->gb);
-  c->gb = 0; c->nrow = 0;
+  c->gb = 0; c->nrow = 0; c->first_k = 0;
 filter_done:
   sqlite3_free(used);
   for(int i=0; i<ntext; i++) sqlite3_free(texts[i]);
@@ -525,9 +578,43 @@ filter_done:
   return rc;
 }
 
+static int gb_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
+                     int argc, sqlite3_value **argv){
+  gb_cursor *c = (gb_cursor*)cur;
+  (void)idxNum;
+  gb_forget_plan(c);
+  int rc = gb_run(c, idxStr, argc, argv, 1);
+  if( rc==SQLITE_OK && c->first_k && c->nrow>=c->first_k ){
+    c->plan = sqlite3_mprintf("%s", idxStr ? idxStr : "");
+    c->args = sqlite3_malloc64(sizeof(sqlite3_value*)*(sqlite3_uint64)(argc + 1));
+    if( c->plan==0 || c->args==0 ){ gb_forget_plan(c); return SQLITE_NOMEM; }
+    for(int i=0; i<argc; i++){
+      if( (c->args[i] = sqlite3_value_dup(argv[i]))==0 ){ gb_forget_plan(c); return SQLITE_NOMEM; }
+      c->nargs = i + 1;
+    }
+  }
+  return rc;
+}
+
 static int gb_next(sqlite3_vtab_cursor *cur){
   gb_cursor *c = (gb_cursor*)cur;
   c->row++;
+  if( c->first_k && c->row>=c->nrow && c->plan ){
+    /* SQLite read past the first first_k groups (a term it kept to itself
+    ** dropped some): aggregate in full; groups keep first-seen order, so
+    ** its first first_k are the ones already returned. */
+    uint32_t at = c->row;
+    char *plan = c->plan;
+    sqlite3_value **args = c->args;
+    int nargs = c->nargs;
+    c->plan = 0; c->args = 0; c->nargs = 0;
+    int rc = gb_run(c, plan, nargs, args, 0);
+    for(int i=0; i<nargs; i++) sqlite3_value_free(args[i]);
+    sqlite3_free(args);
+    sqlite3_free(plan);
+    c->row = at;
+    return rc;
+  }
   if( c->order && c->row>=c->norder && c->row<c->nrow ){
     /* past LIMIT + OFFSET: SQLite dropped rows by a term it kept to itself.
     ** The full order's first norder rows are the ones already returned. */

@@ -634,7 +634,7 @@ static void run_ours(const gen_table *gt, const char *keys, const char *aggs, in
   groupby *lanes[8] = {0};
   int nlane = threads<0 ? -threads : 1;
   col_error err; col_error_clear(&err);
-  groupby_options o = { threads<0 ? -threads : threads, 0, where, threads<0 };
+  groupby_options o = { threads<0 ? -threads : threads, 0, where, threads<0, 0 };
   for(int l=0; l<nlane; l++){
     if( groupby_new(keys, aggs, schema, &o, &lanes[l], &err) ){
       rs->error = 1; snprintf(rs->errmsg, sizeof(rs->errmsg), "%s", err.msg);
@@ -893,7 +893,7 @@ static void test_parse_errors(void){
 static void test_memory_limit(void){
   col_schema schema = test_schema();
   groupby *gb = 0; col_error err; col_error_clear(&err);
-  groupby_options o = { 1, 100000, 0, 0 };
+  groupby_options o = { 1, 100000, 0, 0, 0 };
   CHECK(groupby_new("k1", "count(*)", &schema, &o, &gb, &err)==COL_OK);
   tv_pool pl = {0};
   int rc = COL_OK;
@@ -919,7 +919,7 @@ static void bench_one(const char *label, int str_key, int threads, uint32_t card
   enum { ROWS = 10000000, BATCH = 8192 };
   col_schema schema = test_schema();
   groupby *gb; col_error err; col_error_clear(&err);
-  groupby_options o = { threads, 0, 0, 0 };
+  groupby_options o = { threads, 0, 0, 0, 0 };
   if( groupby_new(str_key ? "k3" : "k1", "count(*), sum(v1), avg(v2)", &schema, &o, &gb, &err) ){
     printf("bench: %s\n", err.msg); col_schema_free(&schema); return;
   }
