@@ -81,6 +81,38 @@ static int is_text_col(const col_def *c){
   return c->decl && strcmp(c->decl, "TEXT")==0;
 }
 
+/* Can the table sort for this ORDER BY with this LIMIT (scan_topk.h)?
+** The rows to keep (LIMIT + OFFSET, known now, at most
+** SCAN_TOPK_MAX_ROWS), or 0. Every term must be a column (SQLite offers
+** no others: expressions, other collations and NULLS LAST stay its own),
+** the dataset must fetch rows by number, and not already be sorted so. */
+static int64_t plan_topk_rows(const col_dataset *ds, sqlite3_index_info *info,
+                              int ilimit, int ioffset){
+  if( ilimit<0 || info->nOrderBy<1 || info->nOrderBy>SCAN_TOPK_MAX_TERMS ) return 0;
+  if( !ds->row_select || info->orderByConsumed ) return 0;
+  for(int i=0; i<info->nOrderBy; i++){
+    int col = info->aOrderBy[i].iColumn;
+    if( col<0 || col>=ds->schema.n ) return 0;
+  }
+  sqlite3_value *v = 0;
+  if( sqlite3_vtab_rhs_value(info, ilimit, &v)!=SQLITE_OK || v==0
+   || sqlite3_value_type(v)!=SQLITE_INTEGER ) return 0;
+  int64_t k = sqlite3_value_int64(v);
+  if( k<0 ) return 0;
+  if( ioffset>=0 ){
+    sqlite3_value *o = 0;
+    if( sqlite3_vtab_rhs_value(info, ioffset, &o)!=SQLITE_OK || o==0
+     || sqlite3_value_type(o)!=SQLITE_INTEGER ) return 0;
+    int64_t off = sqlite3_value_int64(o);
+    if( off>0 ){
+      if( off > SCAN_TOPK_MAX_ROWS ) return 0;
+      k += off;
+    }
+  }
+  if( k > SCAN_TOPK_MAX_ROWS ) return 0;
+  return k>0 ? k : 1;
+}
+
 int scan_plan_best_index(sqlite3_vtab *tab, const col_dataset *ds,
                          sqlite3_index_info *info){
   sqlite3_str *s = sqlite3_str_new(0);
@@ -172,21 +204,6 @@ int scan_plan_best_index(sqlite3_vtab *tab, const col_dataset *ds,
       default: rows *= 0.3; break;
     }
   }
-  /* LIMIT/OFFSET are not used. SQLite 3.40 offers them even when a WHERE
-  ** term it never showed us (x = y on two of our own columns) still has to
-  ** drop rows, so a reader stopping at the limit would return too few. The
-  ** scan is lazy anyway: SQLite stops calling xNext, and the reader decodes
-  ** the first row group before any worker starts reading ahead. */
-  (void)ilimit; (void)ioffset; (void)all_omitted;
-  char *idx = sqlite3_str_finish(s);
-  if( !idx ) return SQLITE_NOMEM;
-  /* With constant right-hand sides the reader can say, from statistics, how
-  ** many rows may match: a key lookup on a sorted file is then cheap. */
-  double est = plan_estimate(ds, info);
-  if( est>=0 ) rows = est;
-  info->idxStr = idx;
-  info->needToFreeIdxStr = 1;
-  if( rows < 1 ) rows = 1;
   /* ORDER BY on the columns the files are sorted by (verified across row
   ** groups by the reader) needs no sorting: rows come out in file order. */
   if( info->nOrderBy>0 && ds->m->sorted_by ){
@@ -199,6 +216,36 @@ int scan_plan_best_index(sqlite3_vtab *tab, const col_dataset *ds,
     }
     if( ok ) info->orderByConsumed = 1;
   }
+  /* A LIMIT alone is not used. SQLite 3.40 offers it even when a WHERE
+  ** term it never showed us (x = y on two of our own columns) still has to
+  ** drop rows, so a reader stopping at the limit would return too few. The
+  ** scan is lazy anyway: SQLite stops calling xNext, and the reader decodes
+  ** the first row group before any worker starts reading ahead. With an
+  ** ORDER BY, though, SQLite would read every row to sort them: there the
+  ** table keeps the first LIMIT + OFFSET rows itself (scan_topk.h). */
+  (void)all_omitted;
+  int64_t k = plan_topk_rows(ds, info, ilimit, ioffset);
+  if( k>0 ){
+    for(int i=0; i<info->nOrderBy; i++){
+      sqlite3_str_appendf(s, ";T%d,%d", info->aOrderBy[i].iColumn, info->aOrderBy[i].desc ? 1 : 0);
+    }
+    info->aConstraintUsage[ilimit].argvIndex = argv_next++;
+    sqlite3_str_appendf(s, ";m0,0");
+    if( ioffset>=0 ){
+      info->aConstraintUsage[ioffset].argvIndex = argv_next++;
+      sqlite3_str_appendf(s, ";o0,0");
+    }
+    info->orderByConsumed = 1;
+  }
+  char *idx = sqlite3_str_finish(s);
+  if( !idx ) return SQLITE_NOMEM;
+  /* With constant right-hand sides the reader can say, from statistics, how
+  ** many rows may match: a key lookup on a sorted file is then cheap. */
+  double est = plan_estimate(ds, info);
+  if( est>=0 ) rows = est;
+  info->idxStr = idx;
+  info->needToFreeIdxStr = 1;
+  if( rows < 1 ) rows = 1;
   int ncols = 0;
   for(int b=0; b<64; b++) ncols += (info->colUsed >> b) & 1;
   info->estimatedRows = (sqlite3_int64)rows;
@@ -350,6 +397,13 @@ int scan_plan_build(const col_dataset *ds, const char *idx, int argc,
     r++; /* ',' */
     int flags = (int)strtol(r, (char**)&r, 10);
     r = strchr(r, ';');
+    if( op=='T' ){
+      if( p->nsort>=SCAN_TOPK_MAX_TERMS || col<0 || col>=ncol ){ *errmsg = sqlite3_mprintf("bad plan"); goto plan_error; }
+      p->sort[p->nsort].bcol = col;
+      p->sort[p->nsort].desc = flags!=0;
+      p->nsort++;
+      continue;
+    }
     if( op=='u' || op=='U' ){
       scan_pred *pr = &p->preds[p->spec.npred++];
       pr->col = col;
@@ -359,8 +413,8 @@ int scan_plan_build(const col_dataset *ds, const char *idx, int argc,
     }
     if( ai>=argc ){ *errmsg = sqlite3_mprintf("plan and arguments disagree"); goto plan_error; }
     sqlite3_value *v = argv[ai++];
-    if( op=='m' ){ limit = sqlite3_value_int64(v); continue; }
-    if( op=='o' ){ offset = sqlite3_value_int64(v); continue; }
+    if( op=='m' ){ limit = sqlite3_value_type(v)==SQLITE_INTEGER ? sqlite3_value_int64(v) : -1; continue; }
+    if( op=='o' ){ offset = sqlite3_value_type(v)==SQLITE_INTEGER ? sqlite3_value_int64(v) : 0; continue; }
     scan_pred *pr = &p->preds[p->spec.npred];
     memset(pr, 0, sizeof(*pr));
     pr->col = col;
@@ -412,7 +466,14 @@ int scan_plan_build(const col_dataset *ds, const char *idx, int argc,
     if( pr->op==PRED_LIKE ) pr->like_case_sensitive = 0;
     p->spec.npred++;
   }
-  if( limit>=0 ) p->spec.max_rows = limit + (offset>0 ? offset : 0);
+  if( p->nsort ){
+    /* SQLite applies LIMIT and OFFSET itself: keep enough rows for them
+    ** (more are fetched if it reads on) */
+    int64_t k = limit>=0 ? limit + (offset>0 ? offset : 0) : SCAN_TOPK_MAX_ROWS;
+    p->sort_k = (uint32_t)(k<1 ? 1 : k > SCAN_TOPK_MAX_ROWS ? SCAN_TOPK_MAX_ROWS : k);
+  }else if( limit>=0 ){
+    p->spec.max_rows = limit + (offset>0 ? offset : 0);
+  }
   p->spec.proj = p->proj;
   p->spec.preds = p->preds;
   p->spec.threads = threads;

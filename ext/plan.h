@@ -6,6 +6,7 @@
 
 #include "sqlite3ext.h"
 #include "../reader/dataset.h"
+#include "scan_topk.h"
 
 /* A scan_spec built in xFilter, with the memory its arrays use. */
 typedef struct scan_plan {
@@ -15,6 +16,10 @@ typedef struct scan_plan {
   int npred_alloc;
   void **mem;                /* literal copies and IN lists to free */
   int nmem, cap_mem;
+  int nsort;                 /* ORDER BY terms consumed with a LIMIT
+                             ** (scan_topk.h), 0: none */
+  topk_term sort[SCAN_TOPK_MAX_TERMS];   /* bcol: source column */
+  uint32_t sort_k;           /* rows to keep: LIMIT + OFFSET */
 } scan_plan;
 
 /* xBestIndex for a scan table over ds. */

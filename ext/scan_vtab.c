@@ -35,6 +35,10 @@ typedef struct scan_cursor {
   sqlite3_int64 rowid;       /* rows returned so far */
   int *colmap;               /* column -> projection index, -1 if absent */
   int eof;
+  scan_topk *topk;           /* ORDER BY ... LIMIT consumed: the rows in
+                             ** order (scan_topk.h), else NULL */
+  sqlite3_stmt *probe;       /* "SELECT 1", stepped to see interrupts
+                             ** while the top-k pass runs */
 } scan_cursor;
 
 int columnar_default_threads(void){
@@ -304,6 +308,11 @@ static int scan_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out){
 
 /* Remember what a finished (or abandoned) scan did, for scan_stats(). */
 static void cursor_end_scan(scan_cursor *c){
+  if( c->topk ){
+    scan_table *t = (scan_table*)c->base.pVtab;
+    t->last = *scan_topk_stats(c->topk);
+    t->have_last = 1;
+  }
   if( c->src ){
     scan_table *t = (scan_table*)c->base.pVtab;
     t->last = c->src->stats;
@@ -311,8 +320,30 @@ static void cursor_end_scan(scan_cursor *c){
     c->src->m->close(c->src);
     c->src = 0;
   }
+  scan_topk_free(c->topk);
+  c->topk = 0;
+  sqlite3_finalize(c->probe);
+  c->probe = 0;
   scan_plan_free(&c->plan);
   c->batch = 0;
+}
+
+/* Between batches of a pass that returns nothing to SQLite for a while:
+** an interrupt (or the progress handler) makes a statement stepped on the
+** same connection fail (SQLite 3.40 has no sqlite3_is_interrupted()). */
+static int cursor_poll(void *ctx){
+  sqlite3_stmt *probe = ctx;
+  if( probe==0 ) return 0;
+  int rc = sqlite3_step(probe);
+  sqlite3_reset(probe);
+  return rc==SQLITE_INTERRUPT;
+}
+
+static int cursor_error(scan_cursor *c, const col_error *err){
+  scan_table *t = (scan_table*)c->base.pVtab;
+  sqlite3_free(t->base.zErrMsg);
+  t->base.zErrMsg = sqlite3_mprintf("%s", err->msg);
+  return err->code==COL_ENOMEM ? SQLITE_NOMEM : err->code==COL_EINTERRUPT ? SQLITE_INTERRUPT : SQLITE_ERROR;
 }
 
 static int scan_close(sqlite3_vtab_cursor *cur){
@@ -357,6 +388,15 @@ static int scan_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   for(int i=0; i<=t->ds->schema.n; i++) c->colmap[i] = -1;
   for(int k=0; k<c->plan.spec.nproj; k++) c->colmap[c->plan.spec.proj[k]] = k;
   col_error err; col_error_clear(&err);
+  if( c->plan.nsort ){
+    sqlite3_prepare_v2(t->db, "SELECT 1", -1, &c->probe, 0);
+    if( scan_topk_open(t->ds, &c->plan.spec, c->plan.sort, c->plan.nsort, c->plan.sort_k,
+                       cursor_poll, c->probe, &c->topk, &err) ){
+      return cursor_error(c, &err);
+    }
+    c->eof = scan_topk_eof(c->topk);
+    return SQLITE_OK;
+  }
   if( t->ds->m->scan(t->ds, &c->plan.spec, &c->src, &err) ){
     sqlite3_free(t->base.zErrMsg);
     t->base.zErrMsg = sqlite3_mprintf("%s", err.msg);
@@ -368,6 +408,12 @@ static int scan_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
 static int scan_next(sqlite3_vtab_cursor *cur){
   scan_cursor *c = (scan_cursor*)cur;
   c->rowid++;
+  if( c->topk ){
+    col_error err; col_error_clear(&err);
+    if( scan_topk_next(c->topk, &err) ) return cursor_error(c, &err);
+    c->eof = scan_topk_eof(c->topk);
+    return SQLITE_OK;
+  }
   if( ++c->pos < c->batch->nsel ) return SQLITE_OK;
   return cursor_fetch(c);
 }
@@ -379,6 +425,17 @@ static int scan_eof(sqlite3_vtab_cursor *cur){
 static int scan_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col){
   scan_cursor *c = (scan_cursor*)cur;
   int k = c->colmap[col];
+  if( k>=0 && c->topk ){
+    const pred_value *v = scan_topk_value(c->topk, k);
+    switch( v->type ){
+      case CV_INT: sqlite3_result_int64(ctx, v->i); break;
+      case CV_REAL: sqlite3_result_double(ctx, v->f); break;
+      case CV_TEXT: sqlite3_result_text(ctx, v->p, (int)v->n, SQLITE_TRANSIENT); break;
+      case CV_BLOB: sqlite3_result_blob(ctx, v->p, (int)v->n, SQLITE_TRANSIENT); break;
+      default: break;
+    }
+    return SQLITE_OK;
+  }
   if( k<0 || !c->batch ) return SQLITE_OK;   /* NULL */
   const col_vector *v = &c->batch->cols[k];
   uint32_t row = c->batch->sel ? c->batch->sel[c->pos] : c->pos;
@@ -397,6 +454,7 @@ static int scan_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col){
 static int scan_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid){
   scan_cursor *c = (scan_cursor*)cur;
   const col_batch *b = c->batch;
+  if( c->topk ){ *rowid = scan_topk_rowid(c->topk); return SQLITE_OK; }
   if( !b ){ *rowid = c->rowid; return SQLITE_OK; }
   *rowid = b->first_row + (b->sel ? b->sel[c->pos] : c->pos);
   return SQLITE_OK;

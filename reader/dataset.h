@@ -52,6 +52,7 @@ struct col_dataset {
   int shardable;            /* scans accept scan_spec.nshard>1 */
   int64_t nparts;           /* units a shard is made of (Parquet: row
                           ** groups of all files), 0 when unknown */
+  int row_select;           /* scans accept scan_spec.rows */
   int refs;                 /* owners besides the one that opened it
                           ** (col_dataset_retain); 0 when opened */
 };

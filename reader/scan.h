@@ -19,6 +19,11 @@
 **                    bound). Overshooting is fine.
 **   scan_spec.threads   workers the reader may use; 0 or 1 is exactly serial.
 **   scan_spec.batch_size rows per batch requested (a reader may return fewer).
+**   scan_spec.rows/nrows  rows!=NULL: emit only these rows (col_batch.first_row
+**                    numbering, ascending, no repeats) that also pass the
+**                    predicates; only a dataset with col_dataset.row_select
+**                    set accepts it. Fetches a few rows picked by an
+**                    earlier scan (a top-k) without decoding the others.
 **   scan_spec.shard/nshard  nshard>1: read only part `shard` (0-based) of
 **                    nshard contiguous parts of the rows, so nshard scans
 **                    run side by side cover every row once, the parts in
@@ -96,6 +101,8 @@ typedef struct scan_spec {
   int threads;            /* 0/1: serial */
   int batch_size;         /* 0: reader's default (2048) */
   int shard, nshard;      /* nshard<=1: every row */
+  const int64_t *rows;    /* NULL: every row; else nrows rows, ascending */
+  int64_t nrows;
 } scan_spec;
 
 /* ---- what a scan did, for scan_stats() ---------------------------------- */

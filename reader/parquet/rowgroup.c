@@ -73,6 +73,25 @@ static int decode_field(pq_file *f, int fileno, int rg, const pq_schema *s, int 
   return COL_OK;
 }
 
+/* scan_spec.rows: keep in *allowed (all rows when NULL; made here then)
+** only the named rows of the n rows from row0. -1 on OOM. */
+static int rg_rows_wanted(const scan_spec *spec, int64_t row0, int64_t n, uint8_t **allowed){
+  int64_t lo = 0, hi = spec->nrows;
+  while( lo<hi ){
+    int64_t mid = lo + (hi-lo)/2;
+    if( spec->rows[mid] < row0 ) lo = mid + 1; else hi = mid;
+  }
+  uint8_t *want = calloc((size_t)(n>0 ? n : 1), 1);
+  if( want==0 ) return -1;
+  for(int64_t i=lo; i<spec->nrows && spec->rows[i] < row0 + n; i++){
+    int64_t r = spec->rows[i] - row0;
+    want[r] = *allowed ? (*allowed)[r] : 1;
+  }
+  free(*allowed);
+  *allowed = want;
+  return 0;
+}
+
 void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
                   pq_codec_ctx *codec, pq_rg_data *out){
   const pq_row_group *R = &f->meta.row_groups[rg];
@@ -115,6 +134,10 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
   /* The page index may exclude whole pages before anything is decoded. */
   uint8_t *allowed = 0;
   if( spec->npred>0 && pq_page_index_mask(f, rg, plan, &allowed, &out->stats, err) ) return;
+  if( spec->rows && rg_rows_wanted(spec, plan->row0, R->num_rows, &allowed) ){
+    col_error_set(err, COL_ENOMEM, "out of memory");
+    return;
+  }
   if( any_exact || allowed ){
     uint32_t n = (uint32_t)R->num_rows;
     out->sel = malloc(sizeof(uint32_t)*(n ? n : 1));

@@ -38,6 +38,8 @@ typedef struct pq_rg_plan {
   const scan_spec *spec;     /* predicates: their col is a schema field or
                              ** the filename column (== nfield) */
   const char *filename;      /* for filename-column predicates */
+  int64_t row0;              /* the row group's first row in the dataset,
+                             ** when spec->rows names the rows wanted */
 } pq_rg_plan;
 
 /* Decode row group rg of file f per plan. Errors land in out->err. */

@@ -101,6 +101,7 @@ static pq_rg_plan file_plan(const pq_dataset *ds, int i, const scan_spec *spec,
   plan.need = need;
   plan.spec = spec;
   plan.filename = ds->files[i]->path;
+  plan.row0 = 0;
   return plan;
 }
 
@@ -277,6 +278,7 @@ int pq_dataset_open(const char *spec, const pq_options *opt, col_dataset **out, 
     ds->base.total_bytes += ds->files[i]->size;
   }
   ds->base.shardable = 1;
+  ds->base.row_select = 1;
   const pq_schema *s = &ds->schemas[0];
   int ncol = s->nfield + (opt->filename_column ? 1 : 0);
   ds->base.schema.cols = calloc((size_t)(ncol ? ncol : 1), sizeof(col_def));
@@ -314,6 +316,7 @@ open_error:
 static void decode_job(pq_scan *sc, int j, pq_codec_ctx *codec, pq_rg_data *out){
   pq_job jb = sc->jobs[j];
   pq_rg_plan plan = file_plan(sc->ds, jb.file, &sc->spec, sc->need);
+  plan.row0 = jb.row0;
   pq_rg_decode(sc->ds->files[jb.file], jb.file, jb.rg, &plan, codec, out);
 }
 
@@ -575,10 +578,19 @@ static int scan_open(col_dataset *d, const scan_spec *spec, batch_source **out, 
   /* Row groups that min/max statistics exclude never become jobs: the
   ** check costs no I/O, and a lookup that keeps one row group of a
   ** thousand then hands one job, not a thousand, to the workers. */
-  int64_t row0 = 0;
+  int64_t row0 = 0, rowpos = 0;
   for(int i=0; i<ds->nfile; i++){
     pq_rg_plan plan = file_plan(ds, i, spec, sc->need);
     for(int r=0; r<ds->files[i]->meta.n_row_groups; r++){
+      int64_t nr = ds->files[i]->meta.row_groups[r].num_rows;
+      if( spec->rows ){
+        /* rows named: skip to the first at or after this row group */
+        while( rowpos < spec->nrows && spec->rows[rowpos] < row0 ) rowpos++;
+        if( rowpos>=spec->nrows || nr<=0 || spec->rows[rowpos] >= row0 + nr ){
+          row0 += nr > 0 ? nr : 0;
+          continue;
+        }
+      }
       if( spec->npred>0 && !pq_rg_stats_may_match(ds->files[i], r, &plan) ){
         sc->base.stats.row_groups++;
         sc->base.stats.row_groups_pruned_stats++;

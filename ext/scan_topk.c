@@ -1,0 +1,245 @@
+/*
+** scan_topk.c — ORDER BY ... LIMIT consumed by a scan table; see scan_topk.h.
+*/
+#include "scan_topk.h"
+#include "../reader/arena.h"
+#include <stdlib.h>
+#include <string.h>
+
+struct scan_topk {
+  col_dataset *ds;
+  scan_spec spec;           /* the statement's: projection and predicates */
+  topk_term terms[SCAN_TOPK_MAX_TERMS];  /* bcol: source column */
+  int nterm;
+  uint32_t k;               /* rows the last first pass kept at most */
+  uint32_t chunk;           /* rows fetched per second pass */
+  int64_t *rows;            /* the rows in order (row numbers), nrows */
+  uint32_t nrows;
+  int more;                 /* rows past the nrows kept may exist */
+  uint32_t rank;            /* the current row's place in rows */
+  uint32_t from, nfetched;  /* rows[from .. from+nfetched) are in vals */
+  pred_value *vals;         /* nfetched * spec.nproj values */
+  col_arena arena;          /* their TEXT/BLOB bytes */
+  int (*poll)(void*);
+  void *poll_ctx;
+  scan_stats stats;         /* every pass's, summed */
+};
+
+static void topk_count(scan_topk *t, const scan_stats *s){
+  t->stats.files = s->files;
+  t->stats.row_groups += s->row_groups;
+  t->stats.row_groups_pruned_stats += s->row_groups_pruned_stats;
+  t->stats.row_groups_pruned_dict += s->row_groups_pruned_dict;
+  t->stats.row_groups_pruned_bloom += s->row_groups_pruned_bloom;
+  t->stats.pages += s->pages;
+  t->stats.pages_pruned += s->pages_pruned;
+  t->stats.bytes_read += s->bytes_read;
+  t->stats.rows_decoded += s->rows_decoded;
+  t->stats.rows_returned += s->rows_returned;
+  t->stats.rows_skipped += s->rows_skipped;
+}
+
+/* Read src to its end, offering every batch to fn. */
+static int topk_drain(scan_topk *t, batch_source *src,
+                      int (*fn)(scan_topk*, void*, const col_batch*, col_error*),
+                      void *ctx, col_error *err){
+  for(int nb=0;; nb++){
+    col_batch *b = 0;
+    if( t->poll && (nb & 15)==15 && t->poll(t->poll_ctx) ){
+      return col_error_set(err, COL_EINTERRUPT, "interrupted");
+    }
+    if( src->m->next(src, &b) ){ *err = src->err; return err->code; }
+    if( b==0 ) return COL_OK;
+    int rc = fn(t, ctx, b, err);
+    if( rc ) return rc;
+  }
+}
+
+static int topk_offer(scan_topk *t, void *ctx, const col_batch *b, col_error *err){
+  (void)t;
+  if( topk_add((topk*)ctx, b) ) return col_error_set(err, COL_ENOMEM, "out of memory");
+  return COL_OK;
+}
+
+/* First pass: the k rows that sort first, into t->rows. */
+static int topk_select(scan_topk *t, uint32_t k, col_error *err){
+  int cols[SCAN_TOPK_MAX_TERMS];
+  topk_term bterms[SCAN_TOPK_MAX_TERMS];
+  int ncol = 0;
+  for(int i=0; i<t->nterm; i++){
+    int j = 0;
+    while( j<ncol && cols[j]!=t->terms[i].bcol ) j++;
+    if( j==ncol ) cols[ncol++] = t->terms[i].bcol;
+    bterms[i].bcol = j;
+    bterms[i].desc = t->terms[i].desc;
+  }
+  scan_spec s = t->spec;
+  s.proj = cols; s.nproj = ncol;
+  s.rows = 0; s.nrows = 0; s.max_rows = 0;
+  topk *tk = 0;
+  if( topk_new(bterms, t->nterm, k, &tk) ) return col_error_set(err, COL_ENOMEM, "out of memory");
+  batch_source *src = 0;
+  int rc = t->ds->m->scan(t->ds, &s, &src, err);
+  if( rc==COL_OK ){
+    rc = topk_drain(t, src, topk_offer, tk, err);
+    topk_count(t, &src->stats);
+    src->m->close(src);
+  }
+  if( rc==COL_OK ){
+    uint32_t n;
+    const int64_t *rows = topk_rows(tk, &n);
+    int64_t *copy = rows ? malloc(sizeof(int64_t)*(n ? n : 1)) : 0;
+    if( copy==0 ){
+      rc = col_error_set(err, COL_ENOMEM, "out of memory");
+    }else{
+      memcpy(copy, rows, sizeof(int64_t)*n);
+      free(t->rows);
+      t->rows = copy; t->nrows = n;
+      t->more = topk_offered(tk) > n;
+      t->k = k;
+    }
+  }
+  topk_free(tk);
+  return rc;
+}
+
+typedef struct topk_want { int64_t row; uint32_t rank; } topk_want;
+typedef struct topk_fetch { const topk_want *want; uint32_t n, at, got; } topk_fetch;
+
+static int cmp_want(const void *a, const void *b){
+  int64_t x = ((const topk_want*)a)->row, y = ((const topk_want*)b)->row;
+  return x<y ? -1 : x>y;
+}
+
+/* Copy the live rows of b that fetch wants into their ranks' values. */
+static int topk_keep(scan_topk *t, void *ctx, const col_batch *b, col_error *err){
+  topk_fetch *f = ctx;
+  uint32_t nsel = b->sel ? b->nsel : b->n;
+  int np = t->spec.nproj;
+  for(uint32_t i=0; i<nsel; i++){
+    uint32_t r = b->sel ? b->sel[i] : i;
+    int64_t row = b->first_row + r;
+    while( f->at < f->n && f->want[f->at].row < row ) f->at++;
+    if( f->at>=f->n || f->want[f->at].row!=row ) continue;
+    pred_value *dst = &t->vals[(size_t)(f->want[f->at].rank - t->from)*(size_t)np];
+    for(int c=0; c<np; c++){
+      const col_vector *v = &b->cols[c];
+      pred_value x;
+      memset(&x, 0, sizeof(x));
+      x.type = (uint8_t)cv_tag(v, r);
+      switch( x.type ){
+        case CV_INT: x.i = cv_int(v, r); break;
+        case CV_REAL: x.f = cv_real(v, r); break;
+        case CV_TEXT: case CV_BLOB: {
+          cv_str s = cv_bytes(v, r);
+          x.n = s.n;
+          x.p = s.n ? col_arena_dup(&t->arena, s.p, s.n) : "";
+          if( x.p==0 ) return col_error_set(err, COL_ENOMEM, "out of memory");
+          break;
+        }
+        default: x.type = CV_NULL; break;
+      }
+      dst[c] = x;
+    }
+    f->got++;
+    f->at++;
+  }
+  return COL_OK;
+}
+
+/* Second pass: the values of rows[from .. from+chunk). */
+static int topk_fetch_rows(scan_topk *t, uint32_t from, col_error *err){
+  uint32_t n = t->nrows - from < t->chunk ? t->nrows - from : t->chunk;
+  size_t np = (size_t)(t->spec.nproj > 0 ? t->spec.nproj : 1);
+  topk_want *want = malloc(sizeof(topk_want)*(n ? n : 1));
+  int64_t *rows = malloc(sizeof(int64_t)*(n ? n : 1));
+  pred_value *vals = realloc(t->vals, sizeof(pred_value)*np*(n ? n : 1));
+  if( vals ) t->vals = vals;
+  if( !want || !rows || !vals ){
+    free(want); free(rows);
+    return col_error_set(err, COL_ENOMEM, "out of memory");
+  }
+  for(uint32_t i=0; i<n; i++){ want[i].row = t->rows[from+i]; want[i].rank = from+i; }
+  qsort(want, n, sizeof(topk_want), cmp_want);
+  for(uint32_t i=0; i<n; i++) rows[i] = want[i].row;
+  col_arena_reset(&t->arena);
+  t->from = from; t->nfetched = 0;
+  int rc = COL_OK;
+  if( t->spec.nproj>0 ){
+    /* the rows matched the predicates in the first pass */
+    scan_spec s = t->spec;
+    s.npred = 0; s.preds = 0;
+    s.rows = rows; s.nrows = n; s.max_rows = 0;
+    batch_source *src = 0;
+    topk_fetch f = { want, n, 0, 0 };
+    rc = t->ds->m->scan(t->ds, &s, &src, err);
+    if( rc==COL_OK ){
+      rc = topk_drain(t, src, topk_keep, &f, err);
+      topk_count(t, &src->stats);
+      src->m->close(src);
+    }
+    if( rc==COL_OK && f.got!=n ){
+      rc = col_error_set(err, COL_ERROR, "%u of %u rows picked by ORDER BY ... LIMIT could not be read again (did the file change?)",
+                         n - f.got, n);
+    }
+  }
+  free(want); free(rows);
+  if( rc==COL_OK ) t->nfetched = n;
+  return rc;
+}
+
+int scan_topk_open(col_dataset *ds, const scan_spec *spec, const topk_term *terms,
+                   int nterm, uint32_t k, int (*poll)(void*), void *poll_ctx,
+                   scan_topk **out, col_error *err){
+  *out = 0;
+  if( nterm<1 || nterm>SCAN_TOPK_MAX_TERMS || k<1 ) return col_error_set(err, COL_ERROR, "bad ORDER BY plan");
+  scan_topk *t = calloc(1, sizeof(*t));
+  if( t==0 ) return col_error_set(err, COL_ENOMEM, "out of memory");
+  t->ds = ds;
+  t->spec = *spec;
+  memcpy(t->terms, terms, sizeof(topk_term)*(size_t)nterm);
+  t->nterm = nterm;
+  t->chunk = k < 256 ? 256 : k;
+  t->poll = poll; t->poll_ctx = poll_ctx;
+  col_arena_init(&t->arena);
+  int rc = topk_select(t, k, err);
+  if( rc==COL_OK && t->nrows>0 ) rc = topk_fetch_rows(t, 0, err);
+  if( rc ){ scan_topk_free(t); return rc; }
+  *out = t;
+  return COL_OK;
+}
+
+void scan_topk_free(scan_topk *t){
+  if( t==0 ) return;
+  free(t->rows);
+  free(t->vals);
+  col_arena_free(&t->arena);
+  free(t);
+}
+
+int scan_topk_next(scan_topk *t, col_error *err){
+  t->rank++;
+  if( t->rank>=t->nrows && t->more ){
+    /* SQLite read past the rows kept (it filters some itself) */
+    uint64_t k = (uint64_t)t->k * 4;
+    if( k > UINT32_MAX/2 ) k = UINT32_MAX/2;
+    if( k <= t->rank ) k = (uint64_t)t->rank + 1;
+    int rc = topk_select(t, (uint32_t)k, err);
+    if( rc ) return rc;
+    if( t->chunk < t->k/4 ) t->chunk = t->k/4;
+  }
+  if( t->rank < t->nrows && t->rank >= t->from + t->nfetched ){
+    return topk_fetch_rows(t, t->rank, err);
+  }
+  return COL_OK;
+}
+
+int scan_topk_eof(const scan_topk *t){ return t->rank >= t->nrows; }
+
+const pred_value *scan_topk_value(const scan_topk *t, int k){
+  return &t->vals[(size_t)(t->rank - t->from)*(size_t)t->spec.nproj + (size_t)k];
+}
+
+int64_t scan_topk_rowid(const scan_topk *t){ return t->rows[t->rank]; }
+
+const scan_stats *scan_topk_stats(const scan_topk *t){ return &t->stats; }
