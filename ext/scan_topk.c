@@ -43,9 +43,10 @@ static void topk_count(scan_topk *t, const scan_stats *s){
 static int topk_drain(scan_topk *t, batch_source *src,
                       int (*fn)(scan_topk*, void*, const col_batch*, col_error*),
                       void *ctx, col_error *err){
-  for(int nb=0;; nb++){
+  for(;;){
     col_batch *b = 0;
-    if( t->poll && (nb & 15)==15 && t->poll(t->poll_ctx) ){
+    /* a step of a tiny statement per batch of thousands of rows */
+    if( t->poll && t->poll(t->poll_ctx) ){
       return col_error_set(err, COL_EINTERRUPT, "interrupted");
     }
     if( src->m->next(src, &b) ){ *err = src->err; return err->code; }
