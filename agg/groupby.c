@@ -69,6 +69,14 @@ struct groupby {
   agg_expr *where;        /* rows must make this true, or NULL */
   uint32_t *wsel;         /* the rows of a batch that pass where */
   uint32_t wcap;          /* capacity of wsel */
+  int cut_state;          /* gb_cut_prefilter: 0 set not made yet, 1 made,
+                          ** -1 does not apply */
+  int64_t *cut_keys;      /* its set: the groups' first key, INTEGER, open
+                          ** addressing over cut_mask+1 slots */
+  uint8_t *cut_used;      /* which slots hold one */
+  uint32_t cut_mask;
+  uint32_t *cut_sel;      /* the rows of a batch it keeps */
+  uint32_t cut_cap;       /* capacity of cut_sel */
   int nproj;              /* source columns the batches carry */
   int *proj;              /* their source indexes (malloc'd) */
   int nthread;            /* partitions rows are routed to (1: serial) */
@@ -188,6 +196,7 @@ void groupby_free(groupby *gb){
   agg_item_list_free(&gb->aggs);
   agg_expr_free(gb->where);
   free(gb->wsel);
+  free(gb->cut_keys); free(gb->cut_used); free(gb->cut_sel);
   agg_hasher_free(&gb->hasher);
   col_arena_free(&gb->arena);
   free(gb->proj); free(gb->hashes); free(gb->kv); free(gb->av); free(gb->sv);
@@ -771,6 +780,62 @@ static int gb_where(groupby *gb, const col_batch *b, col_batch *wb, col_error *e
   return COL_OK;
 }
 
+/* A LIMIT without ORDER BY (agg_table.max_groups) whose table is full:
+** a row whose first key is an INTEGER that no group's first key equals
+** can have no group, so it is dropped before its keys are hashed. In
+** GROUP BY UserID, SearchPhrase LIMIT 10 that is nearly every row. 0 with
+** *fb the batch of the rows kept, 1 when this does not apply, -1 on OOM. */
+static int gb_cut_prefilter(groupby *gb, const col_batch *b, col_batch *fb, col_error *err){
+  gb_part *p = &gb->parts[0];
+  if( gb->cut_state<0 || gb->nthread!=1 || gb->nindep<1 || p->table.max_groups==0
+   || p->table.ngroup < p->table.max_groups ) return 1;
+  const col_vector *v = gb->kv[0];
+  if( v->form!=CV_FLAT || v->tags || v->type!=CV_INT ) return 1;
+  if( gb->cut_state==0 ){
+    /* the groups are fixed from now on: the set is made once */
+    const agg_keycol *kc = &p->table.cols[0];
+    uint32_t ng = p->table.ngroup;
+    if( kc->tags || kc->utag!=CV_INT || ng > 4096 ){ gb->cut_state = -1; return 1; }
+    uint32_t cap = 16;
+    while( cap < ng*4 ) cap *= 2;
+    gb->cut_keys = malloc((size_t)cap*8);
+    gb->cut_used = calloc(cap, 1);
+    if( !gb->cut_keys || !gb->cut_used ){
+      col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+      return -1;
+    }
+    gb->cut_mask = cap - 1;
+    for(uint32_t g=0; g<ng; g++){
+      int64_t x = (int64_t)kc->vals[g];
+      uint32_t at = (uint32_t)(((uint64_t)x * 0x9e3779b97f4a7c15ull) >> 40) & gb->cut_mask;
+      while( gb->cut_used[at] && gb->cut_keys[at]!=x ) at = (at + 1) & gb->cut_mask;
+      gb->cut_used[at] = 1; gb->cut_keys[at] = x;
+    }
+    gb->cut_state = 1;
+  }
+  if( b->n > gb->cut_cap ){
+    uint32_t *sel = realloc(gb->cut_sel, (size_t)b->n*4);
+    if( sel==0 ){ col_error_set(err, COL_ENOMEM, "group_by: out of memory"); return -1; }
+    gb->cut_sel = sel; gb->cut_cap = b->n;
+  }
+  uint32_t nsel = b->sel ? b->nsel : b->n, m = 0;
+  const int64_t *keys = gb->cut_keys;
+  const uint8_t *used = gb->cut_used;
+  uint32_t mask = gb->cut_mask;
+  for(uint32_t k=0; k<nsel; k++){
+    uint32_t r = b->sel ? b->sel[k] : k;
+    int64_t x = v->i64[r];
+    uint32_t at = (uint32_t)(((uint64_t)x * 0x9e3779b97f4a7c15ull) >> 40) & mask;
+    while( used[at] ){
+      if( keys[at]==x ){ gb->cut_sel[m++] = r; break; }
+      at = (at + 1) & mask;
+    }
+  }
+  *fb = *b;
+  fb->sel = gb->cut_sel; fb->nsel = m;
+  return 0;
+}
+
 int groupby_consume(groupby *gb, const col_batch *b0, col_error *err){
   int rc;
   const col_batch *b = b0;
@@ -802,6 +867,14 @@ int groupby_consume(groupby *gb, const col_batch *b0, col_error *err){
     if( gb->kcol[i]<0 ) continue;
     rc = agg_expr_eval(gb->keys.items[i].expr, b, &gb->arena, &gb->kv[gb->kcol[i]], err);
     if( rc ) return rc;
+  }
+  col_batch fb;
+  int cut = gb_cut_prefilter(gb, b, &fb, err);
+  if( cut<0 ) return err->code;
+  if( cut==0 ){
+    b = &fb;
+    nsel = fb.nsel;
+    if( nsel==0 ){ gb->row_base += b->n; return COL_OK; }
   }
   for(int i=0; i<gb->aggs.n; i++){
     const agg_item *it = &gb->aggs.items[i];
