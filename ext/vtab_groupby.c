@@ -506,7 +506,9 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
     ** table stays that small, so one thread aggregates while the others
     ** decode ahead. */
     uint64_t k = (uint64_t)limit + (uint64_t)(offset>0 ? offset : 0);
-    if( k < ((uint64_t)1 << 30) ){   /* past what one table holds: no cut */
+    /* Past what one table holds, no cut; and past 65536 groups, at
+    ** threads>1, the lanes it gives up are worth more than the cut. */
+    if( k < ((uint64_t)1 << 30) && (t->threads<=1 || k <= 65536) ){
       c->first_k = k>0 ? (uint32_t)k : 1;
       o.max_groups = c->first_k;
       o.threads = 1; agg_threads = 1;
