@@ -506,8 +506,11 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
     ** table stays that small, so one thread aggregates while the others
     ** decode ahead. */
     uint64_t k = (uint64_t)limit + (uint64_t)(offset>0 ? offset : 0);
-    /* Past what one table holds, no cut; and past 65536 groups, at
-    ** threads>1, the lanes it gives up are worth more than the cut. */
+    /* Past what one table holds, no cut. At threads>1 the cut also gives
+    ** up the lanes, which wins only when the groups far outnumber the cut:
+    ** LIMIT 1000000 over 10M groups, 0.73 s cut against 1.34 s in full at
+    ** threads=2, but LIMIT 5000000 over 2M groups, 1.34 s against 0.82 s.
+    ** Up to 65536 groups the serial table stays small and cheap. */
     if( k < ((uint64_t)1 << 30) && (t->threads<=1 || k <= 65536) ){
       c->first_k = k>0 ? (uint32_t)k : 1;
       o.max_groups = c->first_k;
