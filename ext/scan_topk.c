@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define TOPK_CHUNK_VALUES (1u<<20)
+#define TOPK_CHUNK_MIN 256
+
 struct scan_topk {
   col_dataset *ds;
   scan_spec spec;           /* the statement's: projection and predicates */
@@ -200,7 +203,13 @@ int scan_topk_open(col_dataset *ds, const scan_spec *spec, const topk_term *term
   t->spec = *spec;
   memcpy(t->terms, terms, sizeof(topk_term)*(size_t)nterm);
   t->nterm = nterm;
-  t->chunk = k < 256 ? 256 : k;
+  /* rows fetched at once: all k, unless that many rows of this many
+  ** columns would be more than about a million values (SELECT * of 105
+  ** columns, LIMIT 65536); then in chunks, each its own second pass */
+  uint32_t np = spec->nproj > 0 ? (uint32_t)spec->nproj : 1;
+  t->chunk = k;
+  if( t->chunk > TOPK_CHUNK_VALUES/np ) t->chunk = TOPK_CHUNK_VALUES/np;
+  if( t->chunk < TOPK_CHUNK_MIN ) t->chunk = TOPK_CHUNK_MIN;
   t->poll = poll; t->poll_ctx = poll_ctx;
   col_arena_init(&t->arena);
   int rc = topk_select(t, k, err);
@@ -227,7 +236,8 @@ int scan_topk_next(scan_topk *t, col_error *err){
     if( k <= t->rank ) k = (uint64_t)t->rank + 1;
     int rc = topk_select(t, (uint32_t)k, err);
     if( rc ) return rc;
-    if( t->chunk < t->k/4 ) t->chunk = t->k/4;
+    uint32_t np = t->spec.nproj > 0 ? (uint32_t)t->spec.nproj : 1;
+    if( t->chunk < t->k/4 && t->k/4 <= TOPK_CHUNK_VALUES/np ) t->chunk = t->k/4;
   }
   if( t->rank < t->nrows && t->rank >= t->from + t->nfetched ){
     return topk_fetch_rows(t, t->rank, err);
