@@ -28,7 +28,6 @@ int topk_new(const topk_term *terms, int nterm, uint32_t k, topk **out){
   t->nterm = nterm;
   t->k = k;
   t->terms = malloc(sizeof(topk_term)*(size_t)nterm);
-  /* grown as rows arrive: k may be far more than the rows there are */
   if( t->terms==0 ){ free(t); return COL_ENOMEM; }
   memcpy(t->terms, terms, sizeof(topk_term)*(size_t)nterm);
   *out = t;
@@ -106,7 +105,7 @@ static int topk_store(topk *t, uint32_t e, const pred_value *x, int64_t r){
   pred_value *v = &t->val[(size_t)e*(size_t)t->nterm];
   for(int i=0; i<t->nterm; i++){
     v[i] = x[i];
-    if( (x[i].type==CV_TEXT || x[i].type==CV_BLOB) ){
+    if( x[i].type==CV_TEXT || x[i].type==CV_BLOB ){
       char *cp = 0;
       if( x[i].n ){
         if( (cp = malloc(x[i].n))==0 ){
@@ -123,6 +122,7 @@ static int topk_store(topk *t, uint32_t e, const pred_value *x, int64_t r){
   return COL_OK;
 }
 
+/* The arrays grow as rows arrive: k may be far more rows than there are. */
 static int topk_grow(topk *t){
   uint32_t cap = t->n ? t->n*2 : 16;
   if( cap > t->k ) cap = t->k;
@@ -148,7 +148,7 @@ int topk_add(topk *t, const col_batch *b){
     uint32_t r = b->sel ? b->sel[k] : k;
     int64_t row = b->first_row + r;
     if( t->n==t->k && ints ){
-      const pred_value *top = &t->val[(size_t)t->heap[0]];
+      const pred_value *top = &t->val[(size_t)t->heap[0]*(size_t)t->nterm];
       if( top->type==CV_INT ){
         /* ties lose: this row comes after every kept one */
         if( t->terms[0].desc ? v0->i64[r] <= top->i : v0->i64[r] >= top->i ) continue;
@@ -167,12 +167,9 @@ int topk_add(topk *t, const col_batch *b){
     uint32_t top = t->heap[0];
     if( topk_cmp(t, xv, row, &t->val[(size_t)top*(size_t)t->nterm], t->row[top]) >= 0 ) continue;
     topk_drop_values(t, top);
-    if( (rc = topk_store(t, top, xv, row))!=0 ){
-      /* the entry lost its values: drop it from the heap */
-      t->heap[0] = t->heap[--t->n];
-      topk_sift_down(t, 0);
-      break;
-    }
+    /* out of memory: the entry is left holding NULLs (nothing to free);
+    ** the topk is good for nothing but topk_free after the error */
+    if( (rc = topk_store(t, top, xv, row))!=0 ) break;
     topk_sift_down(t, 0);
   }
   if( xv!=x ) free(xv);
