@@ -25,6 +25,9 @@
 */
 #include "predicate.h"
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* Which wildcard characters are live. A zero member never matches, because
 ** the decoded pattern character 0 means "end of pattern". */
@@ -238,6 +241,73 @@ int pred_glob(const char *pat, uint32_t npat, const char *s, uint32_t ns){
   r.glob = 1;
   r.nocase = 0;
   return match_text(pat, npat, s, ns, &r);
+}
+
+/* ---- LIKE '%lit%' --------------------------------------------------------
+** A substring search: 16 positions at a time compare the first and the last
+** byte of lit (ASCII letters folded by setting bit 0x20, which also maps a
+** few other bytes together: a filter only), then candidates are checked. */
+
+int pred_like_is_contains(const char *pat, uint32_t npat, uint32_t esc,
+                          const char **lit, uint32_t *m){
+  if( esc!=0 || npat<3 || pat[0]!='%' || pat[npat-1]!='%' ) return 0;
+  for(uint32_t i=1; i+1<npat; i++){
+    uint8_t c = (uint8_t)pat[i];
+    if( c=='%' || c=='_' || c==0 || c>=0x80 ) return 0;
+  }
+  *lit = pat + 1;
+  *m = npat - 2;
+  return 1;
+}
+
+static int ascii_letter(uint8_t c){ return (uint8_t)((c|0x20) - 'a') < 26; }
+
+/* Does lit (ASCII) equal the m bytes at p, letters folded when nocase? */
+static int lit_at(const uint8_t *lit, uint32_t m, const uint8_t *p, int nocase){
+  for(uint32_t j=0; j<m; j++){
+    uint8_t a = p[j], b = lit[j];
+    if( a==b ) continue;
+    if( nocase && ascii_letter(b) && (a|0x20)==(b|0x20) ) continue;
+    return 0;
+  }
+  return 1;
+}
+
+/* The leftmost match cannot contain a NUL (lit has none); it counts only
+** when no NUL comes before it. */
+static int before_nul(const uint8_t *s, uint32_t at){
+  return at==0 || memchr(s, 0, at)==0;
+}
+
+int pred_like_contains(const char *lit0, uint32_t m, const char *s0, uint32_t ns,
+                       int case_sensitive){
+  const uint8_t *lit = (const uint8_t*)lit0, *s = (const uint8_t*)s0;
+  int nocase = !case_sensitive;
+  if( m==0 || ns<m ) return 0;
+  uint8_t f = lit[0], l = lit[m-1];
+  uint8_t fm = nocase && ascii_letter(f) ? 0x20 : 0;
+  uint8_t lm = nocase && ascii_letter(l) ? 0x20 : 0;
+  uint32_t i = 0;
+#ifdef __SSE2__
+  const __m128i F = _mm_set1_epi8((char)(f|fm)), L = _mm_set1_epi8((char)(l|lm));
+  const __m128i FM = _mm_set1_epi8((char)fm), LM = _mm_set1_epi8((char)lm);
+  for(; i + 16 + m - 1 <= ns; i += 16){
+    __m128i a = _mm_loadu_si128((const __m128i*)(s + i));
+    __m128i b = _mm_loadu_si128((const __m128i*)(s + i + m - 1));
+    __m128i hit = _mm_and_si128(_mm_cmpeq_epi8(_mm_or_si128(a, FM), F),
+                                _mm_cmpeq_epi8(_mm_or_si128(b, LM), L));
+    unsigned mask = (unsigned)_mm_movemask_epi8(hit);
+    while( mask ){
+      uint32_t at = i + (uint32_t)__builtin_ctz(mask);
+      if( lit_at(lit, m, s + at, nocase) ) return before_nul(s, at);
+      mask &= mask - 1;
+    }
+  }
+#endif
+  for(; i + m <= ns; i++){
+    if( (s[i]|fm)==(f|fm) && lit_at(lit, m, s + i, nocase) ) return before_nul(s, i);
+  }
+  return 0;
 }
 
 /* ---- what LIKE sees of a number ------------------------------------------

@@ -76,6 +76,17 @@ int pred_like(const char *pat, uint32_t npat, const char *s, uint32_t ns,
               int case_sensitive, uint32_t esc);
 int pred_glob(const char *pat, uint32_t npat, const char *s, uint32_t ns);
 
+/* The common LIKE '%lit%': lit (m > 0 bytes, all ASCII, no NUL) as a
+** substring of s up to its first NUL, ASCII letters in either case unless
+** case_sensitive. Equals pred_like on the pattern '%' lit '%' (no ESCAPE):
+** SQLite's UTF-8 reader never takes an ASCII byte into another character,
+** so a byte-wise search finds exactly the character-wise matches. */
+int pred_like_contains(const char *lit, uint32_t m, const char *s, uint32_t ns,
+                       int case_sensitive);
+/* Is pat (npat bytes) '%' lit '%' with such a lit? Sets *lit, *m. */
+int pred_like_is_contains(const char *pat, uint32_t npat, uint32_t esc,
+                          const char **lit, uint32_t *m);
+
 /* The text SQLite gives a number where it needs text (LIKE, GLOB, CAST):
 ** an INTEGER in decimal, a REAL as SQLite 3.40's "%!.15g" (1.0 -> "1.0",
 ** 1e100 -> "1.0e+100", 0.1 -> "0.1", infinity -> "Inf"). Writes at most n
