@@ -1241,8 +1241,9 @@ static int ex_row(agg_expr *e, const pred_value *x, col_arena *a, pred_value *ou
       if( ex_text(&x[0], a, &zs, &ns) || ex_text(&x[1], a, &zp, &np) ) return -1;
       const char *lit;
       uint32_t nlit;
+      int shape = e->sub ? PRED_LIKE_GENERAL : pred_like_shape(zp, np, e->esc, &lit, &nlit);
       int m = e->sub ? pred_glob(zp, np, zs, ns)
-            : pred_like_is_contains(zp, np, e->esc, &lit, &nlit) ? pred_like_contains(lit, nlit, zs, ns, 0)
+            : shape!=PRED_LIKE_GENERAL ? pred_like_simple(shape, lit, nlit, zs, ns, 0)
             : pred_like(zp, np, zs, ns, 0, e->esc);
       ex_bool(out, e->neg ? !m : !!m);
       return 0;

@@ -243,21 +243,24 @@ int pred_glob(const char *pat, uint32_t npat, const char *s, uint32_t ns){
   return match_text(pat, npat, s, ns, &r);
 }
 
-/* ---- LIKE '%lit%' --------------------------------------------------------
-** A substring search: 16 positions at a time compare the first and the last
-** byte of lit (ASCII letters folded by setting bit 0x20, which also maps a
-** few other bytes together: a filter only), then candidates are checked. */
+/* ---- LIKE '%lit%' and 'lit%' ---------------------------------------------
+** The substring search compares 16 positions at a time with the first and
+** the last byte of lit (ASCII letters folded by setting bit 0x20, which
+** also maps a few other bytes together: a filter only), then checks the
+** candidates. */
 
-int pred_like_is_contains(const char *pat, uint32_t npat, uint32_t esc,
-                          const char **lit, uint32_t *m){
-  if( esc!=0 || npat<3 || pat[0]!='%' || pat[npat-1]!='%' ) return 0;
-  for(uint32_t i=1; i+1<npat; i++){
+int pred_like_shape(const char *pat, uint32_t npat, uint32_t esc,
+                    const char **lit, uint32_t *m){
+  if( esc!=0 || npat<2 || pat[npat-1]!='%' ) return PRED_LIKE_GENERAL;
+  uint32_t from = pat[0]=='%' ? 1 : 0;
+  if( npat - 1 <= from ) return PRED_LIKE_GENERAL;
+  for(uint32_t i=from; i+1<npat; i++){
     uint8_t c = (uint8_t)pat[i];
-    if( c=='%' || c=='_' || c==0 || c>=0x80 ) return 0;
+    if( c=='%' || c=='_' || c==0 || c>=0x80 ) return PRED_LIKE_GENERAL;
   }
-  *lit = pat + 1;
-  *m = npat - 2;
-  return 1;
+  *lit = pat + from;
+  *m = npat - 1 - from;
+  return from ? PRED_LIKE_CONTAINS : PRED_LIKE_PREFIX;
 }
 
 static int ascii_letter(uint8_t c){ return (uint8_t)((c|0x20) - 'a') < 26; }
@@ -279,8 +282,8 @@ static int before_nul(const uint8_t *s, uint32_t at){
   return at==0 || memchr(s, 0, at)==0;
 }
 
-int pred_like_contains(const char *lit0, uint32_t m, const char *s0, uint32_t ns,
-                       int case_sensitive){
+static int like_contains(const char *lit0, uint32_t m, const char *s0, uint32_t ns,
+                         int case_sensitive){
   const uint8_t *lit = (const uint8_t*)lit0, *s = (const uint8_t*)s0;
   int nocase = !case_sensitive;
   if( m==0 || ns<m ) return 0;
@@ -308,6 +311,13 @@ int pred_like_contains(const char *lit0, uint32_t m, const char *s0, uint32_t ns
     if( (s[i]|fm)==(f|fm) && lit_at(lit, m, s + i, nocase) ) return before_nul(s, i);
   }
   return 0;
+}
+
+int pred_like_simple(int shape, const char *lit, uint32_t m, const char *s,
+                     uint32_t ns, int case_sensitive){
+  if( shape==PRED_LIKE_CONTAINS ) return like_contains(lit, m, s, ns, case_sensitive);
+  /* a prefix holds no NUL, so matching it is matching before the first */
+  return ns>=m && lit_at((const uint8_t*)lit, m, (const uint8_t*)s, !case_sensitive);
 }
 
 /* ---- what LIKE sees of a number ------------------------------------------

@@ -39,7 +39,8 @@ typedef struct pred_ready {
   uint32_t npat;
   char patbuf[PRED_NUM_TEXT_MAX];
   int in_bsearch;         /* IN: the list is sorted, binary search is safe */
-  const char *lit;        /* LIKE '%lit%' (pred_like_contains), or NULL */
+  int like_shape;         /* LIKE '%lit%' or 'lit%' (pred_like_simple) */
+  const char *lit;
   uint32_t nlit;
 } pred_ready;
 
@@ -85,13 +86,11 @@ static void ready_init(pred_ready *r, const scan_pred *p, int for_many){
   r->pat = 0;
   r->npat = 0;
   r->in_bsearch = 0;
-  r->lit = 0;
-  r->nlit = 0;
+  r->like_shape = PRED_LIKE_GENERAL;
   if( p->op==PRED_LIKE || p->op==PRED_GLOB ){
     if( !like_text(&p->v, r->patbuf, &r->pat, &r->npat) ) r->pat = 0;
-    if( r->pat && p->op==PRED_LIKE
-     && !pred_like_is_contains(r->pat, r->npat, p->like_escape, &r->lit, &r->nlit) ){
-      r->lit = 0;
+    if( r->pat && p->op==PRED_LIKE ){
+      r->like_shape = pred_like_shape(r->pat, r->npat, p->like_escape, &r->lit, &r->nlit);
     }
   }else if( p->op==PRED_IN && for_many && p->nin>8 ){
     r->in_bsearch = in_list_searchable(p);
@@ -298,11 +297,12 @@ static uint32_t filter_like_text(const pred_ready *r, const col_vector *v,
   const cv_str *a = v->str;
   uint32_t k, out = 0;
   if( r->pat==0 ) return 0;
-  if( r->lit ){
+  if( r->like_shape!=PRED_LIKE_GENERAL ){
     for(k=0; k<nsel; k++){
       uint32_t i = sel[k];
       sel[out] = i;
-      out += pred_like_contains(r->lit, r->nlit, a[i].p, a[i].n, p->like_case_sensitive)!=0;
+      out += pred_like_simple(r->like_shape, r->lit, r->nlit, a[i].p, a[i].n,
+                              p->like_case_sensitive)!=0;
     }
     return out;
   }

@@ -76,16 +76,19 @@ int pred_like(const char *pat, uint32_t npat, const char *s, uint32_t ns,
               int case_sensitive, uint32_t esc);
 int pred_glob(const char *pat, uint32_t npat, const char *s, uint32_t ns);
 
-/* The common LIKE '%lit%': lit (m > 0 bytes, all ASCII, no NUL) as a
-** substring of s up to its first NUL, ASCII letters in either case unless
-** case_sensitive. Equals pred_like on the pattern '%' lit '%' (no ESCAPE):
-** SQLite's UTF-8 reader never takes an ASCII byte into another character,
-** so a byte-wise search finds exactly the character-wise matches. */
-int pred_like_contains(const char *lit, uint32_t m, const char *s, uint32_t ns,
-                       int case_sensitive);
-/* Is pat (npat bytes) '%' lit '%' with such a lit? Sets *lit, *m. */
-int pred_like_is_contains(const char *pat, uint32_t npat, uint32_t esc,
-                          const char **lit, uint32_t *m);
+/* The common LIKE shapes '%lit%' and 'lit%', with lit m > 0 bytes, all
+** ASCII, no NUL, '%' or '_', and no ESCAPE: lit as a substring, or a
+** prefix, of s up to its first NUL, ASCII letters in either case unless
+** case_sensitive. Equal to pred_like on such patterns: SQLite's UTF-8
+** reader never takes an ASCII byte into another character, so byte-wise
+** matches are exactly the character-wise ones. */
+enum { PRED_LIKE_GENERAL = 0, PRED_LIKE_CONTAINS, PRED_LIKE_PREFIX };
+/* The shape of pat (npat bytes) with escape esc; sets *lit, *m unless
+** PRED_LIKE_GENERAL. */
+int pred_like_shape(const char *pat, uint32_t npat, uint32_t esc,
+                    const char **lit, uint32_t *m);
+int pred_like_simple(int shape, const char *lit, uint32_t m, const char *s,
+                     uint32_t ns, int case_sensitive);
 
 /* The text SQLite gives a number where it needs text (LIKE, GLOB, CAST):
 ** an INTEGER in decimal, a REAL as SQLite 3.40's "%!.15g" (1.0 -> "1.0",

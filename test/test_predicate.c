@@ -873,16 +873,16 @@ static void test_like_bounded(void){
   CHECK(pred_like(pat, (uint32_t)n, s, sizeof(s), 0, 0)==0);
 }
 
-/* LIKE '%lit%' through pred_like_contains against SQLite's like(): random
-** strings over a small alphabet (case variants, NUL, UTF-8 and invalid
-** bytes, the literal's own letters) so matches, near-misses, matches after
-** a NUL and matches across the 16-byte blocks all occur. */
-static void test_like_contains(void){
+/* LIKE '%lit%' and 'lit%' through pred_like_simple against SQLite's
+** like(): random strings over a small alphabet (case variants, NUL, UTF-8
+** and invalid bytes, the literal's own letters) so matches, near-misses,
+** matches after a NUL and matches across the 16-byte blocks all occur. */
+static void test_like_simple(void){
   static const char alpha[] = { 'g', 'G', 'o', 'O', 'l', 'e', 'x', '%', '_', 0, (char)0xC3, (char)0xA9, (char)0x80, '@', '`', 'E' };
   static const char *lits[] = { "google", "G", "oo", "le", "x_", "e@", "goOGLe", "ooooooooooooooooog" };
   uint64_t rng = 0x2545F4914F6CDD1Dull;
-  int bad = 0, hits = 0;
-  for(int iter=0; iter<20000; iter++){
+  int bad = 0, hits[3] = { 0, 0, 0 };
+  for(int iter=0; iter<40000; iter++){
     rng ^= rng<<13; rng ^= rng>>7; rng ^= rng<<17;
     char str[80];
     uint32_t n = (uint32_t)(rng % 70);
@@ -892,41 +892,49 @@ static void test_like_contains(void){
       r2 = r2*6364136223846793005ull + 1442695040888963407ull;
       str[i] = alpha[(r2>>59) & 15];
     }
-    /* plant the literal (in a random case) now and then */
+    /* plant the literal (in a random case) now and then, often at 0 */
     size_t m = strlen(lit);
     if( (rng>>40)%3==0 && n>=m ){
-      uint32_t at = (uint32_t)((rng>>8) % (n - m + 1));
+      uint32_t at = (rng>>45)&1 ? 0 : (uint32_t)((rng>>8) % (n - m + 1));
       for(size_t j=0; j<m; j++) str[at+j] = (char)(((rng>>(j%50))&1) && lit[j]>='a' ? lit[j]-32 : lit[j]);
     }
     int cs = (int)((rng>>33)&1);
+    int prefix = (int)((rng>>34)&1);
     char pat[32];
-    snprintf(pat, sizeof(pat), "%%%s%%", lit);
+    snprintf(pat, sizeof(pat), prefix ? "%s%%" : "%%%s%%", lit);
     const char *l; uint32_t lm;
-    if( !pred_like_is_contains(pat, (uint32_t)strlen(pat), 0, &l, &lm) ){
-      /* '_' in the literal: not this shape */
+    int shape = pred_like_shape(pat, (uint32_t)strlen(pat), 0, &l, &lm);
+    if( shape==PRED_LIKE_GENERAL ){
+      /* '_' in the literal: not a simple shape */
       CHECK(strchr(lit, '_')!=0);
       continue;
     }
-    int got = pred_like_contains(l, lm, str, n, cs);
+    CHECK_EQ_INT(shape, prefix ? PRED_LIKE_PREFIX : PRED_LIKE_CONTAINS);
+    int got = pred_like_simple(shape, l, lm, str, n, cs);
     sqlite3_stmt *st = stmt(&O, cs ? O.db_cs : O.db, "SELECT ?1 LIKE ?2");
     sqlite3_bind_text(st, 1, str, (int)n, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 2, pat, -1, SQLITE_TRANSIENT);
     int want = sqlite3_step(st)==SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
-    hits += want==1;
+    hits[shape] += want==1;
     if( got!=want ){
       if( bad++ < 5 ) fprintf(stderr, "LIKE '%s' (cs=%d) over %u bytes: got %d, SQLite %d\n", pat, cs, n, got, want);
     }
     CHECK_EQ_INT(got, pred_like(pat, (uint32_t)strlen(pat), str, n, cs, 0));
   }
   CHECK_EQ_INT(bad, 0);
-  CHECK(hits > 1000);
-  /* shapes that are not '%lit%' */
+  CHECK(hits[PRED_LIKE_CONTAINS] > 1000);
+  CHECK(hits[PRED_LIKE_PREFIX] > 500);
+  /* shapes that are not simple */
   const char *l; uint32_t lm;
-  CHECK(!pred_like_is_contains("%a%", 3, '\\', &l, &lm));
-  CHECK(!pred_like_is_contains("%%", 2, 0, &l, &lm));
-  CHECK(!pred_like_is_contains("a%", 2, 0, &l, &lm));
-  CHECK(!pred_like_is_contains("%\xc3\xa9%", 4, 0, &l, &lm));
-  CHECK(!pred_like_is_contains("%a%b%", 5, 0, &l, &lm));
+  CHECK_EQ_INT(pred_like_shape("%a%", 3, '\\', &l, &lm), PRED_LIKE_GENERAL);
+  CHECK_EQ_INT(pred_like_shape("%%", 2, 0, &l, &lm), PRED_LIKE_GENERAL);
+  CHECK_EQ_INT(pred_like_shape("%", 1, 0, &l, &lm), PRED_LIKE_GENERAL);
+  CHECK_EQ_INT(pred_like_shape("%a", 2, 0, &l, &lm), PRED_LIKE_GENERAL);
+  CHECK_EQ_INT(pred_like_shape("%\xc3\xa9%", 4, 0, &l, &lm), PRED_LIKE_GENERAL);
+  CHECK_EQ_INT(pred_like_shape("%a%b%", 5, 0, &l, &lm), PRED_LIKE_GENERAL);
+  CHECK_EQ_INT(pred_like_shape("a_%", 3, 0, &l, &lm), PRED_LIKE_GENERAL);
+  CHECK_EQ_INT(pred_like_shape("ab%", 3, 0, &l, &lm), PRED_LIKE_PREFIX);
+  CHECK_EQ_INT(lm, 2);
 }
 
 int main(void){
@@ -940,7 +948,7 @@ int main(void){
   RUN(test_order);
   RUN(test_compare);
   RUN(test_like);
-  RUN(test_like_contains);
+  RUN(test_like_simple);
   RUN(test_glob);
   RUN(test_utf8_pairs);
   RUN(test_in);
