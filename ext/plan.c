@@ -119,7 +119,6 @@ int scan_plan_best_index(sqlite3_vtab *tab, const col_dataset *ds,
   int argv_next = 1;
   double rows = ds->total_rows>0 ? (double)ds->total_rows : 1e6;
   int nexact = 0;
-  int all_omitted = 1;           /* every WHERE constraint is exact */
   int ilimit = -1, ioffset = -1; /* LIMIT / OFFSET constraints */
   uint64_t like_cols = 0;        /* columns with a LIKE/GLOB constraint */
   (void)tab;
@@ -223,7 +222,6 @@ int scan_plan_best_index(sqlite3_vtab *tab, const col_dataset *ds,
   ** the first row group before any worker starts reading ahead. With an
   ** ORDER BY, though, SQLite would read every row to sort them: there the
   ** table keeps the first LIMIT + OFFSET rows itself (scan_topk.h). */
-  (void)all_omitted;
   int64_t k = plan_topk_rows(ds, info, ilimit, ioffset);
   if( k>0 ){
     for(int i=0; i<info->nOrderBy; i++){
