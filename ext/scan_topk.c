@@ -3,6 +3,7 @@
 */
 #include "scan_topk.h"
 #include "../reader/arena.h"
+#include "../reader/predicate.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,21 +128,11 @@ static int topk_keep(scan_topk *t, void *ctx, const col_batch *b, col_error *err
     if( f->at>=f->n || f->want[f->at].row!=row ) continue;
     pred_value *dst = &t->vals[(size_t)(f->want[f->at].rank - t->from)*(size_t)np];
     for(int c=0; c<np; c++){
-      const col_vector *v = &b->cols[c];
-      pred_value x;
-      memset(&x, 0, sizeof(x));
-      x.type = (uint8_t)cv_tag(v, r);
-      switch( x.type ){
-        case CV_INT: x.i = cv_int(v, r); break;
-        case CV_REAL: x.f = cv_real(v, r); break;
-        case CV_TEXT: case CV_BLOB: {
-          cv_str s = cv_bytes(v, r);
-          x.n = s.n;
-          x.p = s.n ? col_arena_dup(&t->arena, s.p, s.n) : "";
-          if( x.p==0 ) return col_error_set(err, COL_ENOMEM, "out of memory");
-          break;
-        }
-        default: x.type = CV_NULL; break;
+      pred_value x = pred_value_of(&b->cols[c], r);
+      if( x.type==CV_TEXT || x.type==CV_BLOB ){
+        /* the batch's bytes go with the batch */
+        x.p = x.n ? col_arena_dup(&t->arena, x.p, x.n) : "";
+        if( x.p==0 ) return col_error_set(err, COL_ENOMEM, "out of memory");
       }
       dst[c] = x;
     }

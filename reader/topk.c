@@ -51,15 +51,8 @@ void topk_free(topk *t){
 
 /* Row i of v as SQLite receives it (a NaN is NULL); TEXT/BLOB point into v. */
 static pred_value topk_value(const col_vector *v, uint32_t i){
-  pred_value x;
-  memset(&x, 0, sizeof(x));
-  x.type = (uint8_t)cv_tag(v, i);
-  switch( x.type ){
-    case CV_INT: x.i = cv_int(v, i); break;
-    case CV_REAL: x.f = cv_real(v, i); if( x.f!=x.f ) x.type = CV_NULL; break;
-    case CV_TEXT: case CV_BLOB: { cv_str s = cv_bytes(v, i); x.p = s.p; x.n = s.n; break; }
-    default: x.type = CV_NULL; break;
-  }
+  pred_value x = pred_value_of(v, i);
+  if( x.type==CV_REAL && x.f!=x.f ) x.type = CV_NULL;
   return x;
 }
 
