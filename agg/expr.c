@@ -39,6 +39,11 @@ struct agg_expr {
                           ** AFF_NONE after a unary + */
   int neg;                /* EX_LIKE: NOT LIKE / NOT GLOB */
   uint32_t esc;           /* EX_LIKE: the ESCAPE character, or 0 */
+  int like_known;         /* EX_LIKE with a TEXT literal pattern: like_shape
+                          ** found (once; its bytes stay put in lit_mem) */
+  int like_shape;         /* the pattern's pred_like_shape, and its lit */
+  const char *like_lit;
+  uint32_t like_m;
   int has_base;           /* EX_CASE: CASE base WHEN ...: args[0] is base */
   int has_else;           /* EX_CASE: the last arg is the ELSE value */
   agg_expr *args[EX_MAXARG]; /* children */
@@ -1239,9 +1244,20 @@ static int ex_row(agg_expr *e, const pred_value *x, col_arena *a, pred_value *ou
       const char *zs, *zp;
       uint32_t ns, np;
       if( ex_text(&x[0], a, &zs, &ns) || ex_text(&x[1], a, &zp, &np) ) return -1;
-      const char *lit;
-      uint32_t nlit;
-      int shape = e->sub ? PRED_LIKE_GENERAL : pred_like_shape(zp, np, e->esc, &lit, &nlit);
+      int shape = PRED_LIKE_GENERAL;
+      const char *lit = 0;
+      uint32_t nlit = 0;
+      if( e->sub ){
+        /* GLOB */
+      }else if( e->like_known ){
+        shape = e->like_shape; lit = e->like_lit; nlit = e->like_m;
+      }else{
+        shape = pred_like_shape(zp, np, e->esc, &lit, &nlit);
+        if( e->args[1]->op==EX_LIT && e->args[1]->lit.type==CV_TEXT ){
+          e->like_known = 1;
+          e->like_shape = shape; e->like_lit = lit; e->like_m = nlit;
+        }
+      }
       int m = e->sub ? pred_glob(zp, np, zs, ns)
             : shape!=PRED_LIKE_GENERAL ? pred_like_simple(shape, lit, nlit, zs, ns, 0)
             : pred_like(zp, np, zs, ns, 0, e->esc);
