@@ -11,7 +11,8 @@
 ** string steps; lengths are capped so one input stays well under a second
 ** even at that bound), and two properties that hold for SQLite's matcher:
 ** a case-sensitive LIKE match is also a case-insensitive one, and a pattern
-** matches itself when it holds no wildcard or escape bytes. Eight bytes
+** matches itself when it holds no wildcard or escape bytes; and the simple
+** shapes' search ('%lit%', 'lit%') agrees with the matcher. Eight bytes
 ** also go through pred_real_to_text / pred_int_to_text, whose output must
 ** fit PRED_NUM_TEXT_MAX.
 */
@@ -39,6 +40,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
     int cs = pred_like(pat, npat, s, ns, 1, esc);
     int ci = pred_like(pat, npat, s, ns, 0, esc);
     if( cs && !ci ) abort();
+    /* '%lit%' and 'lit%' take a search of their own: it must agree */
+    const char *lit;
+    uint32_t m;
+    int shape = pred_like_shape(pat, npat, esc, &lit, &m);
+    if( shape!=PRED_LIKE_GENERAL ){
+      if( pred_like_simple(shape, lit, m, s, ns, 1)!=cs ) abort();
+      if( pred_like_simple(shape, lit, m, s, ns, 0)!=ci ) abort();
+    }
   }
 
   /* A pattern without special bytes is a plain string: it matches itself. */
