@@ -33,12 +33,40 @@ struct col_pool {
   pthread_mutex_t mu;
   int nfree;
   pool_hdr *free[POOL_KEEP];
+  size_t kept;            /* bytes of the blocks in free */
+  size_t keep_max;        /* most bytes kept, 0: no cap */
 };
 
 col_pool *col_pool_new(void){
   col_pool *p = calloc(1, sizeof(*p));
   if( p && pthread_mutex_init(&p->mu, 0) ){ free(p); return 0; }
   return p;
+}
+
+void col_pool_set_keep(col_pool *p, size_t bytes){
+  if( p ) p->keep_max = bytes;
+}
+
+size_t col_pool_kept(col_pool *p){
+  pthread_mutex_lock(&p->mu);
+  size_t n = p->kept;
+  pthread_mutex_unlock(&p->mu);
+  return n;
+}
+
+void col_pool_move(col_pool *dst, col_pool *src){
+  if( src==0 || dst==0 ) return;
+  for(;;){
+    /* one block at a time, one lock at a time: two pools moving into each
+    ** other cannot deadlock */
+    pthread_mutex_lock(&src->mu);
+    pool_hdr *h = src->nfree ? src->free[--src->nfree] : 0;
+    if( h ) src->kept -= h->cap;
+    pthread_mutex_unlock(&src->mu);
+    if( h==0 ) return;
+    POOL_UNPOISON(h);
+    col_pool_put(dst, h + 1);
+  }
 }
 
 void col_pool_free(col_pool *p){
@@ -68,6 +96,7 @@ void *col_pool_get(col_pool *p, size_t n){
     if( best>=0 ){
       h = p->free[best];
       p->free[best] = p->free[--p->nfree];
+      p->kept -= h->cap;
     }
     pthread_mutex_unlock(&p->mu);
     if( h ){ POOL_UNPOISON(h); return h + 1; }
@@ -83,9 +112,10 @@ void col_pool_put(col_pool *p, void *b){
   pool_hdr *h = (pool_hdr*)b - 1;
   if( p && h->cap >= POOL_MIN ){
     pthread_mutex_lock(&p->mu);
-    if( p->nfree < POOL_KEEP ){
+    if( p->nfree < POOL_KEEP && (p->keep_max==0 || p->kept + h->cap <= p->keep_max) ){
       POOL_POISON(h);
       p->free[p->nfree++] = h;
+      p->kept += h->cap;
       h = 0;
     }
     pthread_mutex_unlock(&p->mu);

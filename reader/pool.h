@@ -22,6 +22,14 @@
 typedef struct col_pool col_pool;
 
 col_pool *col_pool_new(void);           /* NULL on OOM */
+/* Keep at most `bytes` of free blocks (0: no cap beyond the block count).
+** A pool that outlives its scans, as a dataset's does, holds that much
+** between queries. */
+void col_pool_set_keep(col_pool *p, size_t bytes);
+/* Move src's free blocks to dst, as many as dst keeps; the rest are freed. */
+void col_pool_move(col_pool *dst, col_pool *src);
+/* Bytes of free blocks p keeps now. */
+size_t col_pool_kept(col_pool *p);
 /* Free the pool and the blocks it keeps. Blocks still out must not be
 ** put back afterwards. */
 void col_pool_free(col_pool *p);

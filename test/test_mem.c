@@ -125,6 +125,35 @@ static void test_pool_reuse(void){
   col_pool_put(0, q);
 }
 
+/* A capped pool (a dataset's) keeps blocks up to its byte cap; moving a
+** scan's pool into it keeps what fits, and moving back hands the blocks
+** out again. */
+static void test_pool_keep_move(void){
+  col_pool *ds = col_pool_new(), *scan = col_pool_new();
+  CHECK(ds && scan);
+  if( !ds || !scan ){ col_pool_free(ds); col_pool_free(scan); return; }
+  col_pool_set_keep(ds, 3u<<20);              /* three 1 MiB blocks */
+  char *b[5];
+  for(int i=0; i<5; i++){ b[i] = col_pool_get(scan, 1u<<20); CHECK(b[i]!=0); }
+  for(int i=0; i<5; i++) col_pool_put(scan, b[i]);   /* uncapped: all kept */
+  CHECK_EQ_INT(col_pool_kept(scan), 5u<<20);
+  col_pool_move(ds, scan);                     /* three fit, two are freed */
+  CHECK_EQ_INT(col_pool_kept(scan), 0);
+  CHECK_EQ_INT(col_pool_kept(ds), 3u<<20);
+  col_pool *next = col_pool_new();
+  CHECK(next!=0);
+  if( !next ){ col_pool_free(scan); col_pool_free(ds); return; }
+  col_pool_move(next, ds);
+  CHECK_EQ_INT(col_pool_kept(ds), 0);
+  CHECK_EQ_INT(col_pool_kept(next), 3u<<20);
+  char *x = col_pool_get(next, 1u<<20);
+  CHECK(x!=0);
+  if( x ) memset(x, 7, 1u<<20);                /* ASan: handed out whole */
+  CHECK_EQ_INT(col_pool_kept(next), 2u<<20);
+  col_pool_put(next, x);
+  col_pool_free(next); col_pool_free(scan); col_pool_free(ds);
+}
+
 typedef struct pool_arg { col_pool *p; int id; int bad; } pool_arg;
 
 static void *pool_worker(void *v){
@@ -165,5 +194,6 @@ int main(void){
   RUN(test_bigmem_grow_zeroed);
   RUN(test_pool_reuse);
   RUN(test_pool_threads);
+  RUN(test_pool_keep_move);
   return unit_report("test_mem");
 }

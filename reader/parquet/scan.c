@@ -28,7 +28,15 @@ typedef struct pq_dataset {
   int nsorted;               /* sorting columns shared by every row group */
   int *sorted;               /* field indexes */
   int *sorted_desc;
+  col_pool *pool;            /* page and value buffers kept from one scan
+                             ** to the next (up to PQ_POOL_KEEP bytes), so
+                             ** a repeated query does not fault its buffers
+                             ** in again; a scan starts with them */
 } pq_dataset;
+
+/* The buffers a dataset keeps between scans. First touches of fresh pages
+** cost about 11 us each on the VM measured, 7% of a URL scan. */
+#define PQ_POOL_KEEP ((size_t)64 << 20)
 
 typedef struct pq_job { int file, rg; int64_t row0; } pq_job;
 
@@ -88,6 +96,7 @@ static void ds_close(col_dataset *d){
   free(ds->schemas);
   free(ds->sorted);
   free(ds->sorted_desc);
+  col_pool_free(ds->pool);   /* every scan is closed, its blocks back */
   col_schema_free(&ds->base.schema);
   free(ds);
 }
@@ -246,7 +255,9 @@ int pq_dataset_open(const char *spec, const pq_options *opt, col_dataset **out, 
   ds->opt = *opt;
   ds->files = calloc((size_t)npath, sizeof(pq_file*));
   ds->schemas = calloc((size_t)npath, sizeof(pq_schema));
-  if( !ds->files || !ds->schemas ) goto open_nomem;
+  ds->pool = col_pool_new();
+  if( !ds->files || !ds->schemas || !ds->pool ) goto open_nomem;
+  col_pool_set_keep(ds->pool, PQ_POOL_KEEP);
   for(int i=0; i<npath; i++){
     if( pq_file_open(paths[i], &ds->files[i], err) ) goto open_error;
     ds->nfile = i+1;
@@ -517,7 +528,9 @@ static void scan_close(batch_source *bs){
   prefetch_stop(sc->pf);
   if( sc->have_cur ) pq_rg_free(&sc->cur);
   pq_codec_ctx_free(sc->codec);
-  col_pool_free(sc->pool);   /* every row group's buffers are back by now */
+  /* every row group's buffers are back by now: the next scan may use them */
+  col_pool_move(sc->ds->pool, sc->pool);
+  col_pool_free(sc->pool);
   free(sc->need); free(sc->jobs); free(sc->cols); free(sc->sel);
   free(sc);
 }
@@ -562,6 +575,7 @@ static int scan_open(col_dataset *d, const scan_spec *spec, batch_source **out, 
   sc->jobs = calloc((size_t)(njob ? njob : 1), sizeof(pq_job));
   sc->codec = pq_codec_ctx_new();
   sc->pool = col_pool_new();
+  col_pool_move(sc->pool, ds->pool);
   if( sc->codec ) pq_codec_set_pool(sc->codec, sc->pool);
   if( !sc->need || !sc->cols || !sc->sel || !sc->jobs || !sc->codec || !sc->pool ){
     scan_close(&sc->base);
