@@ -7,7 +7,9 @@
 ** same sizes again. Through malloc, blocks that size come from fresh
 ** mappings or trimmed heap, so every row group paid page faults and the
 ** kernel's zeroing of the pages (a third of some scans' time). A col_pool,
-** one per scan, keeps the freed blocks and hands them out again.
+** one per scan, keeps the freed blocks and hands them out again; a Parquet
+** dataset keeps a capped one that a scan's blocks move to when it ends and
+** the next scan starts with.
 **
 ** Every block has a small header with its capacity, so col_pool_put and
 ** col_pool_grow take any block col_pool_get gave, from any pool or none (a
