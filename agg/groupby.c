@@ -785,9 +785,14 @@ static int gb_where(groupby *gb, const col_batch *b, col_batch *wb, col_error *e
 ** can have no group, so it is dropped before its keys are hashed. In
 ** GROUP BY UserID, SearchPhrase LIMIT 10 that is nearly every row. 0 with
 ** *fb the batch of the rows kept, 1 when this does not apply, -1 on OOM. */
+static inline uint32_t gb_cut_home(int64_t x, uint32_t mask){
+  return (uint32_t)(((uint64_t)x * 0x9e3779b97f4a7c15ull) >> 40) & mask;
+}
 static int gb_cut_prefilter(groupby *gb, const col_batch *b, col_batch *fb, col_error *err){
   gb_part *p = &gb->parts[0];
-  if( gb->cut_state<0 || gb->nthread!=1 || gb->nindep<1 || p->table.max_groups==0
+  /* max_groups is set only on a serial table (groupby_new); its keys may
+  ** all be derived, and then it holds no key column to test */
+  if( gb->cut_state<0 || gb->nindep<1 || p->table.max_groups==0
    || p->table.ngroup < p->table.max_groups ) return 1;
   const col_vector *v = gb->kv[0];
   if( v->form!=CV_FLAT || v->tags || v->type!=CV_INT ) return 1;
@@ -807,7 +812,7 @@ static int gb_cut_prefilter(groupby *gb, const col_batch *b, col_batch *fb, col_
     gb->cut_mask = cap - 1;
     for(uint32_t g=0; g<ng; g++){
       int64_t x = (int64_t)kc->vals[g];
-      uint32_t at = (uint32_t)(((uint64_t)x * 0x9e3779b97f4a7c15ull) >> 40) & gb->cut_mask;
+      uint32_t at = gb_cut_home(x, gb->cut_mask);
       while( gb->cut_used[at] && gb->cut_keys[at]!=x ) at = (at + 1) & gb->cut_mask;
       gb->cut_used[at] = 1; gb->cut_keys[at] = x;
     }
@@ -825,7 +830,7 @@ static int gb_cut_prefilter(groupby *gb, const col_batch *b, col_batch *fb, col_
   for(uint32_t k=0; k<nsel; k++){
     uint32_t r = b->sel ? b->sel[k] : k;
     int64_t x = v->i64[r];
-    uint32_t at = (uint32_t)(((uint64_t)x * 0x9e3779b97f4a7c15ull) >> 40) & mask;
+    uint32_t at = gb_cut_home(x, mask);
     while( used[at] ){
       if( keys[at]==x ){ gb->cut_sel[m++] = r; break; }
       at = (at + 1) & mask;
