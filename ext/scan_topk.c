@@ -29,18 +29,10 @@ struct scan_topk {
   scan_stats stats;         /* every pass's, summed */
 };
 
+/* Every pass reads the same files: they are counted once. */
 static void topk_count(scan_topk *t, const scan_stats *s){
+  scan_stats_add(&t->stats, s);
   t->stats.files = s->files;
-  t->stats.row_groups += s->row_groups;
-  t->stats.row_groups_pruned_stats += s->row_groups_pruned_stats;
-  t->stats.row_groups_pruned_dict += s->row_groups_pruned_dict;
-  t->stats.row_groups_pruned_bloom += s->row_groups_pruned_bloom;
-  t->stats.pages += s->pages;
-  t->stats.pages_pruned += s->pages_pruned;
-  t->stats.bytes_read += s->bytes_read;
-  t->stats.rows_decoded += s->rows_decoded;
-  t->stats.rows_returned += s->rows_returned;
-  t->stats.rows_skipped += s->rows_skipped;
 }
 
 /* Read src to its end, offering every batch to fn. */

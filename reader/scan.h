@@ -121,6 +121,21 @@ typedef struct scan_stats {
   int64_t rows_skipped;       /* CSV rows dropped by on_error=skip */
 } scan_stats;
 
+/* a += b, every counter. */
+static inline void scan_stats_add(scan_stats *a, const scan_stats *b){
+  a->files += b->files;
+  a->row_groups += b->row_groups;
+  a->row_groups_pruned_stats += b->row_groups_pruned_stats;
+  a->row_groups_pruned_dict += b->row_groups_pruned_dict;
+  a->row_groups_pruned_bloom += b->row_groups_pruned_bloom;
+  a->pages += b->pages;
+  a->pages_pruned += b->pages_pruned;
+  a->bytes_read += b->bytes_read;
+  a->rows_decoded += b->rows_decoded;
+  a->rows_returned += b->rows_returned;
+  a->rows_skipped += b->rows_skipped;
+}
+
 /* ---- a running scan ----------------------------------------------------- */
 
 typedef struct batch_source batch_source;

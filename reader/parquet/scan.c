@@ -429,17 +429,6 @@ static void prefetch_take(pq_prefetch *pf, int j, pq_codec_ctx *codec, pq_rg_dat
 
 /* ---- the batch source ------------------------------------------------- */
 
-static void add_stats(scan_stats *a, const scan_stats *b){
-  a->row_groups += b->row_groups;
-  a->row_groups_pruned_stats += b->row_groups_pruned_stats;
-  a->row_groups_pruned_dict += b->row_groups_pruned_dict;
-  a->row_groups_pruned_bloom += b->row_groups_pruned_bloom;
-  a->pages += b->pages;
-  a->pages_pruned += b->pages_pruned;
-  a->bytes_read += b->bytes_read;
-  a->rows_decoded += b->rows_decoded;
-}
-
 static col_vector slice(const col_vector *v, int64_t off){
   col_vector s = *v;
   if( v->form==CV_CONST ) return s;
@@ -514,7 +503,8 @@ static int scan_next(batch_source *bs, col_batch **out){
     sc->have_cur = 1;
     sc->off = 0;
     sc->selpos = 0;
-    add_stats(&sc->base.stats, &sc->cur.stats);
+    /* a row group's counts (it sets no files or rows returned) */
+    scan_stats_add(&sc->base.stats, &sc->cur.stats);
     if( sc->cur.err.code ){
       sc->base.err = sc->cur.err;
       return sc->cur.err.code;
