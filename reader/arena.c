@@ -2,6 +2,7 @@
 ** arena.c — bump allocator; see arena.h.
 */
 #include "arena.h"
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,11 @@ struct col_arena_block {
 #define ARENA_MIN_BLOCK (64*1024)
 
 void col_arena_init(col_arena *a){ memset(a, 0, sizeof(*a)); }
+
+void col_arena_init_pool(col_arena *a, col_pool *pool){
+  memset(a, 0, sizeof(*a));
+  a->pool = pool;
+}
 
 void *col_arena_alloc(col_arena *a, size_t n){
   col_arena_block *b = a->head;
@@ -32,8 +38,12 @@ void *col_arena_alloc(col_arena *a, size_t n){
       if( a->head && a->head->cap*2 > cap && a->head->cap < 16*1024*1024 && cap < a->head->cap*2 ){
         cap = a->head->cap*2;
       }
-      b = malloc(sizeof(*b) + cap);
+      if( cap > SIZE_MAX/2 ) return 0;
+      /* the whole of the block the pool rounds the request up to */
+      size_t total = col_pool_block_size(sizeof(*b) + cap);
+      b = col_pool_get(a->pool, total);
       if( b==0 ) return 0;
+      cap = total - sizeof(*b);
       b->cap = cap;
       a->cap_total += cap;
     }
@@ -63,12 +73,14 @@ void col_arena_reset(col_arena *a){
   a->used_total = 0;
 }
 
-static void arena_free_list(col_arena_block *b){
-  while( b ){ col_arena_block *n = b->next; free(b); b = n; }
+static void arena_free_list(col_pool *pool, col_arena_block *b){
+  while( b ){ col_arena_block *n = b->next; col_pool_put(pool, b); b = n; }
 }
 
 void col_arena_free(col_arena *a){
-  arena_free_list(a->head);
-  arena_free_list(a->spare);
+  col_pool *pool = a->pool;
+  arena_free_list(pool, a->head);
+  arena_free_list(pool, a->spare);
   memset(a, 0, sizeof(*a));
+  a->pool = pool;
 }

@@ -35,6 +35,7 @@ struct col_pool {
   pool_hdr *free[POOL_KEEP];
   size_t kept;            /* bytes of the blocks in free */
   size_t keep_max;        /* most bytes kept, 0: no cap */
+  col_pool *parent;       /* asked for a block when this one has none */
 };
 
 col_pool *col_pool_new(void){
@@ -45,6 +46,10 @@ col_pool *col_pool_new(void){
 
 void col_pool_set_keep(col_pool *p, size_t bytes){
   if( p ) p->keep_max = bytes;
+}
+
+void col_pool_set_parent(col_pool *p, col_pool *parent){
+  if( p ) p->parent = parent;
 }
 
 size_t col_pool_kept(col_pool *p){
@@ -83,22 +88,34 @@ static size_t pool_round(size_t n){
   return c < n ? n : c;
 }
 
+size_t col_pool_block_size(size_t n){
+  return pool_round(n ? n : 1);
+}
+
+/* The smallest free block of p that holds cap bytes, taken off its list;
+** NULL when none does. */
+static pool_hdr *pool_take(col_pool *p, size_t cap){
+  pthread_mutex_lock(&p->mu);
+  int best = -1;
+  for(int i=0; i<p->nfree; i++){
+    if( p->free[i]->cap >= cap && (best<0 || p->free[i]->cap < p->free[best]->cap) ) best = i;
+  }
+  pool_hdr *h = 0;
+  if( best>=0 ){
+    h = p->free[best];
+    p->free[best] = p->free[--p->nfree];
+    p->kept -= h->cap;
+  }
+  pthread_mutex_unlock(&p->mu);
+  return h;
+}
+
 void *col_pool_get(col_pool *p, size_t n){
   if( n > SIZE_MAX - sizeof(pool_hdr) - 1 ) return 0;
   size_t cap = pool_round(n ? n : 1);
   if( p && cap >= POOL_MIN ){
-    pthread_mutex_lock(&p->mu);
-    int best = -1;
-    for(int i=0; i<p->nfree; i++){
-      if( p->free[i]->cap >= cap && (best<0 || p->free[i]->cap < p->free[best]->cap) ) best = i;
-    }
-    pool_hdr *h = 0;
-    if( best>=0 ){
-      h = p->free[best];
-      p->free[best] = p->free[--p->nfree];
-      p->kept -= h->cap;
-    }
-    pthread_mutex_unlock(&p->mu);
+    pool_hdr *h = pool_take(p, cap);
+    if( h==0 && p->parent ) h = pool_take(p->parent, cap);
     if( h ){ POOL_UNPOISON(h); return h + 1; }
   }
   pool_hdr *h = malloc(sizeof(pool_hdr) + cap);

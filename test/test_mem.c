@@ -12,6 +12,7 @@
 #include "unit.h"
 #include "../agg/bigmem.h"
 #include "../reader/pool.h"
+#include "../reader/arena.h"
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -154,6 +155,73 @@ static void test_pool_keep_move(void){
   col_pool_free(next); col_pool_free(scan); col_pool_free(ds);
 }
 
+/* Two scans of one dataset draw on its kept blocks as they need them, not
+** the first one opened alone; what they free goes back at close. */
+static void test_pool_parent(void){
+  col_pool *ds = col_pool_new(), *s1 = col_pool_new(), *s2 = col_pool_new();
+  CHECK(ds && s1 && s2);
+  if( !ds || !s1 || !s2 ){ col_pool_free(s1); col_pool_free(s2); col_pool_free(ds); return; }
+  col_pool_set_keep(ds, 4u<<20);
+  char *b[2];
+  for(int i=0; i<2; i++){ b[i] = col_pool_get(0, 1u<<20); CHECK(b[i]!=0); }
+  for(int i=0; i<2; i++) col_pool_put(ds, b[i]);
+  CHECK_EQ_INT(col_pool_kept(ds), 2u<<20);
+  col_pool_set_parent(s1, ds); col_pool_set_parent(s2, ds);
+  char *x = col_pool_get(s1, 1u<<20), *y = col_pool_get(s2, 1u<<20);
+  CHECK(x!=0 && y!=0);
+  CHECK(x==b[0] || x==b[1]);                   /* both from the dataset */
+  CHECK(y==b[0] || y==b[1]);
+  CHECK(x!=y);
+  CHECK_EQ_INT(col_pool_kept(ds), 0);
+  if( x ) memset(x, 1, 1u<<20);                /* ASan: unpoisoned whole */
+  if( y ) memset(y, 2, 1u<<20);
+  char *z = col_pool_get(s1, 1u<<20);          /* neither has one: malloc */
+  CHECK(z!=0 && z!=b[0] && z!=b[1]);
+  col_pool_put(s1, x); col_pool_put(s1, z); col_pool_put(s2, y);
+  CHECK_EQ_INT(col_pool_kept(s1), 2u<<20);
+  CHECK_EQ_INT(col_pool_kept(ds), 0);          /* a put stays with the scan */
+  col_pool_move(ds, s1); col_pool_move(ds, s2);
+  CHECK_EQ_INT(col_pool_kept(ds), 3u<<20);
+  col_pool_free(s1); col_pool_free(s2); col_pool_free(ds);
+}
+
+/* An arena over a pool takes whole pool blocks and gives them back when
+** freed; reset keeps them for itself. */
+static void test_arena_pool(void){
+  col_pool *p = col_pool_new();
+  CHECK(p!=0);
+  if( !p ) return;
+  col_arena a;
+  col_arena_init_pool(&a, p);
+  char *s = col_arena_alloc(&a, 100);
+  CHECK(s!=0);
+  /* the first block is the whole pool block its request rounds up to
+  ** (past 64 KiB); the rest of it, to the last byte, is usable (ASan) */
+  CHECK(a.cap_total > 65536);
+  size_t rest = a.cap_total - 104;
+  char *r = col_arena_alloc(&a, rest);
+  CHECK(r==s + 104);
+  if( r ) memset(r, 4, rest);
+  CHECK_EQ_INT(a.cap_total, rest + 104);      /* no second block */
+  size_t big = 3u<<20;
+  char *t = col_arena_alloc(&a, big);
+  CHECK(t!=0);
+  if( t ) memset(t, 5, big);                   /* ASan: all of it usable */
+  size_t held = a.cap_total;
+  col_arena_reset(&a);
+  CHECK_EQ_INT(col_pool_kept(p), 0);           /* reset keeps the blocks */
+  CHECK(col_arena_alloc(&a, big)!=0);
+  CHECK_EQ_INT(a.cap_total, held);             /* ... and reuses them */
+  col_arena_free(&a);
+  CHECK(col_pool_kept(p) >= held);             /* free gives them to p */
+  CHECK(a.pool==p);
+  char *u = col_pool_get(p, big);              /* handed on whole */
+  CHECK(u!=0);
+  if( u ) memset(u, 6, big);
+  col_pool_put(p, u);
+  col_pool_free(p);
+}
+
 typedef struct pool_arg { col_pool *p; int id; int bad; } pool_arg;
 
 static void *pool_worker(void *v){
@@ -195,5 +263,7 @@ int main(void){
   RUN(test_pool_reuse);
   RUN(test_pool_threads);
   RUN(test_pool_keep_move);
+  RUN(test_pool_parent);
+  RUN(test_arena_pool);
   return unit_report("test_mem");
 }

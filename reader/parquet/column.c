@@ -291,7 +291,7 @@ int pq_chunk_read(pq_file *f, const pq_column_chunk *cc, const pq_leaf_desc *lea
   uint8_t *raw = 0;
   memset(c, 0, sizeof(*c));
   c->pool = pq_codec_pool(codec);
-  col_arena_init(&c->arena);
+  col_arena_init_pool(&c->arena, c->pool);
   if( !cc->has_meta_data ){
     col_error_set(err, COL_ERROR, "column chunk has no metadata (encrypted column?)");
     goto chunk_error;
@@ -517,7 +517,7 @@ int pq_chunk_read_dictionary(pq_file *f, const pq_column_chunk *cc,
   const pq_column_meta *md = &cc->meta_data;
   memset(c, 0, sizeof(*c));
   c->pool = pq_codec_pool(codec);
-  col_arena_init(&c->arena);
+  col_arena_init_pool(&c->arena, c->pool);
   if( !cc->has_meta_data || cc->file_path.n ) return COL_OK;
   c->phys = leaf->conv.phys;
   c->type_length = leaf->conv.type_length;

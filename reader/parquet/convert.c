@@ -174,7 +174,7 @@ int pq_convert_flat(pq_chunk *c, const pq_conv *conv, int64_t rows,
                     const uint8_t *rowmask, pq_colvec *o, col_error *err){
   memset(o, 0, sizeof(*o));
   o->pool = c->pool;
-  col_arena_init(&o->arena);
+  col_arena_init_pool(&o->arena, o->pool);
   size_t nr = (size_t)rows;
   int hasnull = c->max_def>0 && c->nvals < rows;
   if( c->dict_mode ){

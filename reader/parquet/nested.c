@@ -634,11 +634,11 @@ int pq_assemble_json(const pq_schema *s, int field, pq_chunk *chunks,
   size_t *offs = 0;
   memset(&a, 0, sizeof(a));
   memset(o, 0, sizeof(*o));
-  col_arena_init(&o->arena);
+  o->pool = nchunks_pool(chunks, N->leaf_count);
+  col_arena_init_pool(&o->arena, o->pool);
   a.s = s; a.base = N->leaf_first; a.err = err;
   a.cur = calloc((size_t)(N->leaf_count ? N->leaf_count : 1), sizeof(leaf_cursor));
   offs = malloc(sizeof(size_t)*((size_t)rows+1));
-  o->pool = nchunks_pool(chunks, N->leaf_count);
   uint8_t *tags = pq_colvec_alloc(o, (size_t)(rows ? rows : 1));
   cv_str *sv = pq_colvec_alloc(o, sizeof(cv_str)*(size_t)(rows ? rows : 1));
   if( !a.cur || !offs || !tags || !sv ){

@@ -565,7 +565,7 @@ static int scan_open(col_dataset *d, const scan_spec *spec, batch_source **out, 
   sc->jobs = calloc((size_t)(njob ? njob : 1), sizeof(pq_job));
   sc->codec = pq_codec_ctx_new();
   sc->pool = col_pool_new();
-  col_pool_move(sc->pool, ds->pool);
+  col_pool_set_parent(sc->pool, ds->pool);
   if( sc->codec ) pq_codec_set_pool(sc->codec, sc->pool);
   if( !sc->need || !sc->cols || !sc->sel || !sc->jobs || !sc->codec || !sc->pool ){
     scan_close(&sc->base);
