@@ -185,6 +185,34 @@ static void test_pool_parent(void){
   col_pool_free(s1); col_pool_free(s2); col_pool_free(ds);
 }
 
+/* A request takes the smallest kept block that holds it, whatever order
+** the blocks came back in; blocks of one size class are reused LIFO. */
+static void test_pool_classes(void){
+  col_pool *p = col_pool_new();
+  CHECK(p!=0);
+  if( !p ) return;
+  size_t sz[5] = { 1u<<20, 64u<<10, 4u<<20, 256u<<10, 256u<<10 };
+  char *b[5];
+  for(int i=0; i<5; i++){ b[i] = col_pool_get(p, sz[i]); CHECK(b[i]!=0); }
+  for(int i=0; i<5; i++) col_pool_put(p, b[i]);
+  CHECK_EQ_INT(col_pool_kept(p), (1u<<20) + (64u<<10) + (4u<<20) + (512u<<10));
+  char *x = col_pool_get(p, 200u<<10);        /* rounds to 256K: b[4], the last back */
+  CHECK(x==b[4]);
+  char *y = col_pool_get(p, 200u<<10);
+  CHECK(y==b[3]);
+  char *z = col_pool_get(p, 300u<<10);        /* 512K: none, so the 1M block */
+  CHECK(z==b[0]);
+  char *w = col_pool_get(p, 64u<<10);
+  CHECK(w==b[1]);
+  char *v = col_pool_get(p, 5u<<20);          /* 8M: none kept fits */
+  CHECK(v!=0 && v!=b[2]);
+  CHECK_EQ_INT(col_pool_kept(p), 4u<<20);
+  if( z ) memset(z, 3, 1u<<20);               /* ASan: the whole block is out */
+  col_pool_put(p, x); col_pool_put(p, y); col_pool_put(p, z);
+  col_pool_put(p, w); col_pool_put(p, v);
+  col_pool_free(p);
+}
+
 /* An arena over a pool takes whole pool blocks and gives them back when
 ** freed; reset keeps them for itself. */
 static void test_arena_pool(void){
@@ -264,6 +292,7 @@ int main(void){
   RUN(test_pool_threads);
   RUN(test_pool_keep_move);
   RUN(test_pool_parent);
+  RUN(test_pool_classes);
   RUN(test_arena_pool);
   return unit_report("test_mem");
 }
