@@ -38,3 +38,19 @@ scan_table *columnar_conn_find(columnar_conn *cc, const char *name){
   }
   return 0;
 }
+
+sqlite3_stmt *columnar_probe_open(sqlite3 *db){
+  sqlite3_stmt *stmt = 0;
+  if( sqlite3_prepare_v2(db, "SELECT 1", -1, &stmt, 0)!=SQLITE_OK ){
+    sqlite3_finalize(stmt);
+    return 0;
+  }
+  return stmt;
+}
+
+int columnar_probe_interrupted(void *stmt){
+  if( stmt==0 ) return 0;
+  int rc = sqlite3_step((sqlite3_stmt*)stmt);
+  sqlite3_reset((sqlite3_stmt*)stmt);
+  return rc==SQLITE_INTERRUPT;
+}

@@ -31,4 +31,14 @@ int columnar_conn_add(columnar_conn *cc, const char *name, scan_table *tab);
 void columnar_conn_remove(columnar_conn *cc, scan_table *tab);
 scan_table *columnar_conn_find(columnar_conn *cc, const char *name);
 
+/* Interrupts during a long pass that returns nothing to SQLite (a group_by,
+** a top-k): SQLite 3.40 has no sqlite3_is_interrupted(), but a statement
+** stepped on the same connection returns SQLITE_INTERRUPT after
+** sqlite3_interrupt(), and its VM steps count toward the progress handler.
+** columnar_probe_open prepares that statement on db (NULL when it cannot:
+** then nothing is seen); columnar_probe_interrupted(stmt) steps it, as a
+** poll callback. sqlite3_finalize frees it. */
+sqlite3_stmt *columnar_probe_open(sqlite3 *db);
+int columnar_probe_interrupted(void *stmt);
+
 #endif

@@ -328,17 +328,6 @@ static void cursor_end_scan(scan_cursor *c){
   c->batch = 0;
 }
 
-/* Between batches of a pass that returns nothing to SQLite for a while:
-** an interrupt (or the progress handler) makes a statement stepped on the
-** same connection fail (SQLite 3.40 has no sqlite3_is_interrupted()). */
-static int cursor_poll(void *ctx){
-  sqlite3_stmt *probe = ctx;
-  if( probe==0 ) return 0;
-  int rc = sqlite3_step(probe);
-  sqlite3_reset(probe);
-  return rc==SQLITE_INTERRUPT;
-}
-
 static int cursor_error(scan_cursor *c, const col_error *err){
   scan_table *t = (scan_table*)c->base.pVtab;
   sqlite3_free(t->base.zErrMsg);
@@ -389,9 +378,9 @@ static int scan_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   for(int k=0; k<c->plan.spec.nproj; k++) c->colmap[c->plan.spec.proj[k]] = k;
   col_error err; col_error_clear(&err);
   if( c->plan.nsort ){
-    sqlite3_prepare_v2(t->db, "SELECT 1", -1, &c->probe, 0);
+    c->probe = columnar_probe_open(t->db);
     if( scan_topk_open(t->ds, &c->plan.spec, c->plan.sort, c->plan.nsort, c->plan.sort_k,
-                       cursor_poll, c->probe, &c->topk, &err) ){
+                       columnar_probe_interrupted, c->probe, &c->topk, &err) ){
       return cursor_error(c, &err);
     }
     c->eof = scan_topk_eof(c->topk);

@@ -360,11 +360,15 @@ static int gb_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out){
   return SQLITE_OK;
 }
 
+static void gb_plan_free(char *plan, sqlite3_value **args, int nargs){
+  for(int i=0; i<nargs; i++) sqlite3_value_free(args[i]);
+  sqlite3_free(args);
+  sqlite3_free(plan);
+}
+
 /* Drop the arguments kept for a LIMIT without ORDER BY. */
 static void gb_forget_plan(gb_cursor *c){
-  for(int i=0; i<c->nargs; i++) sqlite3_value_free(c->args[i]);
-  sqlite3_free(c->args);
-  sqlite3_free(c->plan);
+  gb_plan_free(c->plan, c->args, c->nargs);
   c->args = 0; c->nargs = 0; c->plan = 0;
 }
 
@@ -391,19 +395,6 @@ static pred_op gb_pred_op(int op){
     case SQLITE_INDEX_CONSTRAINT_ISNULL: return PRED_ISNULL;
     default: return PRED_NOTNULL;
   }
-}
-
-/* The interrupt probe: SQLite 3.40 has no sqlite3_is_interrupted(), but a
-** statement stepped on the same connection returns SQLITE_INTERRUPT after
-** sqlite3_interrupt(), and its VM steps count toward the progress handler
-** (see the header comment). */
-typedef struct gb_probe { sqlite3 *db; sqlite3_stmt *stmt; } gb_probe;
-static int gb_poll(void *ctx){
-  gb_probe *p = ctx;
-  if( p->stmt==0 ) return 0;
-  int rc = sqlite3_step(p->stmt);
-  sqlite3_reset(p->stmt);
-  return rc==SQLITE_INTERRUPT;
 }
 
 /* Run the aggregation for the plan and keep the result in the cursor.
@@ -527,7 +518,7 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
     if( hard>0 ) o.memory_limit = (uint64_t)hard/2;
   }
   groupby_run_opts ro = { t->keys, t->aggs, &t->ds->schema, t->filter.where,
-                          lanes, o.memory_limit, gb_poll, 0 };
+                          lanes, o.memory_limit, columnar_probe_interrupted, 0 };
   if( groupby_new(t->keys, t->aggs, &t->ds->schema, &o, &c->gb, &err) ) goto filter_error;
   if( t->filter.npred==0 && t->filter.where==0 && (idxStr==0 || idxStr[0]==0)
       && groupby_from_summary(c->gb, t->ds, &c->fixed) ){
@@ -543,11 +534,10 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
   spec.npred = npred; spec.preds = preds;
   spec.threads = scan_threads;
   spec.batch_size = agg_threads>1 || lanes>1 ? 16384 : 0;
-  gb_probe probe = { t->db, 0 };
-  sqlite3_prepare_v2(t->db, "SELECT 1", -1, &probe.stmt, 0);
-  ro.poll_ctx = &probe;
+  sqlite3_stmt *probe = columnar_probe_open(t->db);
+  ro.poll_ctx = probe;
   int grc = groupby_run(&c->gb, t->ds, &spec, &ro, &err);
-  sqlite3_finalize(probe.stmt);
+  sqlite3_finalize(probe);
   if( grc==COL_EINTERRUPT ){
     rc = SQLITE_INTERRUPT;
     sqlite3_free(t->base.zErrMsg);
@@ -614,9 +604,7 @@ static int gb_next(sqlite3_vtab_cursor *cur){
     int nargs = c->nargs;
     c->plan = 0; c->args = 0; c->nargs = 0;
     int rc = gb_run(c, plan, nargs, args, 0);
-    for(int i=0; i<nargs; i++) sqlite3_value_free(args[i]);
-    sqlite3_free(args);
-    sqlite3_free(plan);
+    gb_plan_free(plan, args, nargs);
     c->row = at;
     return rc;
   }
