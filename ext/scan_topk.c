@@ -29,6 +29,13 @@ struct scan_topk {
   scan_stats stats;         /* every pass's, summed */
 };
 
+/* The most rows fetched at once: about a million values of the
+** projection (SELECT * of 105 columns, LIMIT 65536, goes in chunks). */
+static uint32_t topk_chunk_max(const scan_topk *t){
+  uint32_t np = t->spec.nproj > 0 ? (uint32_t)t->spec.nproj : 1;
+  return TOPK_CHUNK_VALUES/np;
+}
+
 /* Every pass reads the same files: they are counted once. */
 static void topk_count(scan_topk *t, const scan_stats *s){
   scan_stats_add(&t->stats, s);
@@ -186,12 +193,10 @@ int scan_topk_open(col_dataset *ds, const scan_spec *spec, const topk_term *term
   t->spec = *spec;
   memcpy(t->terms, terms, sizeof(topk_term)*(size_t)nterm);
   t->nterm = nterm;
-  /* rows fetched at once: all k, unless that many rows of this many
-  ** columns would be more than about a million values (SELECT * of 105
-  ** columns, LIMIT 65536); then in chunks, each its own second pass */
-  uint32_t np = spec->nproj > 0 ? (uint32_t)spec->nproj : 1;
+  /* rows fetched at once: all k, unless past topk_chunk_max; then in
+  ** chunks, each its own second pass */
   t->chunk = k;
-  if( t->chunk > TOPK_CHUNK_VALUES/np ) t->chunk = TOPK_CHUNK_VALUES/np;
+  if( t->chunk > topk_chunk_max(t) ) t->chunk = topk_chunk_max(t);
   if( t->chunk < TOPK_CHUNK_MIN ) t->chunk = TOPK_CHUNK_MIN;
   t->poll = poll; t->poll_ctx = poll_ctx;
   col_arena_init(&t->arena);
@@ -219,8 +224,7 @@ int scan_topk_next(scan_topk *t, col_error *err){
     if( k <= t->rank ) k = (uint64_t)t->rank + 1;
     int rc = topk_select(t, (uint32_t)k, err);
     if( rc ) return rc;
-    uint32_t np = t->spec.nproj > 0 ? (uint32_t)t->spec.nproj : 1;
-    if( t->chunk < t->k/4 && t->k/4 <= TOPK_CHUNK_VALUES/np ) t->chunk = t->k/4;
+    if( t->chunk < t->k/4 && t->k/4 <= topk_chunk_max(t) ) t->chunk = t->k/4;
   }
   if( t->rank < t->nrows && t->rank >= t->from + t->nfetched ){
     return topk_fetch_rows(t, t->rank, err);

@@ -31,7 +31,8 @@ typedef struct pq_dataset {
   col_pool *pool;            /* page and value buffers kept from one scan
                              ** to the next (up to PQ_POOL_KEEP bytes), so
                              ** a repeated query does not fault its buffers
-                             ** in again; a scan starts with them */
+                             ** in again; scans draw on them (their pools'
+                             ** parent) and give theirs back at close */
 } pq_dataset;
 
 /* The buffers a dataset keeps between scans. First touches of fresh pages
