@@ -747,6 +747,61 @@ static void test_filter_oracle(void){
   CHECK(bad==0);
 }
 
+/* IN over a tag-free INTEGER vector (the compare-all and the searched
+** paths of filter_in_int, lists of 1..40): pred_filter against
+** pred_match_value row by row. Lists sometimes hold a REAL or TEXT value,
+** which sends the filter back to the general path; values come from a
+** small pool (extremes, neighbours, repeats) so rows do match. */
+static void test_filter_in_int(void){
+  rng r; rng_init(&r, 11);
+  static const int64_t pool[] = { 0, 1, -1, 2, 7, 62, 229, INT64_MAX, INT64_MIN,
+    INT64_MAX-1, INT64_MIN+1, 4294967296LL, -4294967296LL, 1175065069479947364LL,
+    8126148382444194303LL, 9007199254740993LL };
+  enum { NPOOL = sizeof(pool)/sizeof(pool[0]), N = 300 };
+  int64_t vals[N];
+  pred_value in[40];
+  uint32_t sel[N], want[N];
+  int bad = 0;
+  long rows = 0;
+  for(int c=0; c<CASES; c++){
+    uint32_t n = 1 + rn(&r, N);
+    for(uint32_t i=0; i<n; i++){
+      vals[i] = rn(&r, 3) ? pool[rn(&r, NPOOL)] : (int64_t)rnd(&r) >> rn(&r, 64);
+    }
+    col_vector v;
+    memset(&v, 0, sizeof(v));
+    v.form = CV_FLAT; v.type = CV_INT; v.n = n; v.i64 = vals;
+    scan_pred p;
+    memset(&p, 0, sizeof(p));
+    p.op = PRED_IN; p.exact = 1;
+    p.nin = 1 + (int)rn(&r, rn(&r, 2) ? 16 : 40);
+    for(int k=0; k<p.nin; k++){
+      memset(&in[k], 0, sizeof(in[k]));
+      in[k].type = CV_INT;
+      in[k].i = rn(&r, 2) ? pool[rn(&r, NPOOL)] : vals[rn(&r, n)];
+      if( rn(&r, 50)==0 ){ in[k].type = CV_REAL; in[k].f = (double)in[k].i + (rn(&r, 2) ? 0.5 : 0.0); }
+      else if( rn(&r, 80)==0 ){ in[k].type = CV_TEXT; in[k].p = "62"; in[k].n = 2; }
+    }
+    sort_values(in, p.nin, COLL_BINARY);
+    p.in = in;
+    uint32_t nsel = 0, nwant = 0;
+    int all = rn(&r, 2);
+    for(uint32_t i=0; i<n; i++) if( all || rn(&r, 2) ) sel[nsel++] = i;
+    for(uint32_t k=0; k<nsel; k++){
+      pred_value x = pred_value_of(&v, sel[k]);
+      if( pred_match_value(&p, &x) ) want[nwant++] = sel[k];
+    }
+    uint32_t got = pred_filter(&p, &v, sel, nsel, 0);
+    rows += nsel;
+    if( (got!=nwant || memcmp(sel, want, got*sizeof(uint32_t))) && bad++ < 10 ){
+      fprintf(stderr, "filter/in-int: n %u: got %u rows expected %u\n", n, got, nwant);
+      show_pred(&p);
+    }
+  }
+  printf("  %-8s %d cases (%ld rows), %d mismatches\n", "in-int", CASES, rows, bad);
+  CHECK(bad==0);
+}
+
 static void test_range(void){
   rng r; rng_init(&r, 9);
   int bad = 0, pruned = 0;
@@ -955,6 +1010,7 @@ int main(void){
   RUN(test_text);
   RUN(test_filter);
   RUN(test_filter_oracle);
+  RUN(test_filter_in_int);
   RUN(test_range);
   for(int k=0; k<O.ncache; k++){ sqlite3_finalize(O.cache[k].st); free(O.cache[k].sql); }
   sqlite3_close(O.db);
