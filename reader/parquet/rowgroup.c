@@ -1,7 +1,11 @@
 /*
 ** rowgroup.c — decode what a scan needs of one row group (see rowgroup.h).
 */
+#if defined(__linux__) && !defined(_POSIX_C_SOURCE)
+# define _POSIX_C_SOURCE 200809L   /* posix_fadvise */
+#endif
 #include "rowgroup.h"
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +22,31 @@ void pq_rg_free(pq_rg_data *d){
   free(d->fields);
   free(d->sel);
   d->fields = 0; d->sel = 0;
+}
+
+void pq_rg_willneed(pq_file *f, int rg, const pq_rg_plan *plan){
+#ifdef POSIX_FADV_WILLNEED
+  if( rg<0 || rg>=f->meta.n_row_groups ) return;
+  const pq_row_group *R = &f->meta.row_groups[rg];
+  const pq_schema *s = plan->schema;
+  for(int fi=0; fi<plan->nfield; fi++){
+    if( !plan->need[fi] ) continue;
+    const pq_node *N = &s->nodes[s->fields[fi].node];
+    for(int i=0; i<N->leaf_count; i++){
+      int leaf = N->leaf_first + i;
+      if( leaf<0 || leaf>=R->n_columns || !R->columns[leaf].has_meta_data ) continue;
+      const pq_column_meta *md = &R->columns[leaf].meta_data;
+      int64_t start = md->data_page_offset;
+      if( md->has_dictionary_page_offset && md->dictionary_page_offset>0
+       && md->dictionary_page_offset < start ) start = md->dictionary_page_offset;
+      int64_t len = md->total_compressed_size;
+      if( start<0 || len<=0 || start>f->size || len>f->size-start ) continue;
+      (void)posix_fadvise(f->fd, (off_t)start, (off_t)len, POSIX_FADV_WILLNEED);
+    }
+  }
+#else
+  (void)f; (void)rg; (void)plan;
+#endif
 }
 
 static int decode_field(pq_file *f, int fileno, int rg, const pq_schema *s, int field,

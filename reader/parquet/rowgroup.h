@@ -42,6 +42,11 @@ typedef struct pq_rg_plan {
                              ** when spec->rows names the rows wanted */
 } pq_rg_plan;
 
+/* Tell the kernel the column chunks plan needs of row group rg will be
+** read soon (POSIX_FADV_WILLNEED), so a cold file's reads of the next row
+** group overlap the decoding of this one. A hint: nothing fails. */
+void pq_rg_willneed(pq_file *f, int rg, const pq_rg_plan *plan);
+
 /* Decode row group rg of file f per plan. Errors land in out->err. */
 void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
                   pq_codec_ctx *codec, pq_rg_data *out);

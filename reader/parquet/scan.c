@@ -329,6 +329,16 @@ static void decode_job(pq_scan *sc, int j, pq_codec_ctx *codec, pq_rg_data *out)
   pq_job jb = sc->jobs[j];
   pq_rg_plan plan = file_plan(sc->ds, jb.file, &sc->spec, sc->need);
   plan.row0 = jb.row0;
+  /* The next two row groups' chunks, so a cold file's reads run ahead of
+  ** the decoding (the kernel's own readahead follows sequential reads, and
+  ** a projection's chunks are not): at threads=1 from a dropped page
+  ** cache, GROUP BY UserID 0.87 -> 0.65 s, GROUP BY UserID, SearchPhrase
+  ** LIMIT 10 0.29 -> 0.21 s; a cached file costs nothing measurable. */
+  for(int a=1; a<=2 && j+a<sc->njob; a++){
+    pq_job nx = sc->jobs[j+a];
+    pq_rg_plan np = file_plan(sc->ds, nx.file, &sc->spec, sc->need);
+    pq_rg_willneed(sc->ds->files[nx.file], nx.rg, &np);
+  }
   pq_rg_decode(sc->ds->files[jb.file], jb.file, jb.rg, &plan, codec, out);
 }
 
