@@ -38,6 +38,11 @@ typedef struct gb_part {
                           ** the slots of chunk dfrom alone */
   uint32_t dfrom;         /* first slot of the lazy keys' chunk */
   int dhave;              /* the lazy keys hold chunk dfrom */
+  uint64_t dc_id;         /* gb_part_lookup: the dictionary dc_slot is for
+                          ** (col_vector.dict_id), 0 none */
+  uint32_t *dc_slot;      /* per entry of it: its group's slot, or
+                          ** AGG_EMPTY while not yet looked up */
+  uint32_t dc_cap;        /* entries dc_slot holds */
 } gb_part;
 
 /* sum, total and avg over `column + k` (k an INTEGER literal, 0 for the
@@ -160,6 +165,7 @@ static void gb_part_free(groupby *gb, gb_part *p){
   }
   free(p->states); agg_mem_free(p->first_row);
   free(p->rows); free(p->gid); free(p->rows2); free(p->gid2);
+  free(p->dc_slot);
   for(int b=0; b<gb->nbase; b++){
     if( p->lsum ) agg_mem_free(p->lsum[b]);
     if( p->lcnt ) agg_mem_free(p->lcnt[b]);
@@ -591,6 +597,57 @@ static int gb_part_scratch(gb_part *p, uint32_t n){
   return 0;
 }
 
+/* Groups of rows[0..n) into gid (agg_table_lookup). When the one key the
+** table holds is a dictionary vector that names its dictionary for the
+** row group (dict_id), each entry's group is looked up once and
+** remembered: the other rows of the row group with that entry take it
+** without hashing, probing or comparing their string again. In
+** GROUP BY URL, half the row groups' URLs are dictionary coded, and a
+** probe's compare of a stored URL was a cache miss and a memcmp. */
+static int gb_part_lookup(groupby *gb, gb_part *p, uint32_t n, uint32_t *nnew,
+                          col_error *err){
+  const col_vector *v = gb->nindep==1 ? gb->kv[0] : 0;
+  if( v==0 || v->form!=CV_DICT || v->dict_id==0 || p->table.max_groups ){
+    return agg_table_lookup(&p->table, gb->kv, p->rows, n, gb->hashes, p->gid, nnew, err);
+  }
+  const col_vector *d = v->dict;
+  uint32_t nd = d->n;
+  if( v->dict_id!=p->dc_id ){
+    if( nd>p->dc_cap ){
+      uint32_t *c = realloc(p->dc_slot, (size_t)nd*4);
+      if( c==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+      p->dc_slot = c; p->dc_cap = nd;
+    }
+    memset(p->dc_slot, 0xff, (size_t)nd*4);   /* AGG_EMPTY */
+    p->dc_id = v->dict_id;
+  }
+  const uint32_t *codes = v->codes;
+  /* a row's own tag (NULL, or a class its entry does not have) makes its
+  ** key something else than the entry: looked up, never remembered */
+  const uint8_t *tags = v->tags, *dtags = d->tags;
+  uint32_t *slot = p->dc_slot, m = 0;
+  for(uint32_t k=0; k<n; k++){
+    uint32_t r = p->rows[k], c = codes[r];
+    uint32_t g = slot[c];
+    if( tags && tags[r]!=(dtags ? dtags[c] : d->type) ) g = AGG_EMPTY;
+    p->gid[k] = g;
+    p->rows2[m] = r;
+    m += g==AGG_EMPTY;
+  }
+  *nnew = 0;
+  if( m==0 ) return COL_OK;
+  int rc = agg_table_lookup(&p->table, gb->kv, p->rows2, m, gb->hashes, p->gid2, nnew, err);
+  if( rc ) return rc;
+  /* the rows looked up are the AGG_EMPTY ones, in order */
+  for(uint32_t k=0, j=0; k<n && j<m; k++){
+    if( p->gid[k]!=AGG_EMPTY ) continue;
+    uint32_t r = p->rows[k], c = codes[r];
+    p->gid[k] = p->gid2[j++];
+    if( !tags || tags[r]==(dtags ? dtags[c] : d->type) ) slot[c] = p->gid[k];
+  }
+  return COL_OK;
+}
+
 /* Look up and aggregate this partition's rows of the current batch. */
 static int gb_part_consume(groupby *gb, int w){
   gb_part *p = &gb->parts[w];
@@ -624,7 +681,7 @@ static int gb_part_consume(groupby *gb, int w){
   if( gb->keys.n==0 ){
     memset(p->gid, 0, (size_t)n*4);   /* the one group, made at groupby_new */
   }else{
-    rc = agg_table_lookup(&p->table, gb->kv, p->rows, n, gb->hashes, p->gid, &nnew, err);
+    rc = gb_part_lookup(gb, p, n, &nnew, err);
     if( rc ) return rc;
     if( p->table.max_groups && p->table.ngroup>=p->table.max_groups ){
       /* rows of keys past the first max_groups: no group, dropped */
@@ -750,7 +807,7 @@ uint64_t groupby_memory(const groupby *gb){
   for(int i=0; i<gb->nparts; i++){
     const gb_part *p = &gb->parts[i];
     m += agg_table_footprint(&p->table) + agg_table_owned(&p->table);
-    m += (uint64_t)p->first_cap*8 + (uint64_t)p->cap*16;
+    m += (uint64_t)p->first_cap*8 + (uint64_t)p->cap*16 + (uint64_t)p->dc_cap*4;
     for(int b=0; b<gb->nbase; b++) if( gb->bases[b].active ) m += (uint64_t)p->lcap*16;
     for(int a=0; a<gb->aggs.n; a++) m += agg_state_footprint(&p->states[a]);
   }

@@ -605,15 +605,35 @@ typedef struct gen_table { pred_value *v[NCOL]; uint8_t *live; int n; } gen_tabl
 
 static int diff_reruns;   /* lanes that had to be run again serially */
 
-/* Feed rows [from, to) of gt to gb in batches of random size and form. */
+static uint64_t feed_dict_ids;   /* dict_ids handed out so far */
+
+/* Feed rows [from, to) of gt to gb in batches of random size and form.
+** Some runs of batches play a Parquet row group: a column may come as one
+** dictionary over the whole run, each batch a slice of its codes, named by
+** a dict_id, so what a consumer remembers per entry carries across them. */
 static int feed_rows(groupby *gb, const gen_table *gt, int from, int to, col_error *err){
   int nproj; const int *proj;
   groupby_projection(gb, &nproj, &proj);
   int at = from;
   tv_pool pl = {0};
+  int span_end = from, span_at = from;
+  col_vector *span[NCOL+1] = {0};
   while( at<to ){
+    if( at>=span_end ){
+      memset(span, 0, sizeof(span));
+      if( pl.n > 5000 ) tv_free(&pl);
+      span_at = at;
+      span_end = rndn(2) ? at + 1 + rndn(2000) : at;
+      if( span_end > to ) span_end = to;
+      for(int c=0; c<nproj && span_end>at; c++){
+        if( rndn(3) ) continue;
+        span[c] = tv_dict(&pl, gt->v[proj[c]] + at, (uint32_t)(span_end - at));
+        span[c]->dict_id = ((uint64_t)1<<62) | ++feed_dict_ids;
+      }
+    }
     uint32_t bn = 1 + (uint32_t)rndn(rndn(4)==0 ? 8 : 700);
     if( at + (int)bn > to ) bn = (uint32_t)(to - at);
+    if( span_end>at && at + (int)bn > span_end ) bn = (uint32_t)(span_end - at);
     col_batch b; memset(&b, 0, sizeof(b));
     b.n = bn; b.ncols = nproj;
     b.first_row = at;
@@ -632,14 +652,22 @@ static int feed_rows(groupby *gb, const gen_table *gt, int from, int to, col_err
       }
       int form = rndn(3);
       col_vector *cv;
-      if( same && form==2 ) cv = tv_const(&pl, vals[0], bn);
+      if( span[c] && at<span_end ){
+        col_vector *sv = tv_alloc(&pl, sizeof(*sv));
+        *sv = *span[c];
+        uint32_t off = (uint32_t)(at - span_at);
+        sv->n = bn;
+        sv->codes = span[c]->codes + off;
+        if( sv->tags ) sv->tags = span[c]->tags + off;
+        cv = sv;
+      }else if( same && form==2 ) cv = tv_const(&pl, vals[0], bn);
       else if( form==1 ) cv = tv_dict(&pl, vals, bn);
       else cv = tv_flat(&pl, vals, bn, rndn(2));
       b.cols[c] = *cv;
     }
     if( groupby_consume(gb, &b, err) ){ tv_free(&pl); return err->code; }
     at += (int)bn;
-    if( pl.n > 5000 ) tv_free(&pl);
+    if( pl.n > 5000 && at>=span_end ) tv_free(&pl);
   }
   tv_free(&pl);
   return COL_OK;
@@ -884,6 +912,76 @@ static void test_differential(void){
 }
 
 /* Errors the parser must give, not crash on. */
+/* One key column coming as dictionary slices of row groups (dict_id set):
+** the per-entry slots gb_part_lookup remembers must give exactly the
+** groups, in the order and with the counts, that flat batches give. The
+** dictionary mixes TEXT and INTEGER entries; NULL rows carry a row tag
+** over code 0, which names an entry, and must neither take nor leave that
+** entry's slot. Serial, two partitions, and a lane. */
+static void test_dict_slots(void){
+  enum { N = 6000 };
+  static pred_value vals[N];
+  for(int mode=0; mode<3; mode++){
+    rng_state = 0x1234567ull + (uint64_t)mode;
+    for(int i=0; i<N; i++){
+      int r = rndn(20);
+      vals[i] = r==0 ? tv_null() : tv_text(words[rndn(NWORDS)]);
+      if( r==1 ) vals[i] = tv_int(rndn(2)+7);
+    }
+    col_schema schema = test_schema();
+    groupby_options o = { mode==0 ? 1 : 2, 0, 0, mode==2, 0 };
+    char *out[2] = {0, 0};
+    for(int dict=0; dict<2; dict++){
+      groupby *gb = 0;
+      col_error err; col_error_clear(&err);
+      CHECK(groupby_new("k3", "count(*), count(k3)", &schema, &o, &gb, &err)==COL_OK);
+      if( gb==0 ) break;
+      tv_pool pl = {0};
+      int at = 0;
+      uint64_t id = 0;
+      while( at<N ){
+        int span = 1 + rndn(3000);
+        if( at + span > N ) span = N - at;
+        /* a NULL row's code names entry 0, whatever that holds */
+        col_vector *whole = tv_dict(&pl, vals + at, (uint32_t)span);
+        whole->dict_id = ++id;
+        for(int off=0; off<span; ){
+          uint32_t bn = 1 + (uint32_t)rndn(700);
+          if( off + (int)bn > span ) bn = (uint32_t)(span - off);
+          col_vector cv;
+          if( dict ){
+            cv = *whole;
+            cv.n = bn; cv.codes = whole->codes + off;
+            if( cv.tags ) cv.tags = whole->tags + off;
+          }else{
+            cv = *tv_flat(&pl, vals + at + off, bn, 0);
+          }
+          col_batch b; memset(&b, 0, sizeof(b));
+          b.n = bn; b.nsel = bn; b.ncols = 1; b.cols = &cv; b.first_row = at + off;
+          CHECK(groupby_consume(gb, &b, &err)==COL_OK);
+          off += (int)bn;
+        }
+        at += span;
+      }
+      CHECK(groupby_finish(gb, &err)==COL_OK);
+      size_t on = 0, ocap = 0;
+      char buf[64];
+      for(uint32_t g=0; g<groupby_ngroups(gb); g++){
+        for(int c=0; c<3; c++){
+          pred_value v;
+          CHECK(groupby_value(gb, g, c, &v, buf, &err)==COL_OK);
+          fmt_value(&out[dict], &on, &ocap, 0, v.type, v.i, v.f, v.p, v.n);
+        }
+      }
+      tv_free(&pl);
+      groupby_free(gb);
+    }
+    CHECK(out[0] && out[1] && strcmp(out[0], out[1])==0);
+    free(out[0]); free(out[1]);
+    col_schema_free(&schema);
+  }
+}
+
 static void test_parse_errors(void){
   col_schema schema = test_schema();
   const char *bad_keys[] = { "nosuch", "k1 +", "(k1", "k1,,k2", "count(k1)", "substr(k1)", "'abc", "k1 k2", "foo(k1)", "x'4'" };
@@ -999,6 +1097,7 @@ int main(int argc, char **argv){
   RUN(test_ascii_run);
   RUN(test_distinct_dict_batches);
   RUN(test_strftime);
+  RUN(test_dict_slots);
   RUN(test_parse_errors);
   RUN(test_memory_limit);
   RUN(test_differential);
