@@ -21,6 +21,11 @@
  *                the import+query column
  *   duck t1/t2   DuckDB read_csv(header=true), SET threads = N (in this node process)
  * Ratios: csvtable / ours t1 (target >= 5), ours / DuckDB at equal threads (target <= 1.5).
+ *
+ * Then group_by over the same CSV table (issue 4: it serves CSV as it serves Parquet): ClickBench
+ * GROUP BY queries (CSV_GB, default 9,13,16,34) as bench/queries-groupby.sql writes them, at
+ * threads 1 and 2 (CREATE + SELECT), against the ClickBench SQL over our CSV table (SQLite's own
+ * GROUP BY, threads=2) and DuckDB's read_csv at threads 1 and 2; answers' first rows compared.
  * Peak RSS of the sqlite3 process running ours is printed per query (/usr/bin/time).
  * Every engine's answer is compared with ours t1; a difference is flagged.
  *
@@ -35,6 +40,7 @@
  *                    0: skip it and query DIR/hits.sqlite (built the same way by bench/run.sh)
  *   ENGINES          subset, e.g. ours,duck (default ours,csvtable,native,duck)
  *   SQLITE3          sqlite3 binary (default sqlite3)
+ *   CSV_GB           group_by queries to run (ClickBench numbers, default 9,13,16,34; 0: none)
  *   REUSE            engines whose results are taken from the previous run over the same file
  *                    (saved in $TMPDIR/csv-bench-<size>-<mtime>.json after every run), e.g.
  *                    REUSE=csvtable,native to rerun only ours and DuckDB after a change
@@ -92,7 +98,9 @@ function sqliteRun(db, setup, sql) {
     input: script, encoding: 'utf8', timeout: (TIMEOUT + 60) * 1000, killSignal: 'SIGKILL',
     maxBuffer: 1 << 26,
   });
-  const m = /Run Time: real ([0-9.]+)/.exec(r.stdout || '');
+  // a line of several statements (CREATE + SELECT) times each: the run is their sum
+  const times = [...(r.stdout || '').matchAll(/Run Time: real ([0-9.]+)/g)].map((x) => +x[1]);
+  const m = times.length ? [null, times.reduce((a, b) => a + b, 0)] : null;
   const rss = /MAXRSS (\d+)/.exec(r.stderr || '');
   const lines = (r.stdout || '').split('\n').filter((l) => l && !l.startsWith('Run Time'));
   if (r.error || r.status !== 0 || !m) {
@@ -102,21 +110,21 @@ function sqliteRun(db, setup, sql) {
     return { t: null, timeout: false };
   }
   const t = +m[1];
-  return { t, timeout: t > TIMEOUT, out: lines[lines.length - 1], rss: rss ? +rss[1] : 0 };
+  return { t, timeout: t > TIMEOUT, out: lines[lines.length - 1], first: lines[0], rss: rss ? +rss[1] : 0 };
 }
 
 /* Best of TRIES; a run over SLOW is not repeated, one over TIMEOUT gives '>TIMEOUT'. */
 function best(fn) {
-  let b = null, out, rss = 0;
+  let b = null, out, first, rss = 0;
   for (let i = 0; i < TRIES; i++) {
     const r = fn();
     if (r.timeout) return { t: null, label: `>${TIMEOUT}` };
     if (r.t == null) return { t: null, label: 'error' };
     if (b == null || r.t < b) b = r.t;
-    out = r.out; rss = Math.max(rss, r.rss || 0);
+    out = r.out; first = r.first; rss = Math.max(rss, r.rss || 0);
     if (r.t > SLOW) break;
   }
-  return { t: b, label: b.toFixed(3), out, rss };
+  return { t: b, label: b.toFixed(3), out, first, rss };
 }
 
 function normalize(out) {
@@ -227,6 +235,64 @@ if (ENGINES.has('duck') && !reused('duck')) {
   }
 }
 
+/* ---- group_by over the CSV table ---- */
+const GBQ = (env.CSV_GB ?? '9,13,16,34').split(',').map(Number).filter((q) => q > 0);
+const gbRes = {};   // query -> engine -> {t,label,first}
+if (GBQ.length && ENGINES.has('ours')) {
+  const readQ = (f) => fs.readFileSync(f, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('--'));
+  const qs = path.join(SHARED, 'bench/queries.sql'), qd = path.join(SHARED, 'bench/queries-duckdb.sql');
+  const gbText = {};
+  for (const l of fs.readFileSync(path.join(repo, 'bench/queries-groupby.sql'), 'utf8').split('\n')) {
+    const m = /^Q(\d+):\s*(.*)$/.exec(l.trim());
+    if (m) gbText[+m[1]] = m[2];
+  }
+  if (!fs.existsSync(qs) || !fs.existsSync(qd)) note(`${qs} not found: group_by over CSV skipped`);
+  else {
+    const QS = readQ(qs), QD = readQ(qd);
+    const table = (th) => [`.load ${EXT}`,
+      `CREATE VIRTUAL TABLE temp.hits USING csv(${sq(CSV)}, header=true, threads=${th});`];
+    let con = null;
+    if (ENGINES.has('duck')) {
+      let duck = null;
+      for (const req of [createRequire(import.meta.url), createRequire(path.join(process.cwd(), 'noop.js'))]) {
+        try { duck = req('@duckdb/node-api'); break; } catch (e) { if (e.code !== 'MODULE_NOT_FOUND') throw e; }
+      }
+      if (duck) {
+        const inst = await duck.DuckDBInstance.create(':memory:');
+        con = await inst.connect();
+        await con.run(`CREATE VIEW hits AS SELECT * FROM read_csv(${sq(CSV)}, header = true)`);
+      }
+    }
+    for (const q of GBQ) {
+      if (!gbText[q]) { note(`Q${q} has no group_by form in bench/queries-groupby.sql`); continue; }
+      const r = gbRes[q] = {};
+      for (const th of [1, 2]) {
+        note(`group_by t${th}: Q${q}`);
+        const sql = gbText[q].replace('USING group_by(hits, ', `USING group_by(hits, threads=${th}, `);
+        r[`gb t${th}`] = best(() => sqliteRun(':memory:', table(th), sql));
+      }
+      note(`SQLite GROUP BY over the csv table: Q${q}`);
+      r.sql = best(() => sqliteRun(':memory:', table(2), QS[q - 1].replace(/;$/, '')));
+      if (con) {
+        for (const th of [1, 2]) {
+          note(`duck t${th}: Q${q}`);
+          await con.run(`SET threads = ${th}`);
+          let b = null, first;
+          for (let i = 0; i < TRIES; i++) {
+            const t0 = performance.now();
+            const rr = await con.runAndReadAll(QD[q - 1]);
+            const t = (performance.now() - t0) / 1000;
+            first = rr.getRows()[0]?.map((v) => String(v)).join('|');
+            if (b == null || t < b) b = t;
+            if (t > SLOW) break;
+          }
+          r[`duck t${th}`] = { t: b, label: b.toFixed(3), first };
+        }
+      }
+    }
+  }
+}
+
 { // merge into what is saved now (another run over the same file may have finished meanwhile)
   const now = fs.existsSync(SAVED) ? JSON.parse(fs.readFileSync(SAVED, 'utf8')) : { results: {} };
   for (const k of Object.keys(results)) now.results[k] = results[k];
@@ -302,3 +368,34 @@ table.forEach((r, k) => {
 });
 console.log('targets: csvtable/ours1 >= 5 on every query; ours/duck <= 1.5 at equal threads');
 for (const m of mismatches) console.log(`answers: ${m}`);
+
+if (Object.keys(gbRes).length) {
+  const eng = ['gb t1', 'gb t2', 'sql', 'duck t1', 'duck t2'];
+  const head = ['query', 'gb t1', 'gb t2', 'sql/csv t2', 'duck t1', 'duck t2', 'sql/csv / gb t2', 'gb/duck t1', 'gb/duck t2'];
+  const rowsOut = [head];
+  const notes = [];
+  for (const q of Object.keys(gbRes)) {
+    const r = gbRes[q];
+    const row = [`Q${q}`];
+    for (const e of eng) {
+      let cell = r[e]?.label ?? '-';
+      if (e !== 'gb t1' && r[e]?.first != null && r['gb t1']?.first != null
+          && normalize(r[e].first) !== normalize(r['gb t1'].first)) {
+        cell += ' !';
+        notes.push(`! Q${q}: ${e} first row ${String(r[e].first).slice(0, 80)}, gb t1 ${String(r['gb t1'].first).slice(0, 80)}`);
+      }
+      row.push(cell);
+    }
+    row.push(ratio(r.sql, r['gb t2']), ratio(r['gb t1'], r['duck t1']), ratio(r['gb t2'], r['duck t2']));
+    rowsOut.push(row);
+  }
+  console.log('');
+  console.log(`## group_by over the CSV table (bench/queries-groupby.sql; CREATE + SELECT), best of ${TRIES}, seconds`);
+  console.log('sql/csv = the ClickBench SQL over our csv table (SQLite\'s GROUP BY, threads=2); duck = read_csv');
+  const w2 = head.map((_, i) => Math.max(...rowsOut.map((r) => String(r[i]).length)));
+  rowsOut.forEach((r, k) => {
+    console.log('| ' + r.map((c, i) => String(c).padEnd(w2[i])).join(' | ') + ' |');
+    if (k === 0) console.log('|' + w2.map((n) => '-'.repeat(n + 2)).join('|') + '|');
+  });
+  for (const n of notes) console.log(`answers: ${n}`);
+}
