@@ -52,8 +52,11 @@ static int chunk_keep(pq_chunk *c, void *buf){
 }
 
 /* Make room for `more` values in v (width bytes each, or strings). */
+/* The reserve functions allocate on first use even for zero values: the
+** decoders are handed dst + n, and NULL + 0 is undefined behaviour (a
+** fuzzed page of zero values reached it). */
 static int values_reserve(col_pool *pool, pq_values *v, int width, int64_t more){
-  if( v->n + more <= v->cap ) return COL_OK;
+  if( v->n + more <= v->cap && v->cap>0 ) return COL_OK;
   int64_t nc = v->cap ? v->cap : 1024;
   while( nc < v->n + more ) nc *= 2;
   if( width ){
@@ -70,7 +73,7 @@ static int values_reserve(col_pool *pool, pq_values *v, int width, int64_t more)
 }
 
 static int levels_reserve(pq_chunk *c, int64_t more){
-  if( c->nlevels + more <= c->cap_levels ) return COL_OK;
+  if( c->nlevels + more <= c->cap_levels && c->cap_levels>0 ) return COL_OK;
   int64_t nc = c->cap_levels ? c->cap_levels : 1024;
   while( nc < c->nlevels + more ) nc *= 2;
   if( c->max_def ){
@@ -88,7 +91,7 @@ static int levels_reserve(pq_chunk *c, int64_t more){
 }
 
 static int codes_reserve(pq_chunk *c, int64_t more){
-  if( c->nvals + more <= c->cap_codes ) return COL_OK;
+  if( c->nvals + more <= c->cap_codes && c->cap_codes>0 ) return COL_OK;
   int64_t nc = c->cap_codes ? c->cap_codes : 1024;
   while( nc < c->nvals + more ) nc *= 2;
   uint32_t *p = col_pool_grow(c->pool, c->codes, (size_t)nc*sizeof(uint32_t));
