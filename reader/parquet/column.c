@@ -314,11 +314,7 @@ int pq_chunk_read(pq_file *f, const pq_column_chunk *cc, const pq_leaf_desc *lea
     col_error_set(err, COL_ERROR, "chunk type %d differs from the schema's %d", md->type, cv->phys);
     goto chunk_error;
   }
-  int64_t start = md->data_page_offset;
-  if( md->has_dictionary_page_offset && md->dictionary_page_offset>0
-   && md->dictionary_page_offset < start ){
-    start = md->dictionary_page_offset;
-  }
+  int64_t start = pq_chunk_start(md);
   int64_t len = md->total_compressed_size;
   if( start<4 || len<0 || start > f->size || len > f->size - start ){
     col_error_set(err, COL_ERROR, "chunk at offset %lld of %lld bytes lies outside the file (%lld bytes)",
@@ -525,11 +521,7 @@ int pq_chunk_read_dictionary(pq_file *f, const pq_column_chunk *cc,
   c->phys = leaf->conv.phys;
   c->type_length = leaf->conv.type_length;
   c->width = phys_width(c->phys, c->type_length);
-  int64_t start = md->data_page_offset;
-  if( md->has_dictionary_page_offset && md->dictionary_page_offset>0
-   && md->dictionary_page_offset < start ){
-    start = md->dictionary_page_offset;
-  }
+  int64_t start = pq_chunk_start(md);
   int64_t len = md->total_compressed_size;
   if( start<4 || len<=0 || start > f->size || len > f->size - start ) return COL_OK;
   /* The header first (thrift headers of a dictionary page are small). */

@@ -59,6 +59,15 @@ typedef struct pq_chunk {
 ** page none of whose rows is marked is not decompressed or decoded: its
 ** rows get placeholder values that the caller promises never to read (they
 ** are outside the scan's selection). */
+/* Where a column chunk's bytes begin: its dictionary page when it has one
+** before the data pages, else its first data page. */
+static inline int64_t pq_chunk_start(const pq_column_meta *md){
+  int64_t start = md->data_page_offset;
+  if( md->has_dictionary_page_offset && md->dictionary_page_offset>0
+   && md->dictionary_page_offset < start ) start = md->dictionary_page_offset;
+  return start;
+}
+
 int pq_chunk_read(pq_file *f, const pq_column_chunk *cc,
                   const pq_leaf_desc *leaf, int64_t rg_rows,
                   pq_codec_ctx *codec, const char *where,

@@ -36,9 +36,7 @@ void pq_rg_willneed(pq_file *f, int rg, const pq_rg_plan *plan){
       int leaf = N->leaf_first + i;
       if( leaf<0 || leaf>=R->n_columns || !R->columns[leaf].has_meta_data ) continue;
       const pq_column_meta *md = &R->columns[leaf].meta_data;
-      int64_t start = md->data_page_offset;
-      if( md->has_dictionary_page_offset && md->dictionary_page_offset>0
-       && md->dictionary_page_offset < start ) start = md->dictionary_page_offset;
+      int64_t start = pq_chunk_start(md);
       int64_t len = md->total_compressed_size;
       if( start<0 || len<=0 || start>f->size || len>f->size-start ) continue;
       (void)posix_fadvise(f->fd, (off_t)start, (off_t)len, POSIX_FADV_WILLNEED);
