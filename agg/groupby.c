@@ -604,14 +604,21 @@ static int gb_part_scratch(gb_part *p, uint32_t n){
 ** without hashing, probing or comparing their string again. In
 ** GROUP BY URL, half the row groups' URLs are dictionary coded, and a
 ** probe's compare of a stored URL was a cache miss and a memcmp. */
+/* Is row r's key dictionary entry c itself? A row's own tag (NULL, or a
+** class its entry does not have) makes it something else: such a row is
+** looked up, never remembered. */
+static inline int gb_row_is_entry(const col_vector *v, uint32_t r, uint32_t c){
+  const col_vector *d = v->dict;
+  return v->tags==0 || v->tags[r]==(d->tags ? d->tags[c] : d->type);
+}
+
 static int gb_part_lookup(groupby *gb, gb_part *p, uint32_t n, uint32_t *nnew,
                           col_error *err){
   const col_vector *v = gb->nindep==1 ? gb->kv[0] : 0;
   if( v==0 || v->form!=CV_DICT || v->dict_id==0 || p->table.max_groups ){
     return agg_table_lookup(&p->table, gb->kv, p->rows, n, gb->hashes, p->gid, nnew, err);
   }
-  const col_vector *d = v->dict;
-  uint32_t nd = d->n;
+  uint32_t nd = v->dict->n;
   if( v->dict_id!=p->dc_id ){
     if( nd>p->dc_cap ){
       uint32_t *c = realloc(p->dc_slot, (size_t)nd*4);
@@ -622,14 +629,10 @@ static int gb_part_lookup(groupby *gb, gb_part *p, uint32_t n, uint32_t *nnew,
     p->dc_id = v->dict_id;
   }
   const uint32_t *codes = v->codes;
-  /* a row's own tag (NULL, or a class its entry does not have) makes its
-  ** key something else than the entry: looked up, never remembered */
-  const uint8_t *tags = v->tags, *dtags = d->tags;
   uint32_t *slot = p->dc_slot, m = 0;
   for(uint32_t k=0; k<n; k++){
     uint32_t r = p->rows[k], c = codes[r];
-    uint32_t g = slot[c];
-    if( tags && tags[r]!=(dtags ? dtags[c] : d->type) ) g = AGG_EMPTY;
+    uint32_t g = gb_row_is_entry(v, r, c) ? slot[c] : AGG_EMPTY;
     p->gid[k] = g;
     p->rows2[m] = r;
     m += g==AGG_EMPTY;
@@ -643,7 +646,7 @@ static int gb_part_lookup(groupby *gb, gb_part *p, uint32_t n, uint32_t *nnew,
     if( p->gid[k]!=AGG_EMPTY ) continue;
     uint32_t r = p->rows[k], c = codes[r];
     p->gid[k] = p->gid2[j++];
-    if( !tags || tags[r]==(dtags ? dtags[c] : d->type) ) slot[c] = p->gid[k];
+    if( gb_row_is_entry(v, r, c) ) slot[c] = p->gid[k];
   }
   return COL_OK;
 }
