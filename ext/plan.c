@@ -73,6 +73,7 @@ static char op_letter(int op){
 
 static int plan_value(scan_plan *p, sqlite3_value *v, int flags, pred_value *out);
 static double plan_estimate(const col_dataset *ds, sqlite3_index_info *info);
+static int plan_blind_topk_ok(const col_dataset *ds, sqlite3_index_info *info);
 
 static int is_numeric_col(const col_def *c){
   return c->decl && (strcmp(c->decl, "INTEGER")==0 || strcmp(c->decl, "REAL")==0);
@@ -86,14 +87,19 @@ static int is_text_col(const col_def *c){
 ** SCAN_TOPK_MAX_ROWS), or 0. Every term must be a column (SQLite offers
 ** no others: expressions, other collations and NULLS LAST stay its own),
 ** the dataset must fetch rows by number, and not already be sorted so. */
-static int64_t plan_topk_rows(const col_dataset *ds, sqlite3_index_info *info,
-                              int ilimit, int ioffset){
-  if( ilimit<0 || info->nOrderBy<1 || info->nOrderBy>SCAN_TOPK_MAX_TERMS ) return 0;
+static int plan_topk_terms_ok(const col_dataset *ds, sqlite3_index_info *info){
+  if( info->nOrderBy<1 || info->nOrderBy>SCAN_TOPK_MAX_TERMS ) return 0;
   if( !ds->row_select || info->orderByConsumed ) return 0;
   for(int i=0; i<info->nOrderBy; i++){
     int col = info->aOrderBy[i].iColumn;
     if( col<0 || col>=ds->schema.n ) return 0;
   }
+  return 1;
+}
+
+static int64_t plan_topk_rows(const col_dataset *ds, sqlite3_index_info *info,
+                              int ilimit, int ioffset){
+  if( ilimit<0 || !plan_topk_terms_ok(ds, info) ) return 0;
   sqlite3_value *v = 0;
   if( sqlite3_vtab_rhs_value(info, ilimit, &v)!=SQLITE_OK || v==0
    || sqlite3_value_type(v)!=SQLITE_INTEGER ) return 0;
@@ -223,6 +229,14 @@ int scan_plan_best_index(sqlite3_vtab *tab, const col_dataset *ds,
   ** ORDER BY, though, SQLite would read every row to sort them: there the
   ** table keeps the first LIMIT + OFFSET rows itself (scan_topk.h). */
   int64_t k = plan_topk_rows(ds, info, ilimit, ioffset);
+  if( k==0 && ilimit<0 && like_cols && plan_topk_terms_ok(ds, info)
+   && plan_blind_topk_ok(ds, info) ){
+    for(int i=0; i<info->nOrderBy; i++){
+      sqlite3_str_appendf(s, ";T%d,%d", info->aOrderBy[i].iColumn, info->aOrderBy[i].desc ? 1 : 0);
+    }
+    sqlite3_str_appendf(s, ";M0,0");
+    info->orderByConsumed = 1;
+  }
   if( k>0 ){
     for(int i=0; i<info->nOrderBy; i++){
       sqlite3_str_appendf(s, ";T%d,%d", info->aOrderBy[i].iColumn, info->aOrderBy[i].desc ? 1 : 0);
@@ -317,23 +331,24 @@ static int plan_value(scan_plan *p, sqlite3_value *v, int flags, pred_value *out
   return rc;
 }
 
-/* The dataset's estimate for the constraints with known right-hand sides
-** that the plan applies exactly; -1 when there are none. */
-static double plan_estimate(const col_dataset *ds, sqlite3_index_info *info){
-  scan_plan p;
-  memset(&p, 0, sizeof(p));
-  scan_pred *preds = sqlite3_malloc64(sizeof(scan_pred)*(sqlite3_uint64)(info->nConstraint+1));
-  if( !preds ) return -1;
+/* info's constraints with constant right-hand sides as exact predicates,
+** into preds (room for nConstraint; literal copies kept in p): with like
+** 0, the comparisons and NULL tests the plan applies exactly; with like 1,
+** the LIKE and GLOB constraints with TEXT patterns over TEXT columns.
+** Returns how many. */
+static int plan_const_preds(const col_dataset *ds, sqlite3_index_info *info, int like,
+                            scan_plan *p, scan_pred *preds){
   int n = 0;
   for(int i=0; i<info->nConstraint; i++){
     const struct sqlite3_index_constraint *c = &info->aConstraint[i];
-    if( !c->usable || !info->aConstraintUsage[i].omit ) continue;
-    if( c->iColumn<0 || c->iColumn>=ds->schema.n ) continue;
+    if( !c->usable || c->iColumn<0 || c->iColumn>=ds->schema.n ) continue;
+    if( !like && !info->aConstraintUsage[i].omit ) continue;
+    const col_def *cd = &ds->schema.cols[c->iColumn];
     scan_pred *pr = &preds[n];
     memset(pr, 0, sizeof(*pr));
     pr->col = c->iColumn;
     pr->exact = 1;
-    switch( c->op ){
+    switch( like ? (is_text_col(cd) ? c->op : -1) : c->op ){
       case SQLITE_INDEX_CONSTRAINT_ISNULL: pr->op = PRED_ISNULL; n++; continue;
       case SQLITE_INDEX_CONSTRAINT_ISNOTNULL: pr->op = PRED_NOTNULL; n++; continue;
       case SQLITE_INDEX_CONSTRAINT_EQ: pr->op = PRED_EQ; break;
@@ -341,17 +356,35 @@ static double plan_estimate(const col_dataset *ds, sqlite3_index_info *info){
       case SQLITE_INDEX_CONSTRAINT_LE: pr->op = PRED_LE; break;
       case SQLITE_INDEX_CONSTRAINT_GT: pr->op = PRED_GT; break;
       case SQLITE_INDEX_CONSTRAINT_GE: pr->op = PRED_GE; break;
+      case SQLITE_INDEX_CONSTRAINT_LIKE: pr->op = PRED_LIKE; break;
+      case SQLITE_INDEX_CONSTRAINT_GLOB: pr->op = PRED_GLOB; break;
       default: continue;
     }
+    if( like != (pr->op==PRED_LIKE || pr->op==PRED_GLOB) ) continue;
     sqlite3_value *rhs = 0;
     if( sqlite3_vtab_rhs_value(info, i, &rhs)!=SQLITE_OK || !rhs ) continue;
-    const col_def *cd = &ds->schema.cols[c->iColumn];
-    const char *coll = sqlite3_vtab_collation(info, i);
-    if( coll && sqlite3_stricmp(coll, "BINARY")!=0 ) continue;
-    int flags = is_numeric_col(cd) ? F_NUMAFF : is_text_col(cd) ? F_TEXTAFF : 0;
-    if( plan_value(&p, rhs, flags, &pr->v)<=0 ) continue;
+    int flags = 0;
+    if( like ){
+      if( sqlite3_value_type(rhs)!=SQLITE_TEXT ) continue;
+    }else{
+      const char *coll = sqlite3_vtab_collation(info, i);
+      if( coll && sqlite3_stricmp(coll, "BINARY")!=0 ) continue;
+      flags = is_numeric_col(cd) ? F_NUMAFF : is_text_col(cd) ? F_TEXTAFF : 0;
+    }
+    if( plan_value(p, rhs, flags, &pr->v)<=0 ) continue;
     n++;
   }
+  return n;
+}
+
+/* The dataset's estimate for the constraints with known right-hand sides
+** that the plan applies exactly; -1 when there are none. */
+static double plan_estimate(const col_dataset *ds, sqlite3_index_info *info){
+  scan_plan p;
+  memset(&p, 0, sizeof(p));
+  scan_pred *preds = sqlite3_malloc64(sizeof(scan_pred)*(sqlite3_uint64)(info->nConstraint+1));
+  if( !preds ) return -1;
+  int n = plan_const_preds(ds, info, 0, &p, preds);
   double est = -1;
   if( n>0 ){
     scan_spec spec;
@@ -363,6 +396,70 @@ static double plan_estimate(const col_dataset *ds, sqlite3_index_info *info){
   sqlite3_free(preds);
   scan_plan_free(&p);
   return est;
+}
+
+/* Row groups (shards) plan_blind_topk_ok runs the LIKE over. */
+#define PLAN_SAMPLE_PARTS 4
+
+/* Rows matching the LIKE and GLOB constraints with constant patterns over
+** TEXT columns, estimated from up to PLAN_SAMPLE_PARTS row groups spread
+** over the dataset (all of them in a small file); -1 when it cannot say. */
+static double plan_like_sample(const col_dataset *ds, sqlite3_index_info *info){
+  if( !ds->shardable || ds->nparts<1 || ds->total_rows<0 ) return -1;
+  scan_plan p;
+  memset(&p, 0, sizeof(p));
+  scan_pred *preds = sqlite3_malloc64(sizeof(scan_pred)*(sqlite3_uint64)(info->nConstraint+1));
+  if( !preds ) return -1;
+  int n = plan_const_preds(ds, info, 1, &p, preds);
+  double est = -1;
+  int64_t parts = ds->nparts;
+  int nsample = parts < PLAN_SAMPLE_PARTS ? (int)parts : PLAN_SAMPLE_PARTS;
+  int proj = n>0 ? preds[0].col : 0;
+  int64_t matched = 0;
+  for(int j=0; j<nsample && n>0; j++){
+    scan_spec spec;
+    memset(&spec, 0, sizeof(spec));
+    spec.nproj = 1; spec.proj = &proj;
+    spec.npred = n; spec.preds = preds;
+    spec.nshard = parts>1 ? (int)(parts < INT32_MAX ? parts : INT32_MAX) : 1;
+    spec.shard = (int)((int64_t)j * spec.nshard / nsample);
+    batch_source *src = 0;
+    col_error err;
+    col_error_clear(&err);
+    if( ds->m->scan((col_dataset*)ds, &spec, &src, &err) ){ matched = -1; break; }
+    for(;;){
+      col_batch *b = 0;
+      if( src->m->next(src, &b) ){ matched = -1; break; }
+      if( b==0 ) break;
+      matched += b->sel ? b->nsel : b->n;
+    }
+    src->m->close(src);
+    if( matched<0 ) break;
+  }
+  if( n>0 && nsample>0 && matched>=0 ) est = (double)matched * (double)parts / nsample;
+  sqlite3_free(preds);
+  scan_plan_free(&p);
+  return est;
+}
+
+/* SQLite 3.40 shows xBestIndex no LIMIT when the WHERE holds a LIKE or
+** GLOB (the pattern's own term is not on the table's cursor, only the
+** constraint made from it), so ORDER BY ... LIMIT 10 over such a filter
+** would read every matching row whole and sort them (ClickBench's
+** SELECT * ... WHERE URL LIKE '%google%' ORDER BY EventTime LIMIT 10:
+** all 105 columns of every row group). The table sorts anyway, not
+** knowing the LIMIT (scan_topk: a few rows fetched first, the rest in one
+** more fetch should SQLite read on), when the sample says so few rows
+** match that all of them fit that fetch, so that a query without a LIMIT
+** costs about one more pass, never many. */
+static int plan_blind_topk_ok(const col_dataset *ds, sqlite3_index_info *info){
+  double est = plan_like_sample(ds, info);
+  if( est<0 || est > SCAN_TOPK_MAX_ROWS/2 ) return 0;
+  /* the columns fetched (colUsed's last bit stands for the 64th and on) */
+  int ncols = 0;
+  for(int b=0; b<63; b++) ncols += (info->colUsed >> b) & 1;
+  if( (info->colUsed >> 63) & 1 ) ncols += ds->schema.n > 63 ? ds->schema.n - 63 : 1;
+  return est * (ncols>0 ? ncols : 1) <= (double)SCAN_TOPK_CHUNK_VALUES;
 }
 
 static int cmp_pred_value(const void *a, const void *b){
@@ -400,6 +497,10 @@ int scan_plan_build(const col_dataset *ds, const char *idx, int argc,
       p->sort[p->nsort].bcol = col;
       p->sort[p->nsort].desc = flags!=0;
       p->nsort++;
+      continue;
+    }
+    if( op=='M' ){
+      p->sort_first = SCAN_TOPK_BLIND_FIRST;
       continue;
     }
     if( op=='u' || op=='U' ){

@@ -20,6 +20,8 @@ typedef struct scan_plan {
                              ** (scan_topk.h), 0: none */
   topk_term sort[SCAN_TOPK_MAX_TERMS];   /* bcol: source column */
   uint32_t sort_k;           /* rows to keep: LIMIT + OFFSET */
+  uint32_t sort_first;       /* rows the first fetch reads (0: sort_k): a
+                             ** LIMIT SQLite did not show the table */
 } scan_plan;
 
 /* xBestIndex for a scan table over ds. */

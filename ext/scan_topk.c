@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TOPK_CHUNK_VALUES (1u<<20)
 #define TOPK_CHUNK_MIN 256
 
 struct scan_topk {
@@ -17,6 +16,8 @@ struct scan_topk {
   int nterm;
   uint32_t k;               /* rows the last first pass kept at most */
   uint32_t chunk;           /* rows fetched per second pass */
+  int widen;                /* the first fetch was short (scan_topk_open's
+                            ** first): the next takes all it can */
   int64_t *rows;            /* the rows in order (row numbers), nrows */
   uint32_t nrows;
   int more;                 /* rows past the nrows kept may exist */
@@ -29,11 +30,11 @@ struct scan_topk {
   scan_stats stats;         /* every pass's, summed */
 };
 
-/* The most rows fetched at once: about a million values of the
+/* The most rows fetched at once: about two million values of the
 ** projection (SELECT * of 105 columns, LIMIT 65536, goes in chunks). */
 static uint32_t topk_chunk_max(const scan_topk *t){
   uint32_t np = t->spec.nproj > 0 ? (uint32_t)t->spec.nproj : 1;
-  return TOPK_CHUNK_VALUES/np;
+  return SCAN_TOPK_CHUNK_VALUES/np;
 }
 
 /* Every pass reads the same files: they are counted once. */
@@ -183,8 +184,8 @@ static int topk_fetch_rows(scan_topk *t, uint32_t from, col_error *err){
 }
 
 int scan_topk_open(col_dataset *ds, const scan_spec *spec, const topk_term *terms,
-                   int nterm, uint32_t k, int (*poll)(void*), void *poll_ctx,
-                   scan_topk **out, col_error *err){
+                   int nterm, uint32_t k, uint32_t first, int (*poll)(void*),
+                   void *poll_ctx, scan_topk **out, col_error *err){
   *out = 0;
   if( nterm<1 || nterm>SCAN_TOPK_MAX_TERMS || k<1 ) return col_error_set(err, COL_ERROR, "bad ORDER BY plan");
   scan_topk *t = calloc(1, sizeof(*t));
@@ -198,6 +199,7 @@ int scan_topk_open(col_dataset *ds, const scan_spec *spec, const topk_term *term
   t->chunk = k;
   if( t->chunk > topk_chunk_max(t) ) t->chunk = topk_chunk_max(t);
   if( t->chunk < TOPK_CHUNK_MIN ) t->chunk = TOPK_CHUNK_MIN;
+  if( first>0 && first<t->chunk ){ t->chunk = first; t->widen = 1; }
   t->poll = poll; t->poll_ctx = poll_ctx;
   col_arena_init(&t->arena);
   int rc = topk_select(t, k, err);
@@ -227,6 +229,11 @@ int scan_topk_next(scan_topk *t, col_error *err){
     if( t->chunk < t->k/4 && t->k/4 <= topk_chunk_max(t) ) t->chunk = t->k/4;
   }
   if( t->rank < t->nrows && t->rank >= t->from + t->nfetched ){
+    if( t->widen ){
+      t->widen = 0;
+      t->chunk = topk_chunk_max(t);
+      if( t->chunk < TOPK_CHUNK_MIN ) t->chunk = TOPK_CHUNK_MIN;
+    }
     return topk_fetch_rows(t, t->rank, err);
   }
   return COL_OK;

@@ -380,6 +380,7 @@ static int scan_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   if( c->plan.nsort ){
     c->probe = columnar_probe_open(t->db);
     if( scan_topk_open(t->ds, &c->plan.spec, c->plan.sort, c->plan.nsort, c->plan.sort_k,
+                       c->plan.sort_first,
                        columnar_probe_interrupted, c->probe, &c->topk, &err) ){
       return cursor_error(c, &err);
     }
