@@ -43,6 +43,9 @@ typedef struct gb_part {
   uint32_t *dc_slot;      /* per entry of it: its group's slot, or
                           ** AGG_EMPTY while not yet looked up */
   uint32_t dc_cap;        /* entries dc_slot holds */
+  uint64_t *dd_hash;      /* gb_part_dedup: its table's hashes */
+  uint32_t *dd_rep;       /* and representatives (+1; 0 empty) */
+  uint32_t dd_cap;        /* slots of both, a power of two */
 } gb_part;
 
 /* sum, total and avg over `column + k` (k an INTEGER literal, 0 for the
@@ -166,6 +169,7 @@ static void gb_part_free(groupby *gb, gb_part *p){
   free(p->states); agg_mem_free(p->first_row);
   free(p->rows); free(p->gid); free(p->rows2); free(p->gid2);
   free(p->dc_slot);
+  free(p->dd_hash); free(p->dd_rep);
   for(int b=0; b<gb->nbase; b++){
     if( p->lsum ) agg_mem_free(p->lsum[b]);
     if( p->lcnt ) agg_mem_free(p->lcnt[b]);
@@ -612,9 +616,64 @@ static inline int gb_row_is_entry(const col_vector *v, uint32_t r, uint32_t c){
   return v->tags==0 || v->tags[r]==(d->tags ? d->tags[c] : d->type);
 }
 
+/* Rows rows[0..n) of the one key column v, a flat TEXT or BLOB vector:
+** the first row of each distinct value goes to reps, and which[k] gets
+** the place in reps of row k's value. Returns how many reps; -1 on OOM.
+** Clustered strings repeat within a batch (in the first 2M rows of hits,
+** a 16384-row batch holds 6000 distinct URLs): each repeat is then
+** compared with its first row, in cache, instead of with its group's
+** stored bytes, a cache miss, in the table. */
+static int64_t gb_part_dedup(gb_part *p, const col_vector *v, const uint64_t *hashes,
+                             const uint32_t *rows, uint32_t n, uint32_t *reps,
+                             uint32_t *which){
+  uint32_t cap = 64;
+  while( cap < 2*n ) cap *= 2;
+  if( cap > p->dd_cap ){
+    uint64_t *h = realloc(p->dd_hash, (size_t)cap*8);
+    if( h ) p->dd_hash = h;
+    uint32_t *r = realloc(p->dd_rep, (size_t)cap*4);
+    if( r ) p->dd_rep = r;
+    if( !h || !r ) return -1;
+    p->dd_cap = cap;
+  }
+  uint64_t *th = p->dd_hash;
+  uint32_t *tr = p->dd_rep, mask = cap - 1, m = 0;
+  memset(tr, 0, (size_t)cap*4);
+  const cv_str *str = v->str;
+  for(uint32_t k=0; k<n; k++){
+    uint32_t r = rows[k];
+    uint64_t h = hashes[r];
+    uint32_t at = (uint32_t)h & mask;
+    for(;;){
+      uint32_t e = tr[at];
+      if( e==0 ){
+        th[at] = h; tr[at] = m + 1;
+        which[k] = m; reps[m++] = r;
+        break;
+      }
+      if( th[at]==h ){
+        const cv_str *a = &str[r], *b = &str[reps[e-1]];
+        if( a->n==b->n && (a->n==0 || memcmp(a->p, b->p, a->n)==0) ){ which[k] = e - 1; break; }
+      }
+      at = (at + 1) & mask;
+    }
+  }
+  return m;
+}
+
 static int gb_part_lookup(groupby *gb, gb_part *p, uint32_t n, uint32_t *nnew,
                           col_error *err){
   const col_vector *v = gb->nindep==1 ? gb->kv[0] : 0;
+  if( v && v->form==CV_FLAT && v->tags==0 && (v->type==CV_TEXT || v->type==CV_BLOB)
+   && !p->table.max_groups && n>=64 ){
+    int64_t m = gb_part_dedup(p, v, gb->hashes, p->rows, n, p->rows2, p->gid2);
+    if( m<0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+    int rc = agg_table_lookup(&p->table, gb->kv, p->rows2, (uint32_t)m, gb->hashes, p->gid, nnew, err);
+    if( rc ) return rc;
+    /* which[k] <= k: from the end, p->gid[which[k]] is still a rep's */
+    for(uint32_t k=n; k-- > 0; ) p->gid[k] = p->gid[p->gid2[k]];
+    return COL_OK;
+  }
   if( v==0 || v->form!=CV_DICT || v->dict_id==0 || p->table.max_groups ){
     return agg_table_lookup(&p->table, gb->kv, p->rows, n, gb->hashes, p->gid, nnew, err);
   }
@@ -810,7 +869,7 @@ uint64_t groupby_memory(const groupby *gb){
   for(int i=0; i<gb->nparts; i++){
     const gb_part *p = &gb->parts[i];
     m += agg_table_footprint(&p->table) + agg_table_owned(&p->table);
-    m += (uint64_t)p->first_cap*8 + (uint64_t)p->cap*16 + (uint64_t)p->dc_cap*4;
+    m += (uint64_t)p->first_cap*8 + (uint64_t)p->cap*16 + (uint64_t)p->dc_cap*4 + (uint64_t)p->dd_cap*12;
     for(int b=0; b<gb->nbase; b++) if( gb->bases[b].active ) m += (uint64_t)p->lcap*16;
     for(int a=0; a<gb->aggs.n; a++) m += agg_state_footprint(&p->states[a]);
   }
