@@ -126,13 +126,15 @@ int scan_plan_best_index(sqlite3_vtab *tab, const col_dataset *ds,
   double rows = ds->total_rows>0 ? (double)ds->total_rows : 1e6;
   int nexact = 0;
   int ilimit = -1, ioffset = -1; /* LIMIT / OFFSET constraints */
-  uint64_t like_cols = 0;        /* columns with a LIKE/GLOB constraint */
+  uint64_t like_cols = 0;        /* columns < 64 with a LIKE/GLOB constraint */
+  int has_like = 0;              /* some column has one */
   (void)tab;
   for(int i=0; i<info->nConstraint; i++){
     const struct sqlite3_index_constraint *c = &info->aConstraint[i];
-    if( c->usable && c->iColumn>=0 && c->iColumn<64
+    if( c->usable && c->iColumn>=0
      && (c->op==SQLITE_INDEX_CONSTRAINT_LIKE || c->op==SQLITE_INDEX_CONSTRAINT_GLOB) ){
-      like_cols |= (uint64_t)1 << c->iColumn;
+      has_like = 1;
+      if( c->iColumn<64 ) like_cols |= (uint64_t)1 << c->iColumn;
     }
   }
   sqlite3_str_appendf(s, "U%016llx", (unsigned long long)info->colUsed);
@@ -229,25 +231,22 @@ int scan_plan_best_index(sqlite3_vtab *tab, const col_dataset *ds,
   ** ORDER BY, though, SQLite would read every row to sort them: there the
   ** table keeps the first LIMIT + OFFSET rows itself (scan_topk.h). */
   int64_t k = plan_topk_rows(ds, info, ilimit, ioffset);
-  if( k==0 && ilimit<0 && like_cols && plan_topk_terms_ok(ds, info)
-   && plan_blind_topk_ok(ds, info) ){
+  int blind = k==0 && ilimit<0 && has_like && plan_topk_terms_ok(ds, info)
+           && plan_blind_topk_ok(ds, info);
+  if( k>0 || blind ){
     for(int i=0; i<info->nOrderBy; i++){
       sqlite3_str_appendf(s, ";T%d,%d", info->aOrderBy[i].iColumn, info->aOrderBy[i].desc ? 1 : 0);
     }
-    sqlite3_str_appendf(s, ";M0,0");
     info->orderByConsumed = 1;
   }
+  if( blind ) sqlite3_str_appendf(s, ";M0,0");
   if( k>0 ){
-    for(int i=0; i<info->nOrderBy; i++){
-      sqlite3_str_appendf(s, ";T%d,%d", info->aOrderBy[i].iColumn, info->aOrderBy[i].desc ? 1 : 0);
-    }
     info->aConstraintUsage[ilimit].argvIndex = argv_next++;
     sqlite3_str_appendf(s, ";m0,0");
     if( ioffset>=0 ){
       info->aConstraintUsage[ioffset].argvIndex = argv_next++;
       sqlite3_str_appendf(s, ";o0,0");
     }
-    info->orderByConsumed = 1;
   }
   char *idx = sqlite3_str_finish(s);
   if( !idx ) return SQLITE_NOMEM;
@@ -348,7 +347,10 @@ static int plan_const_preds(const col_dataset *ds, sqlite3_index_info *info, int
     memset(pr, 0, sizeof(*pr));
     pr->col = c->iColumn;
     pr->exact = 1;
-    switch( like ? (is_text_col(cd) ? c->op : -1) : c->op ){
+    int op = c->op;
+    if( like != (op==SQLITE_INDEX_CONSTRAINT_LIKE || op==SQLITE_INDEX_CONSTRAINT_GLOB) ) continue;
+    if( like && !is_text_col(cd) ) continue;
+    switch( op ){
       case SQLITE_INDEX_CONSTRAINT_ISNULL: pr->op = PRED_ISNULL; n++; continue;
       case SQLITE_INDEX_CONSTRAINT_ISNOTNULL: pr->op = PRED_NOTNULL; n++; continue;
       case SQLITE_INDEX_CONSTRAINT_EQ: pr->op = PRED_EQ; break;
@@ -360,7 +362,6 @@ static int plan_const_preds(const col_dataset *ds, sqlite3_index_info *info, int
       case SQLITE_INDEX_CONSTRAINT_GLOB: pr->op = PRED_GLOB; break;
       default: continue;
     }
-    if( like != (pr->op==PRED_LIKE || pr->op==PRED_GLOB) ) continue;
     sqlite3_value *rhs = 0;
     if( sqlite3_vtab_rhs_value(info, i, &rhs)!=SQLITE_OK || !rhs ) continue;
     int flags = 0;
