@@ -3,7 +3,7 @@
 */
 #include "aggregate.h"
 #include "bigmem.h"
-#include "double.h"
+#include "distinct_split.h"
 #include "value.h"
 #include <stdlib.h>
 #include <string.h>
@@ -35,14 +35,6 @@ typedef struct agg_text {
   uint64_t cap;           /* bytes allocated */
   uint8_t any;            /* a non-NULL value was seen */
 } agg_text;
-
-/* One (group, INTEGER value) pair of a DISTINCT set; g==0 marks an empty
-** entry (groups are stored plus one). */
-typedef struct agg_ipair {
-  int64_t v;
-  uint32_t g;
-  uint32_t pad;
-} agg_ipair;
 
 static size_t agg_elem_size(agg_kind k){
   switch( k ){
@@ -91,7 +83,9 @@ void agg_state_free(agg_state *s){
   if( s->distinct ) agg_table_free(&s->dset);
   agg_hasher_free(&s->hs);
   free(s->g64); free(s->h); free(s->tmp); free(s->cseen); free(s->dpassed);
-  agg_mem_free(s->iset);
+  agg_dsplit_free(s->split);
+  agg_iset_free(&s->iset);
+  free(s->g1); free(s->fresh);
   free(s->bcode); free(s->rank); free(s->order); free(s->touch);
   memset(s, 0, sizeof(*s));
 }
@@ -115,69 +109,12 @@ uint64_t agg_state_footprint(const agg_state *s){
   n += (uint64_t)s->bcode_cap*4 + (uint64_t)s->rank_cap*12 + (uint64_t)s->touch_cap*4;
   if( s->distinct ){
     n += agg_table_footprint(&s->dset) + agg_table_owned(&s->dset);
-    n += (uint64_t)s->scratch_cap * (8+8+4);
-    n += (uint64_t)s->inbucket * sizeof(agg_ipair);
+    n += (uint64_t)s->scratch_cap * (8+8+4+4+4);
+    n += agg_iset_footprint(&s->iset);
+    if( s->split ) n += agg_dsplit_footprint(s->split);
     n += (uint64_t)s->cseen_cap*8 + s->dpassed_cap;
   }
   return n;
-}
-
-static inline uint64_t agg_ipair_hash(uint32_t g, int64_t v){
-  uint64_t h = (uint64_t)v ^ ((uint64_t)g * 0x9e3779b97f4a7c15ull);
-  h ^= h >> 32; h *= 0xd6e8feb86659fd93ull;
-  h ^= h >> 32; h *= 0xd6e8feb86659fd93ull;
-  h ^= h >> 32;
-  return h;
-}
-
-/* An entry's home among 2^(32-shift) buckets: the top bits of its hash, so
-** doubling sends it to 2h or 2h+1 and the set doubles in place
-** (agg/double.h). */
-#define AGG_IPAIR_HOME(x, shift) ((uint32_t)(agg_ipair_hash((x).g, (x).v)>>32) >> (shift))
-#define AGG_IPAIR_EMPTY(x) ((x).g==0)
-AGG_DOUBLE_INPLACE(agg_iset_double, agg_ipair, AGG_IPAIR_EMPTY, AGG_IPAIR_HOME)
-
-static inline uint32_t agg_iset_shift(uint32_t nbucket){
-  return 32 - (uint32_t)__builtin_ctz(nbucket);
-}
-
-/* Insert (g, v) unless present; 1 if it was new. Buckets never fill past
-** half (the caller grows first). */
-static inline int agg_iset_add(agg_ipair *set, uint32_t mask, uint32_t shift,
-                               uint64_t h, uint32_t g1, int64_t v){
-  uint32_t at = (uint32_t)(h>>32) >> shift;
-  for(;;){
-    agg_ipair *e = &set[at];
-    if( e->g==0 ){ e->g = g1; e->v = v; return 1; }
-    if( e->g==g1 && e->v==v ) return 0;
-    at = (at + 1) & mask;
-  }
-}
-
-static int agg_iset_grow(agg_state *s, uint32_t need){
-  uint64_t want = (uint64_t)need*2;
-  if( s->iset==0 ){
-    uint32_t nb = 256;
-    while( nb < want ){
-      if( nb >= (1u<<31) ) return -1;
-      nb *= 2;
-    }
-    s->iset = agg_mem_zalloc((size_t)nb * sizeof(agg_ipair));
-    if( s->iset==0 ) return -1;
-    s->inbucket = nb;
-    return 0;
-  }
-  while( s->inbucket < want ){
-    uint32_t nb = s->inbucket;
-    if( nb >= (1u<<31) ) return -1;
-    agg_ipair *b = agg_mem_grow_zeroed(s->iset, (size_t)nb*sizeof(agg_ipair), (size_t)nb*2*sizeof(agg_ipair));
-    if( b==0 ) return -1;
-    agg_mem_prefault(b, (size_t)nb*sizeof(agg_ipair), (size_t)nb*sizeof(agg_ipair));
-    s->iset = b;
-    s->inbucket = nb*2;
-    if( agg_iset_double(b, nb, agg_iset_shift(nb*2)) ) return -1;
-  }
-  return 0;
 }
 
 /* Is arg, at rows[0..n), INTEGER or NULL throughout? */
@@ -206,7 +143,11 @@ static int agg_distinct_scratch(agg_state *s, uint32_t nrow){
   if( h ) s->h = h;
   uint32_t *t = realloc(s->tmp, (size_t)nrow*4);
   if( t ) s->tmp = t;
-  if( !g || !h || !t ) return -1;
+  uint32_t *g1 = realloc(s->g1, (size_t)nrow*4);
+  if( g1 ) s->g1 = g1;
+  uint32_t *f = realloc(s->fresh, (size_t)nrow*4);
+  if( f ) s->fresh = f;
+  if( !g || !h || !t || !g1 || !f ) return -1;
   s->scratch_cap = nrow;
   return 0;
 }
@@ -238,31 +179,47 @@ static int agg_dset_add(agg_state *s, const col_vector *arg, uint32_t nrow,
   return COL_OK;
 }
 
-/* Move the INTEGER pairs into dset, a chunk at a time. */
-static int agg_iset_retire(agg_state *s, col_error *err){
+/* Feed set's pairs, their groups renamed by map (NULL: as they are), a
+** chunk at a time: into dset alone (count==0, their counts already made),
+** or through s's DISTINCT filter and aggregate (count!=0). */
+static int agg_iset_feed(agg_state *s, const agg_iset *set, const uint32_t *map,
+                         int count, col_error *err){
   enum { CHUNK = 1024 };
   int64_t vals[CHUNK];
   uint32_t rows[CHUNK], gid[CHUNK];
-  s->iset_off = 1;
-  if( agg_distinct_scratch(s, CHUNK) ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
+  if( !count && agg_distinct_scratch(s, CHUNK) ){
+    return col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
+  }
   col_vector vv;
   memset(&vv, 0, sizeof(vv));
   vv.type = CV_INT; vv.form = CV_FLAT; vv.n = CHUNK; vv.i64 = vals;
+  int rc = COL_OK;
   uint32_t j = 0;
-  while( j<s->inbucket ){
+  while( j<set->nbucket && rc==COL_OK ){
     uint32_t n = 0;
-    for(; j<s->inbucket && n<CHUNK; j++){
-      agg_ipair *e = &s->iset[j];
+    for(; j<set->nbucket && n<CHUNK; j++){
+      const agg_ipair *e = &set->b[j];
       if( e->g==0 ) continue;
-      vals[n] = e->v; rows[n] = n; gid[n] = e->g - 1; n++;
+      vals[n] = e->v; rows[n] = n; gid[n] = map ? map[e->g - 1] : e->g - 1; n++;
     }
     if( n==0 ) continue;
-    int rc = agg_dset_add(s, &vv, CHUNK, rows, gid, &n, err);
-    if( rc ) return rc;
+    rc = count ? agg_state_update(s, &vv, 0, CHUNK, rows, gid, n, err)
+               : agg_dset_add(s, &vv, CHUNK, rows, gid, &n, err);
   }
-  agg_mem_free(s->iset);
-  s->iset = 0; s->inbucket = 0; s->in = 0;
-  return COL_OK;
+  return rc;
+}
+
+/* Move the INTEGER pairs, the helper's half too, into dset. */
+static int agg_iset_retire(agg_state *s, col_error *err){
+  int rc = agg_state_settle(s, err);
+  if( rc ) return rc;
+  s->iset_off = 1;
+  rc = agg_iset_feed(s, &s->iset, 0, 0, err);
+  if( rc==COL_OK && s->split ) rc = agg_iset_feed(s, agg_dsplit_set(s->split), 0, 0, err);
+  agg_dsplit_free(s->split);
+  s->split = 0;
+  agg_iset_free(&s->iset);
+  return rc;
 }
 
 /* A dictionary vector repeats a few values over many rows: keep only the
@@ -324,6 +281,92 @@ static int agg_distinct_passed(agg_state *s, const col_vector *arg, uint32_t *ro
   return 0;
 }
 
+void agg_state_split_at(agg_state *s, uint32_t pairs){
+  if( s->kind==AGG_COUNT && s->distinct ) s->split_at = pairs;
+}
+
+/* Start the helper and move to it the pairs of the set that are its: the
+** set is rebuilt with the rest. The helper's counts of those pairs (new
+** to it, not to the query) are cleared. */
+static int agg_split_start(agg_state *s, col_error *err){
+  enum { CHUNK = 1024 };
+  col_error e;
+  col_error_clear(&e);
+  s->split = agg_dsplit_new(&e);
+  if( s->split==0 ){
+    /* no thread to be had: carry on alone */
+    s->split_at = 0;
+    if( e.code==COL_ENOMEM ){ *err = e; return e.code; }
+    return COL_OK;
+  }
+  agg_iset old = s->iset;
+  memset(&s->iset, 0, sizeof(s->iset));
+  uint64_t h[CHUNK];
+  int64_t v[CHUNK];
+  uint32_t g1[CHUNK], fresh[CHUNK];
+  int rc = agg_iset_grow(&s->iset, old.n) ? COL_ENOMEM : COL_OK;
+  for(uint32_t j=0; j<old.nbucket && rc==COL_OK; ){
+    agg_dsplit_buf *b = agg_dsplit_room(s->split, CHUNK, err);
+    if( b==0 ){ rc = err->code; break; }
+    uint32_t n = 0, r = b->n, r0 = b->n;
+    for(; j<old.nbucket && n+(r-r0)<CHUNK; j++){
+      const agg_ipair *e2 = &old.b[j];
+      if( e2->g==0 ) continue;
+      uint64_t x = agg_ipair_hash(e2->g, e2->v);
+      if( x & AGG_DSPLIT_BIT ){ b->g1[r] = e2->g; b->v[r] = e2->v; b->h[r] = x; r++; }
+      else{ g1[n] = e2->g; v[n] = e2->v; h[n] = x; n++; }
+    }
+    b->n = r;
+    agg_iset_insert(&s->iset, h, g1, v, n, fresh);
+  }
+  agg_iset_free(&old);
+  if( rc==COL_OK ) rc = agg_dsplit_wait(s->split, err);
+  if( rc ){
+    if( rc==COL_ENOMEM ) col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
+    return rc;
+  }
+  uint32_t nc;
+  int64_t *c = agg_dsplit_counts(s->split, &nc);
+  if( nc ) memset(c, 0, (size_t)nc*8);
+  return COL_OK;
+}
+
+/* Send the pairs of the batch (s->g1, g64, h, with rows and gid) whose hash
+** names the helper to it; the rest are compacted to the front. Branch-free:
+** the bit is a coin toss per pair. */
+static int agg_split_hand_off(agg_state *s, uint32_t *rows, uint32_t *gid,
+                              uint32_t *pn, col_error *err){
+  uint32_t n = *pn;
+  agg_dsplit_buf *b = agg_dsplit_room(s->split, n, err);
+  if( b==0 ) return err->code;
+  uint64_t *h = s->h;
+  int64_t *val = s->g64;
+  uint32_t *g1 = s->g1;
+  uint32_t r = b->n, m = 0;
+  for(uint32_t k=0; k<n; k++){
+    uint64_t x = h[k];
+    uint32_t away = (uint32_t)(x & AGG_DSPLIT_BIT);
+    b->g1[r] = g1[k]; b->v[r] = val[k]; b->h[r] = x;
+    g1[m] = g1[k]; val[m] = val[k]; h[m] = x; rows[m] = rows[k]; gid[m] = gid[k];
+    r += away; m += 1 - away;
+  }
+  b->n = r;
+  *pn = m;
+  return COL_OK;
+}
+
+int agg_state_settle(agg_state *s, col_error *err){
+  if( s->split==0 ) return COL_OK;
+  int rc = agg_dsplit_wait(s->split, err);
+  if( rc ) return rc;
+  uint32_t nc;
+  int64_t *c = agg_dsplit_counts(s->split, &nc);
+  int64_t *a = s->a;
+  if( nc > s->cap ) nc = s->cap;   /* groups past the states saw no pair */
+  for(uint32_t g=0; g<nc; g++){ a[g] += c[g]; c[g] = 0; }
+  return COL_OK;
+}
+
 /* Keep only the first row of each (group, value) pair not seen before. */
 static int agg_distinct_filter(agg_state *s, const col_vector *arg, uint32_t nrow,
                                uint32_t *rows, uint32_t *gid, uint32_t *pn,
@@ -352,27 +395,29 @@ static int agg_distinct_filter(agg_state *s, const col_vector *arg, uint32_t nro
   }
   if( !s->iset_off ){
     if( agg_all_int(arg, rows, n) ){
-      if( (uint64_t)s->in + n > AGG_MAX_GROUPS/2 || agg_iset_grow(s, s->in + n) ){
-        return col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
-      }
       uint64_t *h = s->h;
       int64_t *val = s->g64;
+      uint32_t *g1 = s->g1;
       for(uint32_t k=0; k<n; k++){
         int64_t v = cv_int(arg, rows[k]);
         val[k] = v;
-        h[k] = agg_ipair_hash(gid[k] + 1, v);
+        g1[k] = gid[k] + 1;
+        h[k] = agg_ipair_hash(g1[k], v);
       }
-      agg_ipair *set = s->iset;
-      uint32_t mask = s->inbucket - 1, shift = agg_iset_shift(s->inbucket);
-      int pf = s->inbucket >= (1u<<14);
-      m = 0;
-      for(uint32_t k=0; k<n; k++){
-        if( pf && k+16<n ) __builtin_prefetch(&set[(uint32_t)(h[k+16]>>32) >> shift]);
-        if( agg_iset_add(set, mask, shift, h[k], gid[k] + 1, val[k]) ){
-          rows[m] = rows[k]; gid[m] = gid[k]; m++;
-        }
+      if( s->split_at && s->split==0 && s->iset.n >= s->split_at ){
+        int rc = agg_split_start(s, err);
+        if( rc ) return rc;
       }
-      s->in += m;
+      if( s->split && n ){
+        int rc = agg_split_hand_off(s, rows, gid, &n, err);
+        if( rc ) return rc;
+      }
+      if( agg_iset_grow(&s->iset, (uint64_t)s->iset.n + n) ){
+        return col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
+      }
+      uint32_t *fresh = s->fresh;
+      m = agg_iset_insert(&s->iset, h, g1, val, n, fresh);
+      for(uint32_t j=0; j<m; j++){ rows[j] = rows[fresh[j]]; gid[j] = gid[fresh[j]]; }
       *pn = m;
       return COL_OK;
     }
@@ -669,26 +714,12 @@ static int agg_merge_distinct(agg_state *s, const agg_state *src, const uint32_t
                               col_error *err){
   enum { CHUNK = 1024 };
   uint32_t rows[CHUNK], gid[CHUNK];
-  int rc = COL_OK;
-  for(uint32_t k=0; k<CHUNK; k++) rows[k] = k;
-  if( src->iset ){
-    int64_t vals[CHUNK];
-    col_vector vv;
-    memset(&vv, 0, sizeof(vv));
-    vv.type = CV_INT; vv.form = CV_FLAT; vv.n = CHUNK; vv.i64 = vals;
-    uint32_t j = 0;
-    while( j<src->inbucket && rc==COL_OK ){
-      uint32_t n = 0;
-      for(; j<src->inbucket && n<CHUNK; j++){
-        const agg_ipair *e = &src->iset[j];
-        if( e->g==0 ) continue;
-        vals[n] = e->v; gid[n] = map[e->g - 1]; n++;
-      }
-      if( n ) rc = agg_state_update(s, &vv, 0, CHUNK, rows, gid, n, err);
-      for(uint32_t k=0; k<CHUNK; k++) rows[k] = k;
-    }
-    if( rc ) return rc;
+  int rc = agg_iset_feed(s, &src->iset, map, 1, err);
+  /* a split set's other half: once the helper is idle */
+  if( rc==COL_OK && src->split && (rc = agg_dsplit_wait(src->split, err))==COL_OK ){
+    rc = agg_iset_feed(s, agg_dsplit_set(src->split), map, 1, err);
   }
+  if( rc ) return rc;
   const agg_table *d = &src->dset;
   cv_str *strs = d->ngroup ? malloc(CHUNK * sizeof(cv_str)) : 0;
   if( d->ngroup && strs==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");

@@ -30,6 +30,7 @@
 #include "../reader/error.h"
 #include "table.h"
 #include "hash.h"
+#include "iset.h"
 
 typedef enum agg_kind {
   AGG_COUNT_STAR, AGG_COUNT, AGG_SUM, AGG_TOTAL, AGG_AVG,
@@ -60,14 +61,18 @@ typedef struct agg_state {
   uint8_t *dpassed;       /* per entry of dictionary dpassed_id */
   uint64_t dpassed_id;    /* the dictionary dpassed describes, 0 none */
   uint32_t dpassed_cap;   /* entries dpassed holds */
-  /* DISTINCT over INTEGER values: an open-addressing set of (group, value)
-  ** pairs held in the buckets themselves, one cache line per probe. Used
-  ** while every argument seen is INTEGER or NULL; the first batch with
-  ** another storage class moves its pairs into dset (iset_off). */
-  struct agg_ipair *iset; /* inbucket entries (malloc'd) */
-  uint32_t inbucket;      /* a power of two, or 0 before the first use */
-  uint32_t in;            /* pairs held */
+  /* DISTINCT over INTEGER values: (group, value) pairs in agg/iset.h's
+  ** set, one cache line per probe. Used while every argument seen is
+  ** INTEGER or NULL; the first batch with another storage class moves its
+  ** pairs into dset (iset_off). */
+  agg_iset iset;
   int iset_off;           /* dset holds the pairs from now on */
+  uint32_t *g1;           /* DISTINCT: group + 1 of each pair (scratch) */
+  uint32_t *fresh;        /* DISTINCT: positions of new pairs (scratch) */
+  /* count(DISTINCT) over INTEGER values may hand half its pairs to a
+  ** helper thread (agg/distinct_split.h) once its set holds split_at */
+  uint32_t split_at;      /* 0: never */
+  struct agg_dsplit *split;   /* the helper, once started */
   /* min/max over a dictionary: the best entry of each group in a batch,
   ** found by ranks of the entries, then compared once with the state */
   int32_t *bcode;         /* per group: best code this batch, or -1 */
@@ -90,6 +95,16 @@ void agg_state_free(agg_state *s);
 
 /* Make room for groups 0..ngroup-1 (new ones start empty). */
 int agg_state_reserve(agg_state *s, uint32_t ngroup, col_error *err);
+
+/* count(DISTINCT x): once the set holds `pairs` INTEGER pairs, insert
+** half of them on a thread of its own (agg/distinct_split.h). Call before
+** the first update; a no-op for other aggregates. */
+void agg_state_split_at(agg_state *s, uint32_t pairs);
+
+/* Bring a split count(DISTINCT)'s counts up to date (waits for the
+** helper). Call after the last update, before results, and before s is
+** merged into another state. */
+int agg_state_settle(agg_state *s, col_error *err);
 
 /* Add rows rows[0..n) (batch row indexes) of arg (NULL for count(*)) to
 ** groups gid[0..n). sep is group_concat's separator vector or NULL.

@@ -2,7 +2,7 @@
 ** double.h — doubling an open-addressing array in place.
 **
 ** Both of agg's hash sets (agg_table's buckets, the DISTINCT pair set in
-** aggregate.c) probe linearly from a home that is the top bits of a hash,
+** iset.c) probe linearly from a home that is the top bits of a hash,
 ** so doubling sends the entry homed at h to 2h or 2h+1. With the array
 ** already grown to 2n (agg/bigmem.h: a mapping grows by mremap, the new
 ** half prefaulted and zero), the entries are moved there in place: walked

@@ -581,6 +581,11 @@ fail:
   return err->code ? err->code : COL_ERROR;
 }
 
+void groupby_split_distinct(groupby *gb, uint32_t pairs){
+  if( gb->nthread!=1 || gb->lane ) return;
+  for(int a=0; a<gb->aggs.n; a++) agg_state_split_at(&gb->parts[0].states[a], pairs);
+}
+
 void groupby_projection(const groupby *gb, int *nproj, const int **proj){
   *nproj = gb->nproj;
   *proj = gb->proj;
@@ -1392,6 +1397,12 @@ static int gb_order_upto(groupby *gb, uint32_t row, col_error *err){
 }
 
 int groupby_finish(groupby *gb, col_error *err){
+  for(int i=0; i<gb->nparts; i++){
+    for(int a=0; a<gb->aggs.n; a++){
+      int rc = agg_state_settle(&gb->parts[i].states[a], err);
+      if( rc ) return rc;
+    }
+  }
   uint64_t total = 0;
   for(int i=0; i<gb->nparts; i++) total += gb->parts[i].table.ngroup;
   if( total > AGG_MAX_GROUPS ){

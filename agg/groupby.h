@@ -58,6 +58,12 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
                 const groupby_options *opt, groupby **out, col_error *err);
 void groupby_free(groupby *gb);
 
+/* Before the first batch: a count(DISTINCT) over INTEGER values inserts
+** half its pairs on a thread of its own once its set holds `pairs`
+** (agg/distinct_split.h). Only for a serial group by (threads<=1, not a
+** lane); then with one more thread than threads=1 promises. */
+void groupby_split_distinct(groupby *gb, uint32_t pairs);
+
 /* Source columns the batches must carry, in order (the scan projection). */
 void groupby_projection(const groupby *gb, int *nproj, const int **proj);
 

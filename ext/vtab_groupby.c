@@ -74,6 +74,7 @@ typedef struct gb_table {
 } gb_table;
 
 #define GB_MAX_SORT 16   /* ORDER BY terms the table will consume */
+#define GB_DISTINCT_SPLIT_AT 65536   /* pairs before a count(DISTINCT) splits */
 
 typedef struct gb_cursor {
   sqlite3_vtab_cursor base;
@@ -400,6 +401,13 @@ static pred_op gb_pred_op(int op){
 /* Run the aggregation for the plan and keep the result in the cursor.
 ** may_cut: a LIMIT without ORDER BY in the plan may keep the first groups
 ** alone (c->first_k). */
+/* Is column col of schema always a number (INTEGER or REAL)? */
+static int gb_numeric_col(const col_schema *schema, int col){
+  if( col<0 || col>=schema->n ) return 0;
+  int ty = schema->cols[col].type;
+  return ty==CV_INT || ty==CV_REAL;
+}
+
 static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **argv,
                   int may_cut){
   gb_table *t = (gb_table*)c->base.pVtab;
@@ -528,6 +536,19 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
   int nproj;
   const int *proj;
   groupby_projection(c->gb, &nproj, &proj);
+  /* One thread aggregates (no lanes: DISTINCT's set names groups) while
+  ** another decodes. A count(DISTINCT) whose set outgrows the caches then
+  ** hands half its inserts to a thread of its own, a core the decoding
+  ** leaves mostly idle when the rows are numbers alone (so threads=2 runs
+  ** three): count(DISTINCT UserID) at threads=2 over 10M rows, GROUP BY
+  ** RegionID 0.27 -> 0.22 s, no keys 0.184 -> 0.160 s. With a string to
+  ** decode there is no idle core: the same by SearchPhrase, 0.23 -> 0.27 s. */
+  if( t->threads>1 && o.threads<=1 ){
+    int numeric = 1;
+    for(int i=0; i<nproj; i++) numeric &= gb_numeric_col(&t->ds->schema, proj[i]);
+    for(int i=0; i<npred; i++) numeric &= gb_numeric_col(&t->ds->schema, preds[i].col);
+    if( numeric ) groupby_split_distinct(c->gb, GB_DISTINCT_SPLIT_AT);
+  }
   scan_spec spec;
   memset(&spec, 0, sizeof(spec));
   spec.nproj = nproj; spec.proj = proj;

@@ -12,7 +12,8 @@
 ** same rows into SQLite and into col_vectors in all three forms (FLAT with
 ** and without tags, DICT, CONST, with and without a selection vector), runs
 ** `SELECT keys, aggs FROM t GROUP BY keys` in both and compares the answers
-** as multisets. REAL results compare exactly: with threads=1 rows reach each
+** as multisets (threads=0: serial, count(DISTINCT) split onto a helper
+** thread from the first pair). REAL results compare exactly: with threads=1 rows reach each
 ** group in row order, as SQLite's stable sorter feeds them, so the doubles
 ** are added in the same order; threads>1 partitions by key, which keeps that
 ** order too, so it is compared exactly as well.
@@ -264,6 +265,63 @@ static void test_found_after_inplace_doubling(void){
     CHECK_EQ_INT(used, N);
     CHECK_EQ_INT(bad, 0);
     agg_table_free(&t);
+  }
+  tv_free(&pl);
+}
+
+/* count(DISTINCT) split onto a helper thread (agg/distinct_split.h): the
+** counts, settled, equal a plain set's; a batch holding TEXT midway moves
+** both halves into the general set; a split state merged into another
+** gives its pairs whole; the helper's half starts at split_at pairs
+** (the pairs before it move over, uncounted again). */
+static uint32_t split_rnd(uint64_t *r, uint32_t n){
+  *r = *r*6364136223846793005ull + 1442695040888963407ull;
+  return (uint32_t)(*r >> 33) % n;
+}
+static void test_distinct_split(void){
+  enum { G = 7, V = 3000, B = 1500, NB = 40 };
+  tv_pool pl = {0};
+  uint64_t r = 0x2545f4914f6cdd1dull;
+  col_error err; col_error_clear(&err);
+  uint8_t *seen = tv_alloc(&pl, G*V);
+  pred_value *v = tv_alloc(&pl, B*sizeof(pred_value));
+  uint32_t *rows = tv_alloc(&pl, B*4), *gid = tv_alloc(&pl, B*4);
+  for(int mode=0; mode<3; mode++){
+    /* 0: split from the first pair; 1: at 5000 pairs; 2: 1, with TEXT midway */
+    agg_state s, d;
+    CHECK(agg_state_init(&s, AGG_COUNT, 1, 0)==0);
+    CHECK(agg_state_init(&d, AGG_COUNT, 1, 0)==0);
+    agg_state_split_at(&s, mode==1 ? 5000 : 1);
+    CHECK(agg_state_reserve(&s, G, &err)==COL_OK);
+    CHECK(agg_state_reserve(&d, G, &err)==COL_OK);
+    memset(seen, 0, G*V);
+    int64_t want[G] = {0};
+    uint8_t wseen[G] = {0};
+    for(int b=0; b<NB; b++){
+      for(uint32_t k=0; k<B; k++){
+        uint32_t g = (uint32_t)split_rnd(&r, G), x = (uint32_t)split_rnd(&r, V);
+        int text = mode==2 && b==NB/2 && k==7;
+        v[k] = text ? tv_text("word") : split_rnd(&r, 20)==0 ? tv_null() : tv_int(x);
+        rows[k] = k; gid[k] = g;
+        if( v[k].type==CV_INT && !seen[g*V + x] ){ seen[g*V + x] = 1; want[g]++; }
+        if( v[k].type==CV_TEXT && !wseen[g] ){ wseen[g] = 1; want[g]++; }
+      }
+      col_vector *vec = tv_flat(&pl, v, B, mode==2);
+      CHECK(agg_state_update(&s, vec, 0, B, rows, gid, B, &err)==COL_OK);
+    }
+    CHECK(agg_state_settle(&s, &err)==COL_OK);
+    uint32_t map[G];
+    for(uint32_t g=0; g<G; g++) map[g] = g;
+    CHECK(agg_state_merge(&d, &s, map, G, 0, &err)==COL_OK);
+    for(uint32_t g=0; g<G; g++){
+      pred_value a, c; char buf[64];
+      CHECK(agg_state_result(&s, g, &a, buf, &err)==COL_OK);
+      CHECK(agg_state_result(&d, g, &c, buf, &err)==COL_OK);
+      CHECK_EQ_INT(a.i, want[g]);
+      CHECK_EQ_INT(c.i, want[g]);
+    }
+    agg_state_free(&s);
+    agg_state_free(&d);
   }
   tv_free(&pl);
 }
@@ -682,12 +740,14 @@ static void run_ours(const gen_table *gt, const char *keys, const char *aggs, in
   groupby *lanes[8] = {0};
   int nlane = threads<0 ? -threads : 1;
   col_error err; col_error_clear(&err);
-  groupby_options o = { threads<0 ? -threads : threads, 0, where, threads<0, 0 };
+  /* threads==0: serial, with a count(DISTINCT) split from its first pair */
+  groupby_options o = { threads<0 ? -threads : threads ? threads : 1, 0, where, threads<0, 0 };
   for(int l=0; l<nlane; l++){
     if( groupby_new(keys, aggs, schema, &o, &lanes[l], &err) ){
       rs->error = 1; snprintf(rs->errmsg, sizeof(rs->errmsg), "%s", err.msg);
       goto done;
     }
+    if( threads==0 ) groupby_split_distinct(lanes[l], 1);
   }
   groupby *gb = lanes[0];
   if( nlane>1 && !groupby_can_merge(gb) ){
@@ -902,7 +962,7 @@ static void test_differential(void){
     }
     sqlite3_exec(db, "COMMIT", 0, 0, 0);
     sqlite3_finalize(ins);
-    for(int q=0; q<12; q++) diff_one(db, &gt, &schema, q%4==3 ? 2 + rndn(3) : q%4==1 ? -(2 + rndn(3)) : 1);
+    for(int q=0; q<12; q++) diff_one(db, &gt, &schema, q%4==3 ? 2 + rndn(3) : q%4==1 ? -(2 + rndn(3)) : q%8==4 ? 0 : 1);
     for(int c=0; c<NCOL; c++) free(gt.v[c]);
     free(gt.live);
     sqlite3_close(db);
@@ -1092,6 +1152,7 @@ int main(int argc, char **argv){
   RUN(test_found_after_rehash);
   RUN(test_found_after_inplace_doubling);
   RUN(test_distinct_int_set_doubling);
+  RUN(test_distinct_split);
   RUN(test_owned_bytes_counted);
   RUN(test_real_text);
   RUN(test_ascii_run);
