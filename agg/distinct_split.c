@@ -2,11 +2,11 @@
 ** distinct_split.c — half of a count(DISTINCT) set on a helper thread; see
 ** distinct_split.h.
 **
-** A few buffers circulate between the aggregating thread, which fills one
-** per batch, and the helper, which inserts a queued one's pairs and frees
-** it. Four let the filler run ahead of a helper that is briefly
-** descheduled (two cores, three threads) without waiting. The filler
-** appends batch after batch to its buffer and queues it once full.
+** A few buffers circulate between the aggregating thread, which appends
+** batch after batch to one and queues it once full, and the helper, which
+** inserts a queued one's pairs and frees it. Four let the filler run
+** ahead of a helper that is briefly descheduled (two cores, three
+** threads) without waiting.
 */
 #include "distinct_split.h"
 #include "bigmem.h"

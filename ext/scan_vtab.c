@@ -22,9 +22,13 @@ SQLITE_EXTENSION_INIT3
 #include "plan.h"
 #include "../reader/parquet/parquet.h"
 #include "../reader/csv/csv.h"
+#include "../reader/warm.h"
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* Columns read from which a batch is swept into the cache first. */
+#define SCAN_WARM_COLS 8
 
 typedef struct scan_cursor {
   sqlite3_vtab_cursor base;
@@ -355,7 +359,13 @@ static int cursor_fetch(scan_cursor *c){
       return rc==COL_ENOMEM ? SQLITE_NOMEM : rc==COL_EINTERRUPT ? SQLITE_INTERRUPT : SQLITE_ERROR;
     }
     if( !b ){ c->eof = 1; c->batch = 0; return SQLITE_OK; }
-    if( b->nsel>0 ){ c->batch = b; c->pos = 0; return SQLITE_OK; }
+    if( b->nsel>0 ){
+      /* SQLite reads a row at a time: with many columns, more streams than
+      ** the prefetchers follow (reader/warm.h) */
+      if( b->ncols>=SCAN_WARM_COLS && (uint64_t)b->nsel*2 >= b->n ) col_batch_warm(b);
+      c->batch = b; c->pos = 0;
+      return SQLITE_OK;
+    }
   }
 }
 
