@@ -3,7 +3,7 @@
 ** filter parsers (agg/expr.c, agg/filter.c), evaluating what parses over a
 ** small batch (a filter's unpushed terms as the group by's where), serially
 ** and as two lanes folded together (groupby_merge). Input: the bytes as text; the first byte picks keys,
-** aggregates or filter. Must never crash, leak or read out of bounds.
+** aggregates or filter, and whether a count(DISTINCT) splits onto a helper thread. Must never crash, leak or read out of bounds.
 */
 #include <stdint.h>
 #include <stdlib.h>
@@ -71,7 +71,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
     }
     groupby_free(l0); groupby_free(l1);
     col_error_clear(&err);
-    if( groupby_consume(gb, &b, &err)==COL_OK && groupby_finish(gb, &err)==COL_OK ){
+    /* bit 2 of the first byte: a count(DISTINCT) hands pairs to a helper
+    ** thread from the second batch on */
+    int split = (data[0] & 4)!=0;
+    if( split ) groupby_split_distinct(gb, 1);
+    col_batch b2 = b;
+    b2.first_row = 4;
+    if( groupby_consume(gb, &b, &err)==COL_OK
+     && (!split || groupby_consume(gb, &b2, &err)==COL_OK)
+     && groupby_finish(gb, &err)==COL_OK ){
       char buf[64];
       for(uint32_t r=0; r<groupby_ngroups(gb); r++){
         for(int c=0; c<groupby_ncols(gb); c++){ pred_value v; groupby_value(gb, r, c, &v, buf, &err); }
