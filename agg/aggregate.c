@@ -281,8 +281,10 @@ static int agg_distinct_passed(agg_state *s, const col_vector *arg, uint32_t *ro
   return 0;
 }
 
-void agg_state_split_at(agg_state *s, uint32_t pairs){
-  if( s->kind==AGG_COUNT && s->distinct ) s->split_at = pairs;
+void agg_state_split_at(agg_state *s, uint32_t pairs, uint32_t quarters){
+  if( s->kind!=AGG_COUNT || !s->distinct ) return;
+  s->split_at = pairs;
+  s->split_share = quarters<1 ? 1 : quarters>3 ? 3 : quarters;
 }
 
 /* Start the helper and move to it the pairs of the set that are its: the
@@ -313,7 +315,7 @@ static int agg_split_start(agg_state *s, col_error *err){
       const agg_ipair *e2 = &old.b[j];
       if( e2->g==0 ) continue;
       uint64_t x = agg_ipair_hash(e2->g, e2->v);
-      if( x & AGG_DSPLIT_BIT ){ b->g1[r] = e2->g; b->v[r] = e2->v; b->h[r] = x; r++; }
+      if( agg_dsplit_away(x, s->split_share) ){ b->g1[r] = e2->g; b->v[r] = e2->v; b->h[r] = x; r++; }
       else{ g1[n] = e2->g; v[n] = e2->v; h[n] = x; n++; }
     }
     b->n = r;
@@ -345,7 +347,7 @@ static int agg_split_hand_off(agg_state *s, uint32_t *rows, uint32_t *gid,
   uint32_t r = b->n, m = 0;
   for(uint32_t k=0; k<n; k++){
     uint64_t x = h[k];
-    uint32_t away = (uint32_t)(x & AGG_DSPLIT_BIT);
+    uint32_t away = agg_dsplit_away(x, s->split_share);
     b->g1[r] = g1[k]; b->v[r] = val[k]; b->h[r] = x;
     g1[m] = g1[k]; val[m] = val[k]; h[m] = x; rows[m] = rows[k]; gid[m] = gid[k];
     r += away; m += 1 - away;

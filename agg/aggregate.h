@@ -72,6 +72,7 @@ typedef struct agg_state {
   /* count(DISTINCT) over INTEGER values may hand half its pairs to a
   ** helper thread (agg/distinct_split.h) once its set holds split_at */
   uint32_t split_at;      /* 0: never */
+  uint32_t split_share;   /* quarters of the pairs the helper takes */
   struct agg_dsplit *split;   /* the helper, once started */
   /* min/max over a dictionary: the best entry of each group in a batch,
   ** found by ranks of the entries, then compared once with the state */
@@ -97,9 +98,9 @@ void agg_state_free(agg_state *s);
 int agg_state_reserve(agg_state *s, uint32_t ngroup, col_error *err);
 
 /* count(DISTINCT x): once the set holds `pairs` INTEGER pairs, insert
-** half of them on a thread of its own (agg/distinct_split.h). Call before
-** the first update; a no-op for other aggregates. */
-void agg_state_split_at(agg_state *s, uint32_t pairs);
+** `quarters`/4 of them (1..3) on a thread of its own (agg/distinct_split.h).
+** Call before the first update; a no-op for other aggregates. */
+void agg_state_split_at(agg_state *s, uint32_t pairs, uint32_t quarters);
 
 /* Bring a split count(DISTINCT)'s counts up to date (waits for the
 ** helper). Call after the last update, before results, and before s is

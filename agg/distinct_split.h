@@ -5,8 +5,8 @@
 ** at threads=2 when lanes cannot be used: DISTINCT's set names groups, so
 ** lanes would each need a set as large as the whole), inserting the
 ** (group, value) pairs into the set is most of the aggregating thread's
-** time: at millions of pairs nearly every insert misses the cache. The
-** pairs whose hash has AGG_DSPLIT_BIT set go to a helper thread instead,
+** time: at millions of pairs nearly every insert misses the cache. A
+** share of the pairs, chosen by their hash, go to a helper thread instead,
 ** which keeps them in a set of its own and counts, per group, the pairs
 ** that were new there. The two sets hold disjoint pairs, so a group's
 ** count is the sum of the two; no order is kept, which is why only count()
@@ -27,9 +27,13 @@
 #include "../reader/error.h"
 #include "iset.h"
 
-/* The bit of agg_ipair_hash that sends a pair to the helper. The home
-** bucket uses the top bits, so each half still spreads over its set. */
-#define AGG_DSPLIT_BIT 1u
+/* Does the pair hashed h go to the helper, which takes `quarters`/4 of
+** the pairs (1..3)? The low two bits of agg_ipair_hash decide (the home
+** bucket uses the top bits, so each part still spreads over its set); a
+** pair always goes the same way for one split. Branch-free. */
+static inline uint32_t agg_dsplit_away(uint64_t h, uint32_t quarters){
+  return (uint32_t)(((h & 3) + quarters) >> 2);
+}
 
 typedef struct agg_dsplit agg_dsplit;
 

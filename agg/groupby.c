@@ -583,7 +583,16 @@ fail:
 
 void groupby_split_distinct(groupby *gb, uint32_t pairs){
   if( gb->nthread!=1 || gb->lane ) return;
-  for(int a=0; a<gb->aggs.n; a++) agg_state_split_at(&gb->parts[0].states[a], pairs);
+  /* The helper takes half the pairs, or three quarters when the thread
+  ** aggregating also updates two or more other aggregates per row: GROUP
+  ** BY RegionID with count(DISTINCT UserID) alone, 0.218 s at a half and
+  ** 0.235 s at three quarters; beside sum, count and avg (Q10), 0.285 s
+  ** and 0.260 s. */
+  int others = 0;
+  for(int a=0; a<gb->aggs.n; a++) others += !gb->aggs.items[a].distinct;
+  for(int a=0; a<gb->aggs.n; a++){
+    agg_state_split_at(&gb->parts[0].states[a], pairs, others>=2 ? 3 : 2);
+  }
 }
 
 void groupby_projection(const groupby *gb, int *nproj, const int **proj){

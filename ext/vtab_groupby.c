@@ -398,9 +398,6 @@ static pred_op gb_pred_op(int op){
   }
 }
 
-/* Run the aggregation for the plan and keep the result in the cursor.
-** may_cut: a LIMIT without ORDER BY in the plan may keep the first groups
-** alone (c->first_k). */
 /* Is column col of schema always a number (INTEGER or REAL)? */
 static int gb_numeric_col(const col_schema *schema, int col){
   if( col<0 || col>=schema->n ) return 0;
@@ -408,6 +405,9 @@ static int gb_numeric_col(const col_schema *schema, int col){
   return ty==CV_INT || ty==CV_REAL;
 }
 
+/* Run the aggregation for the plan and keep the result in the cursor.
+** may_cut: a LIMIT without ORDER BY in the plan may keep the first groups
+** alone (c->first_k). */
 static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **argv,
                   int may_cut){
   gb_table *t = (gb_table*)c->base.pVtab;

@@ -291,7 +291,7 @@ static void test_distinct_split(void){
     agg_state s, d;
     CHECK(agg_state_init(&s, AGG_COUNT, 1, 0)==0);
     CHECK(agg_state_init(&d, AGG_COUNT, 1, 0)==0);
-    agg_state_split_at(&s, mode==1 ? 5000 : 1);
+    agg_state_split_at(&s, mode==1 ? 5000 : 1, 1 + (uint32_t)mode);
     CHECK(agg_state_reserve(&s, G, &err)==COL_OK);
     CHECK(agg_state_reserve(&d, G, &err)==COL_OK);
     memset(seen, 0, G*V);
