@@ -209,7 +209,7 @@ static int agg_iset_feed(agg_state *s, const agg_iset *set, const uint32_t *map,
   return rc;
 }
 
-/* Move the INTEGER pairs, the helper's half too, into dset. */
+/* Move the INTEGER pairs, the helper's part too, into dset. */
 static int agg_iset_retire(agg_state *s, col_error *err){
   int rc = agg_state_settle(s, err);
   if( rc ) return rc;
@@ -717,7 +717,7 @@ static int agg_merge_distinct(agg_state *s, const agg_state *src, const uint32_t
   enum { CHUNK = 1024 };
   uint32_t rows[CHUNK], gid[CHUNK];
   int rc = agg_iset_feed(s, &src->iset, map, 1, err);
-  /* a split set's other half: once the helper is idle */
+  /* a split set's other part: once the helper is idle */
   if( rc==COL_OK && src->split && (rc = agg_dsplit_wait(src->split, err))==COL_OK ){
     rc = agg_iset_feed(s, agg_dsplit_set(src->split), map, 1, err);
   }

@@ -69,7 +69,7 @@ typedef struct agg_state {
   int iset_off;           /* dset holds the pairs from now on */
   uint32_t *g1;           /* DISTINCT: group + 1 of each pair (scratch) */
   uint32_t *fresh;        /* DISTINCT: positions of new pairs (scratch) */
-  /* count(DISTINCT) over INTEGER values may hand half its pairs to a
+  /* count(DISTINCT) over INTEGER values may hand part of its pairs to a
   ** helper thread (agg/distinct_split.h) once its set holds split_at */
   uint32_t split_at;      /* 0: never */
   uint32_t split_share;   /* quarters of the pairs the helper takes */

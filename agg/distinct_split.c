@@ -1,5 +1,5 @@
 /*
-** distinct_split.c — half of a count(DISTINCT) set on a helper thread; see
+** distinct_split.c — part of a count(DISTINCT) set on a helper thread; see
 ** distinct_split.h.
 **
 ** A few buffers circulate between the aggregating thread, which appends

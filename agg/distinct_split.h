@@ -1,5 +1,5 @@
 /*
-** distinct_split.h — half of a count(DISTINCT x) set, on a thread of its own.
+** distinct_split.h — part of a count(DISTINCT x) set, on a thread of its own.
 **
 ** With the rows aggregated on one thread while another decodes (group_by
 ** at threads=2 when lanes cannot be used: DISTINCT's set names groups, so

@@ -59,8 +59,8 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
 void groupby_free(groupby *gb);
 
 /* Before the first batch: a count(DISTINCT) over INTEGER values inserts
-** half its pairs on a thread of its own once its set holds `pairs`
-** (agg/distinct_split.h). Only for a serial group by (threads<=1, not a
+** half or three quarters of its pairs on a thread of its own once its set
+** holds `pairs` (agg/distinct_split.h). Only for a serial group by (threads<=1, not a
 ** lane); then with one more thread than threads=1 promises. */
 void groupby_split_distinct(groupby *gb, uint32_t pairs);
 
