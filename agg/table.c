@@ -80,7 +80,7 @@ pred_value agg_keycol_value(const agg_keycol *k, uint32_t slot){
     case CV_INT: v.i = (int64_t)k->vals[slot]; break;
     case CV_REAL: memcpy(&v.f, &k->vals[slot], 8); break;
     case CV_TEXT: case CV_BLOB:
-      v.p = k->heap ? k->heap + k->vals[slot] : "";
+      v.p = agg_keycol_bytes(k, slot);
       v.n = agg_keycol_len(k, slot);
       break;
     default: break;
@@ -100,7 +100,9 @@ static inline int agg_key_same(const agg_keycol *k, uint32_t slot,
       case CV_REAL: { double f; memcpy(&f, &k->vals[slot], 8); return f==cv_real(v, row); }
       default: {
         cv_str s = cv_bytes(v, row);
-        return s.n==k->lens[slot] && (s.n==0 || memcmp(s.p, k->heap + k->vals[slot], s.n)==0);
+        uint64_t w = k->vals[slot];
+        if( w & AGG_INLINE_FLAG ) return s.n<=AGG_INLINE_BYTES && agg_inline_word(s.p, s.n)==w;
+        return s.n==k->lens[slot] && memcmp(s.p, k->heap + w, s.n)==0;
       }
     }
   }
@@ -231,8 +233,12 @@ static int agg_keycol_set_bytes(agg_keycol *k, uint32_t slot, const char *p, uin
     k->lens = agg_mem_zalloc((size_t)(k->cap ? k->cap : 1) * 4);
     if( k->lens==0 ) return -1;
   }
-  k->vals[slot] = k->heap_len;
   k->lens[slot] = n;
+  if( n<=AGG_INLINE_BYTES ){
+    k->vals[slot] = agg_inline_word(p, n);
+    return 0;
+  }
+  k->vals[slot] = k->heap_len;
   return agg_keycol_append(k, p, n);
 }
 
@@ -351,7 +357,7 @@ void agg_table_key_vector(const agg_table *t, int col, uint32_t from, uint32_t n
   for(uint32_t i=0; i<n; i++){
     int tag = agg_keycol_tag(k, from+i);
     if( tag==CV_TEXT || tag==CV_BLOB ){
-      strs[i].p = k->heap ? k->heap + k->vals[from+i] : "";
+      strs[i].p = agg_keycol_bytes(k, from+i);
       strs[i].n = k->lens[from+i];
     }else{
       strs[i].p = 0; strs[i].n = 0;

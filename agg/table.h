@@ -21,6 +21,7 @@
 #define COLUMNAR_AGG_TABLE_H
 
 #include <stdint.h>
+#include <string.h>
 #include "../reader/vector.h"
 #include "../reader/scan.h"
 #include "../reader/error.h"
@@ -38,7 +39,9 @@
 typedef struct agg_keycol {
   uint8_t *tags;          /* storage class per group, or NULL while every
                           ** group's is utag */
-  uint64_t *vals;         /* INTEGER, REAL bits, or heap offset of TEXT/BLOB */
+  uint64_t *vals;         /* INTEGER, REAL bits; TEXT/BLOB: up to
+                          ** AGG_INLINE_BYTES bytes themselves
+                          ** (agg_inline_word), else their offset in heap */
   uint32_t *lens;         /* TEXT/BLOB length in bytes (0 for other
                           ** classes), or NULL while no group is TEXT/BLOB */
   char *heap;             /* TEXT/BLOB bytes of all groups (malloc'd) */
@@ -49,12 +52,32 @@ typedef struct agg_keycol {
                           ** group has, AGG_UTAG_NONE before the first */
 } agg_keycol;
 
+/* TEXT/BLOB this short live in the value word: the bytes, then their
+** length in the top byte with its top bit set, which no heap offset has
+** (the host is little-endian: reader/parquet/delta.c). No heap bytes, and
+** a comparison is one word, not a length, then a memcmp through a cache
+** miss into the heap (a minute '00'..'59', an empty SearchPhrase, most
+** phone models). */
+#define AGG_INLINE_BYTES 7
+#define AGG_INLINE_FLAG (1ull<<63)
+
+static inline uint64_t agg_inline_word(const char *p, uint32_t n){
+  uint64_t w = 0;
+  if( n ) memcpy(&w, p, n);
+  return w | ((uint64_t)(0x80u | n) << 56);
+}
+
 /* Storage class and TEXT/BLOB length of the group in slot. */
 static inline int agg_keycol_tag(const agg_keycol *k, uint32_t slot){
   return k->tags ? k->tags[slot] : k->utag;
 }
 static inline uint32_t agg_keycol_len(const agg_keycol *k, uint32_t slot){
   return k->lens ? k->lens[slot] : 0;
+}
+/* The bytes of the TEXT/BLOB group in slot (len agg_keycol_len). */
+static inline const char *agg_keycol_bytes(const agg_keycol *k, uint32_t slot){
+  if( k->vals[slot] & AGG_INLINE_FLAG ) return (const char*)&k->vals[slot];
+  return k->heap + k->vals[slot];
 }
 
 typedef struct agg_table {
