@@ -20,21 +20,19 @@ static uint64_t warm_vector(const col_vector *v, uint32_t n){
   uint64_t s = warm_bytes(v->tags, n);
   if( v->form==CV_DICT ) return s + warm_bytes(v->codes, (uint64_t)n*4);
   s += warm_bytes(v->i64, (uint64_t)n*8);
-  s += warm_bytes(v->f64, (uint64_t)n*8);
+  /* a vector may show one array as both */
+  if( (const void*)v->f64!=(const void*)v->i64 ) s += warm_bytes(v->f64, (uint64_t)n*8);
   if( v->str ){
     s += warm_bytes(v->str, (uint64_t)n*sizeof(cv_str));
-    /* the bytes usually lie end to end: one line per value at most, and
-    ** none for short neighbours sharing a line */
-    uintptr_t last = 0;
+    /* The bytes usually lie end to end: each line is read once, by the
+    ** first value that reaches into it. */
+    uintptr_t last = UINTPTR_MAX;   /* the line read last */
     for(uint32_t i=0; i<n; i++){
-      const char *p = v->str[i].p;
-      uint32_t len = v->str[i].n;
-      if( p==0 || len==0 ) continue;
-      uintptr_t a = (uintptr_t)p / WARM_LINE;
-      uintptr_t e = ((uintptr_t)p + len - 1) / WARM_LINE;
-      if( a==last ) a++;
-      for(; a<=e; a++) s += *(const unsigned char*)(a*WARM_LINE > (uintptr_t)p ? (const char*)(a*WARM_LINE) : p);
-      last = e;
+      if( v->str[i].p==0 || v->str[i].n==0 ) continue;
+      uintptr_t q = (uintptr_t)v->str[i].p, end = q + v->str[i].n;
+      if( q/WARM_LINE==last ) q = (last + 1)*WARM_LINE;
+      for(; q<end; q = (q/WARM_LINE + 1)*WARM_LINE) s += *(const unsigned char*)q;
+      last = (end - 1)/WARM_LINE;
     }
   }
   return s;
