@@ -306,7 +306,10 @@ static int agg_split_start(agg_state *s, col_error *err){
   uint64_t h[CHUNK];
   int64_t v[CHUNK];
   uint32_t g1[CHUNK], fresh[CHUNK];
-  int rc = agg_iset_grow(&s->iset, old.n) ? COL_ENOMEM : COL_OK;
+  int rc = COL_OK;
+  if( agg_iset_grow(&s->iset, old.n) ){
+    rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
+  }
   for(uint32_t j=0; j<old.nbucket && rc==COL_OK; ){
     agg_dsplit_buf *b = agg_dsplit_room(s->split, CHUNK, err);
     if( b==0 ){ rc = err->code; break; }
@@ -323,14 +326,8 @@ static int agg_split_start(agg_state *s, col_error *err){
   }
   agg_iset_free(&old);
   if( rc==COL_OK ) rc = agg_dsplit_wait(s->split, err);
-  if( rc ){
-    if( rc==COL_ENOMEM ) col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
-    return rc;
-  }
-  uint32_t nc;
-  int64_t *c = agg_dsplit_counts(s->split, &nc);
-  if( nc ) memset(c, 0, (size_t)nc*8);
-  return COL_OK;
+  if( rc==COL_OK ) agg_dsplit_take_counts(s->split, 0, 0);
+  return rc;
 }
 
 /* Send the pairs of the batch (s->g1, g64, h, with rows and gid) whose hash
@@ -361,11 +358,8 @@ int agg_state_settle(agg_state *s, col_error *err){
   if( s->split==0 ) return COL_OK;
   int rc = agg_dsplit_wait(s->split, err);
   if( rc ) return rc;
-  uint32_t nc;
-  int64_t *c = agg_dsplit_counts(s->split, &nc);
-  int64_t *a = s->a;
-  if( nc > s->cap ) nc = s->cap;   /* groups past the states saw no pair */
-  for(uint32_t g=0; g<nc; g++){ a[g] += c[g]; c[g] = 0; }
+  /* groups past the states' capacity saw no pair */
+  agg_dsplit_take_counts(s->split, s->a, s->cap);
   return COL_OK;
 }
 

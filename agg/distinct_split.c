@@ -197,9 +197,10 @@ int agg_dsplit_wait(agg_dsplit *d, col_error *err){
   return failed ? dsplit_failed(err) : COL_OK;
 }
 
-int64_t *agg_dsplit_counts(agg_dsplit *d, uint32_t *n){
-  *n = d->ncnt;
-  return d->cnt;
+void agg_dsplit_take_counts(agg_dsplit *d, int64_t *dst, uint32_t ndst){
+  uint32_t n = d->ncnt < ndst || dst==0 ? d->ncnt : ndst;
+  if( dst ) for(uint32_t g=0; g<n; g++) dst[g] += d->cnt[g];
+  if( n ) memset(d->cnt, 0, (size_t)n*8);
 }
 
 const agg_iset *agg_dsplit_set(const agg_dsplit *d){ return &d->set; }

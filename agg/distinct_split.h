@@ -17,7 +17,7 @@
 **   ... b->g1[b->n] = group + 1; b->v[b->n] = value;
 **       b->h[b->n] = agg_ipair_hash(...); b->n++ ...
 **   agg_dsplit_wait(d, &err);      // all pairs are in; helper idle
-**   agg_dsplit_counts(d, &n)       // new pairs per group, since last taken
+**   agg_dsplit_take_counts(d, counts, ngroup)   // add the new pairs per group
 **   agg_dsplit_free(d);
 */
 #ifndef COLUMNAR_AGG_DISTINCT_SPLIT_H
@@ -61,9 +61,10 @@ agg_dsplit_buf *agg_dsplit_room(agg_dsplit *d, uint32_t n, col_error *err);
 ** helper's error. The set and counts may then be read until the next post. */
 int agg_dsplit_wait(agg_dsplit *d, col_error *err);
 
-/* After agg_dsplit_wait: per group g < *n, the pairs new to the helper's
-** set since the counts were last cleared. */
-int64_t *agg_dsplit_counts(agg_dsplit *d, uint32_t *n);
+/* After agg_dsplit_wait: add to dst[g], g < ndst, the pairs of group g
+** new to the helper's set since the last call (dst NULL: drop them), and
+** start those counts again from zero. */
+void agg_dsplit_take_counts(agg_dsplit *d, int64_t *dst, uint32_t ndst);
 /* After agg_dsplit_wait: the helper's set. */
 const agg_iset *agg_dsplit_set(const agg_dsplit *d);
 
