@@ -37,6 +37,13 @@ static uint32_t topk_chunk_max(const scan_topk *t){
   return SCAN_TOPK_CHUNK_VALUES/np;
 }
 
+/* Rows fetched at once for a first pass that kept k: all of them, within
+** topk_chunk_max and at least TOPK_CHUNK_MIN. */
+static uint32_t topk_chunk_for(const scan_topk *t, uint32_t k){
+  uint32_t c = k < topk_chunk_max(t) ? k : topk_chunk_max(t);
+  return c < TOPK_CHUNK_MIN ? TOPK_CHUNK_MIN : c;
+}
+
 /* Every pass reads the same files: they are counted once. */
 static void topk_count(scan_topk *t, const scan_stats *s){
   scan_stats_add(&t->stats, s);
@@ -196,9 +203,7 @@ int scan_topk_open(col_dataset *ds, const scan_spec *spec, const topk_term *term
   t->nterm = nterm;
   /* rows fetched at once: all k, unless past topk_chunk_max; then in
   ** chunks, each its own second pass */
-  t->chunk = k;
-  if( t->chunk > topk_chunk_max(t) ) t->chunk = topk_chunk_max(t);
-  if( t->chunk < TOPK_CHUNK_MIN ) t->chunk = TOPK_CHUNK_MIN;
+  t->chunk = topk_chunk_for(t, k);
   if( first>0 && first<t->chunk ){ t->chunk = first; t->widen = 1; }
   t->poll = poll; t->poll_ctx = poll_ctx;
   col_arena_init(&t->arena);
@@ -231,8 +236,7 @@ int scan_topk_next(scan_topk *t, col_error *err){
   if( t->rank < t->nrows && t->rank >= t->from + t->nfetched ){
     if( t->widen ){
       t->widen = 0;
-      t->chunk = topk_chunk_max(t);
-      if( t->chunk < TOPK_CHUNK_MIN ) t->chunk = TOPK_CHUNK_MIN;
+      t->chunk = topk_chunk_for(t, UINT32_MAX);
     }
     return topk_fetch_rows(t, t->rank, err);
   }
