@@ -378,14 +378,28 @@ static int plan_const_preds(const col_dataset *ds, sqlite3_index_info *info, int
   return n;
 }
 
+/* plan_const_preds into an array of its own: *preds and p hold them until
+** plan_const_close. How many; -1 when out of memory. */
+static int plan_const_open(const col_dataset *ds, sqlite3_index_info *info, int like,
+                           scan_plan *p, scan_pred **preds){
+  memset(p, 0, sizeof(*p));
+  *preds = sqlite3_malloc64(sizeof(scan_pred)*(sqlite3_uint64)(info->nConstraint+1));
+  if( *preds==0 ) return -1;
+  return plan_const_preds(ds, info, like, p, *preds);
+}
+
+static void plan_const_close(scan_plan *p, scan_pred *preds){
+  sqlite3_free(preds);
+  scan_plan_free(p);
+}
+
 /* The dataset's estimate for the constraints with known right-hand sides
 ** that the plan applies exactly; -1 when there are none. */
 static double plan_estimate(const col_dataset *ds, sqlite3_index_info *info){
   scan_plan p;
-  memset(&p, 0, sizeof(p));
-  scan_pred *preds = sqlite3_malloc64(sizeof(scan_pred)*(sqlite3_uint64)(info->nConstraint+1));
-  if( !preds ) return -1;
-  int n = plan_const_preds(ds, info, 0, &p, preds);
+  scan_pred *preds;
+  int n = plan_const_open(ds, info, 0, &p, &preds);
+  if( n<0 ) return -1;
   double est = -1;
   if( n>0 ){
     scan_spec spec;
@@ -394,8 +408,7 @@ static double plan_estimate(const col_dataset *ds, sqlite3_index_info *info){
     spec.preds = preds;
     est = ds->m->estimate_rows((col_dataset*)ds, &spec);
   }
-  sqlite3_free(preds);
-  scan_plan_free(&p);
+  plan_const_close(&p, preds);
   return est;
 }
 
@@ -408,10 +421,9 @@ static double plan_estimate(const col_dataset *ds, sqlite3_index_info *info){
 static double plan_like_sample(const col_dataset *ds, sqlite3_index_info *info){
   if( !ds->shardable || ds->nparts<1 || ds->total_rows<0 ) return -1;
   scan_plan p;
-  memset(&p, 0, sizeof(p));
-  scan_pred *preds = sqlite3_malloc64(sizeof(scan_pred)*(sqlite3_uint64)(info->nConstraint+1));
-  if( !preds ) return -1;
-  int n = plan_const_preds(ds, info, 1, &p, preds);
+  scan_pred *preds;
+  int n = plan_const_open(ds, info, 1, &p, &preds);
+  if( n<0 ) return -1;
   double est = -1;
   int64_t parts = ds->nparts;
   int nsample = parts < PLAN_SAMPLE_PARTS ? (int)parts : PLAN_SAMPLE_PARTS;
@@ -438,8 +450,7 @@ static double plan_like_sample(const col_dataset *ds, sqlite3_index_info *info){
     if( matched<0 ) break;
   }
   if( n>0 && nsample>0 && matched>=0 ) est = (double)matched * (double)parts / nsample;
-  sqlite3_free(preds);
-  scan_plan_free(&p);
+  plan_const_close(&p, preds);
   return est;
 }
 
