@@ -10,14 +10,86 @@
 #include <strings.h>
 #include <math.h>
 
-/* sum / total / avg (SumCtx in SQLite 3.40's func.c). */
+/* sum / total / avg (SumCtx in SQLite's func.c). */
 typedef struct agg_sum {
-  double r;               /* the sum as doubles, in row order */
+  double r;               /* the sum as doubles, in row order (kbn: from
+                          ** the input that set approx on) */
+  double e;               /* kbn: the compensation term */
   int64_t i;              /* the integer sum while exact */
   int64_t cnt;            /* non-NULL inputs */
-  uint8_t overflow;       /* the integer sum overflowed */
-  uint8_t approx;         /* a non-INTEGER input was seen */
+  uint8_t overflow;       /* the integer sum overflowed (kbn: and no REAL
+                          ** came after) */
+  uint8_t approx;         /* a non-INTEGER input was seen (kbn: or the
+                          ** integer sum overflowed) */
 } agg_sum;
+
+/* ---- SQLite 3.43's compensated sum ----------------------------------------
+** Kahan-Babuska-Neumaier: the rounding error of each addition is kept in
+** e. An integer of 2^52 or more in magnitude is added as two doubles, its
+** value less its remainder mod 16384 and that remainder, so that no bit
+** of it is rounded away before the compensation sees it. */
+#define AGG_KBN_SPLIT 4503599627370496LL   /* 2^52 */
+
+static inline void agg_kbn_add(agg_sum *p, double r){
+  double s = p->r, t = s + r;
+  if( fabs(s) > fabs(r) ) p->e += (s - t) + r;
+  else p->e += (r - t) + s;
+  p->r = t;
+}
+
+static inline void agg_kbn_add_int(agg_sum *p, int64_t v){
+  if( v<=-AGG_KBN_SPLIT || v>=AGG_KBN_SPLIT ){
+    int64_t small = v % 16384;
+    agg_kbn_add(p, (double)(v - small));
+    agg_kbn_add(p, (double)small);
+  }else{
+    agg_kbn_add(p, (double)v);
+  }
+}
+
+/* The compensated sum takes over from the exact one, p->i. */
+static void agg_kbn_start(agg_sum *p){
+  int64_t v = p->i;
+  if( v<=-AGG_KBN_SPLIT || v>=AGG_KBN_SPLIT ){
+    int64_t small = v % 16384;
+    p->r = (double)(v - small);
+    p->e = (double)small;
+  }else{
+    p->r = (double)v;
+    p->e = 0.0;
+  }
+  p->approx = 1;
+}
+
+/* One INTEGER input, 3.43's way. */
+static inline void agg_kbn_int(agg_sum *p, int64_t v){
+  int64_t t;
+  p->cnt++;
+  if( p->approx ){
+    agg_kbn_add_int(p, v);
+  }else if( !__builtin_add_overflow(p->i, v, &t) ){
+    p->i = t;
+  }else{
+    p->overflow = 1;
+    agg_kbn_start(p);
+    agg_kbn_add_int(p, v);
+  }
+}
+
+/* One input of another class, as a double. A REAL after an overflow
+** clears it: 3.43's sum() returns the approximation then. */
+static inline void agg_kbn_real(agg_sum *p, double r){
+  p->cnt++;
+  if( !p->approx ) agg_kbn_start(p);
+  p->overflow = 0;
+  agg_kbn_add(p, r);
+}
+
+/* The double a kbn sum stands for (total, avg, a REAL sum). */
+static double agg_kbn_value(const agg_sum *p){
+  if( !p->approx ) return (double)p->i;
+  return isfinite(p->e) ? p->r + p->e : p->r;
+}
 
 /* min / max / any_value: the best value so far. */
 typedef struct agg_best {
@@ -427,8 +499,17 @@ static int agg_distinct_filter(agg_state *s, const col_vector *arg, uint32_t nro
   return agg_dset_add(s, arg, nrow, rows, gid, pn, err);
 }
 
-static void agg_sum_add(agg_sum *p, const pred_value *x0, double *absum){
+static void agg_sum_add(agg_sum *p, const pred_value *x0, double *absum, int kbn){
   pred_value x = agg_numeric_affinity(x0);
+  if( kbn ){
+    if( x.type==CV_INT ){
+      *absum += fabs((double)x.i);
+      agg_kbn_int(p, x.i);
+    }else{
+      agg_kbn_real(p, agg_real_value(&x));
+    }
+    return;
+  }
   p->cnt++;
   if( x.type==CV_INT ){
     *absum += fabs((double)x.i);
@@ -621,7 +702,18 @@ int agg_state_update(agg_state *s, const col_vector *arg, const col_vector *sep,
     }
     case AGG_SUM: case AGG_TOTAL: case AGG_AVG: {
       agg_sum *a = s->a;
-      if( arg->form==CV_FLAT && arg->tags==0 && arg->type==CV_INT ){
+      if( arg->form==CV_FLAT && arg->tags==0 && arg->type==CV_INT && s->kbn ){
+        const int64_t *x = arg->i64;
+        for(uint32_t k=0; k<n; k++) agg_kbn_int(&a[gid[k]], x[rows[k]]);
+        if( s->track_abs ){
+          double ab = 0;
+          for(uint32_t k=0; k<n; k++) ab += fabs((double)x[rows[k]]);
+          s->absum += ab;
+        }
+      }else if( arg->form==CV_FLAT && arg->tags==0 && arg->type==CV_REAL && s->kbn ){
+        const double *x = arg->f64;
+        for(uint32_t k=0; k<n; k++) agg_kbn_real(&a[gid[k]], x[rows[k]]);
+      }else if( arg->form==CV_FLAT && arg->tags==0 && arg->type==CV_INT ){
         const int64_t *x = arg->i64;
         for(uint32_t k=0; k<n; k++){
           agg_sum *p = &a[gid[k]];
@@ -646,7 +738,7 @@ int agg_state_update(agg_state *s, const col_vector *arg, const col_vector *sep,
       }else{
         for(uint32_t k=0; k<n; k++){
           pred_value x = agg_value_at(arg, rows[k]);
-          if( x.type!=CV_NULL ) agg_sum_add(&a[gid[k]], &x, &s->absum);
+          if( x.type!=CV_NULL ) agg_sum_add(&a[gid[k]], &x, &s->absum, s->kbn);
         }
       }
       return COL_OK;
@@ -706,6 +798,33 @@ oom:
 
 /* DISTINCT: feed src's (group, value) pairs, in the order they were first
 ** seen where the set keeps it, through s's set into s. */
+/* p += x for kbn sums, x over rows after p's (lanes, in run order). Two
+** exact sums stay exact; otherwise both become compensated sums and x's is
+** added as its sum and its compensation, which differs from adding x's
+** inputs one by one only in the last bits. The overflow flag follows 3.43
+** where the flags decide it: x's inputs reach p's compensated sum without
+** an overflow check, and a REAL among them (x approx without overflow)
+** clears p's. Whether exact sums overflow depends on the order of the
+** rows; the driver reruns serially when that can happen. */
+static void agg_sum_merge_kbn(agg_sum *p, const agg_sum *x){
+  int64_t t;
+  p->cnt += x->cnt;
+  if( !p->approx && !x->approx && !__builtin_add_overflow(p->i, x->i, &t) ){
+    p->i = t;
+    return;
+  }
+  int overflow = p->approx ? p->overflow && !(x->approx && !x->overflow)
+                           : x->overflow || !x->approx;
+  if( !p->approx ) agg_kbn_start(p);
+  if( x->approx ){
+    agg_kbn_add(p, x->r);
+    p->e += x->e;
+  }else{
+    agg_kbn_add_int(p, x->i);
+  }
+  p->overflow = (uint8_t)overflow;
+}
+
 static int agg_merge_distinct(agg_state *s, const agg_state *src, const uint32_t *map,
                               col_error *err){
   enum { CHUNK = 1024 };
@@ -751,6 +870,10 @@ int agg_state_merge(agg_state *s, const agg_state *src, const uint32_t *map,
         const agg_sum *x = &c[g];
         if( x->cnt==0 || map[g]==AGG_EMPTY ) continue;
         agg_sum *p = &d[map[g]];
+        if( s->kbn ){
+          agg_sum_merge_kbn(p, x);
+          continue;
+        }
         p->cnt += x->cnt;
         p->r += x->r;
         p->approx |= x->approx;
@@ -842,11 +965,12 @@ int agg_state_result(const agg_state *s, uint32_t g, pred_value *out,
       return COL_OK;
     case AGG_SUM: case AGG_TOTAL: case AGG_AVG: {
       const agg_sum *p = &((const agg_sum*)s->a)[g];
-      if( s->kind==AGG_TOTAL ){ out->type = CV_REAL; out->f = p->r; return COL_OK; }
+      double r = s->kbn ? agg_kbn_value(p) : p->r;
+      if( s->kind==AGG_TOTAL ){ out->type = CV_REAL; out->f = r; return COL_OK; }
       if( p->cnt==0 ) return COL_OK;
-      if( s->kind==AGG_AVG ){ out->type = CV_REAL; out->f = p->r/(double)p->cnt; return COL_OK; }
+      if( s->kind==AGG_AVG ){ out->type = CV_REAL; out->f = r/(double)p->cnt; return COL_OK; }
       if( p->overflow ) return col_error_set(err, COL_ERROR, "integer overflow");
-      if( p->approx ){ out->type = CV_REAL; out->f = p->r; }
+      if( p->approx ){ out->type = CV_REAL; out->f = r; }
       else{ out->type = CV_INT; out->i = p->i; }
       return COL_OK;
     }

@@ -6,14 +6,20 @@
 ** arrays rows[k] (row in the batch) and gid[k] (that row's group), so the
 ** loop over a column runs once per aggregate with the type dispatch outside.
 **
-** Semantics are SQLite 3.40's func.c, to the bit:
+** Semantics are SQLite's func.c, to the bit: 3.40's, or with kbn set the
+** sums of 3.43 and later:
 **   count(*), count(x)   INTEGER
 **   sum(x)               NULL for no non-NULL input; INTEGER while every input
 **                        is an INTEGER (TEXT that looks like one counts);
-**                        "integer overflow" error when that sum overflows;
+**                        "integer overflow" error when that sum overflows
+**                        (kbn: unless a REAL came after the overflow);
 **                        else REAL, the inputs added as doubles in row order
+**                        (kbn: from the exact integer sum so far, with
+**                        Kahan-Babuska-Neumaier compensation)
 **   total(x)             REAL, 0.0 for no input
-**   avg(x)               REAL: the double sum / count; NULL for no input
+**   avg(x)               REAL: the double sum / count (kbn: the exact integer
+**                        sum as a double while there is one); NULL for no
+**                        input
 **   min(x), max(x)       SQLite ordering (NULL ignored, numbers < TEXT < BLOB,
 **                        TEXT under BINARY); the first of equal values wins
 **   group_concat(x[,s])  TEXT; s taken from each row after the first
@@ -88,6 +94,10 @@ typedef struct agg_state {
   ** only for a lane (track_abs), where the order is not the rows' */
   double absum;
   int track_abs;
+  /* sum/total/avg add as SQLite 3.43 and later do (col_dialect.sum_kbn):
+  ** an exact integer sum until a REAL or an overflow, then a compensated
+  ** double sum; 0: as 3.40, every input also added to a plain double sum */
+  int kbn;
 } agg_state;
 
 /* A new state; 0 or -1 on OOM. */

@@ -99,6 +99,7 @@ struct groupby {
   uint8_t *spart;         /* lanes: each batch row's partition (scratch) */
   uint32_t spcap;         /* capacity of spart */
   uint64_t memory_limit;  /* bytes; 0: none */
+  col_dialect dialect;    /* the SQLite whose answers to give */
   gb_part *parts;         /* nparts partitions */
   agg_hasher hasher;      /* key hashing scratch */
   col_arena arena;        /* strings built by expressions, per batch */
@@ -155,6 +156,7 @@ static int gb_part_init(groupby *gb, gb_part *p, col_error *err){
     const agg_item *it = &gb->aggs.items[a];
     if( agg_state_init(&p->states[a], (agg_kind)it->kind, it->distinct, gb->keys.n==0) ) goto oom;
     p->states[a].track_abs = gb->lane;
+    p->states[a].kbn = gb->dialect.sum_kbn;
   }
   return COL_OK;
 oom:
@@ -476,6 +478,7 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
   agg_hasher_init(&gb->hasher);
   gb->nthread = opt && opt->threads>1 ? opt->threads : 1;
   gb->lane = opt && opt->lane;
+  if( opt && opt->dialect ) gb->dialect = *opt->dialect;
   if( gb->nthread>256 ) gb->nthread = 256;
   /* Zero keys: one group, one partition; workers would only wake to find
   ** no rows of theirs (the reader's own threads still decode ahead). */
@@ -600,6 +603,7 @@ void groupby_projection(const groupby *gb, int *nproj, const int **proj){
   *proj = gb->proj;
 }
 const agg_item_list *groupby_keys(const groupby *gb){ return &gb->keys; }
+const col_dialect *groupby_dialect(const groupby *gb){ return &gb->dialect; }
 const agg_item_list *groupby_aggs(const groupby *gb){ return &gb->aggs; }
 
 /* ---- consuming ---------------------------------------------------------- */

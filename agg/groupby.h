@@ -32,6 +32,7 @@
 
 #include <stdint.h>
 #include "../reader/scan.h"
+#include "../reader/dialect.h"
 #include "../reader/error.h"
 #include "expr.h"
 
@@ -49,9 +50,14 @@ typedef struct groupby_options {
                           ** keys are dropped (LIMIT without ORDER BY needs
                           ** no more). Serial only: ignored when threads>1
                           ** or lane. */
+  const col_dialect *dialect; /* the SQLite whose answers to give (sums,
+                          ** text of a REAL, ...); NULL: 3.40's */
 } groupby_options;
 
 typedef struct groupby groupby;
+
+/* The dialect gb was made with (groupby_options.dialect, copied). */
+const col_dialect *groupby_dialect(const groupby *gb);
 
 /* Parse keys and aggregates over schema. Errors name the bad text. */
 int groupby_new(const char *keys, const char *aggs, const col_schema *schema,

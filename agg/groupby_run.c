@@ -206,7 +206,7 @@ static int run_pass(groupby **gbp, col_dataset *ds, const scan_spec *spec,
   }
   /* Every lane keeps its groups in nlane partitions by hash, so the fold
   ** runs one thread per partition. */
-  groupby_options go = { st.nlane, 0, o->where, 1, 0 };
+  groupby_options go = { st.nlane, 0, o->where, 1, 0, groupby_dialect(*gbp) };
   for(int i=0; i<st.nlane; i++){
     if( (rc = groupby_new(o->keys, o->aggs, o->schema, &go, &st.lanes[i].gb, err))!=0 ) goto done;
   }
@@ -267,9 +267,10 @@ int groupby_run(groupby **gbp, col_dataset *ds, const scan_spec *spec,
   if( ds->nparts>0 && nlane>ds->nparts ) nlane = ds->nparts>1 ? (int)ds->nparts : 1;
   int rc = run_pass(gbp, ds, spec, o, nlane, err);
   if( rc==COL_OK && nlane>1 && !groupby_merge_exact(*gbp) ){
+    col_dialect dialect = *groupby_dialect(*gbp);
     groupby_free(*gbp);
     *gbp = 0;
-    groupby_options go = { 1, o->memory_limit, o->where, 0, 0 };
+    groupby_options go = { 1, o->memory_limit, o->where, 0, 0, &dialect };
     rc = groupby_new(o->keys, o->aggs, o->schema, &go, gbp, err);
     scan_spec serial = *spec;
     if( rc==COL_OK ){

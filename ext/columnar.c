@@ -35,6 +35,7 @@ int sqlite3_columnar_init(sqlite3 *db, char **errmsg, const sqlite3_api_routines
   if( !cc ) return SQLITE_NOMEM;
   memset(cc, 0, sizeof(*cc));
   cc->db = db;
+  columnar_dialect_probe(cc);
   int rc = columnar_register_scan(db, cc, conn_destroy);
   if( rc ){
     *errmsg = sqlite3_mprintf("columnar: cannot register modules: %s", sqlite3_errstr(rc));

@@ -12,6 +12,7 @@
 
 #include "sqlite3ext.h"
 #include "source.h"
+#include "../reader/dialect.h"
 
 typedef struct scan_table scan_table;
 
@@ -25,6 +26,8 @@ struct columnar_table_entry {
 struct columnar_conn {
   sqlite3 *db;               /* the connection */
   columnar_table_entry *tables; /* live scan tables */
+  col_dialect dialect;       /* how this SQLite answers where versions and
+                             ** builds differ (columnar_dialect_probe) */
 };
 
 int columnar_conn_add(columnar_conn *cc, const char *name, scan_table *tab);
@@ -40,5 +43,15 @@ scan_table *columnar_conn_find(columnar_conn *cc, const char *name);
 ** poll callback. sqlite3_finalize frees it. */
 sqlite3_stmt *columnar_probe_open(sqlite3 *db);
 int columnar_probe_interrupted(void *stmt);
+
+/* Ask the connection's SQLite, once, how it answers where versions and
+** builds differ (reader/dialect.h): a probe query shows LIKE on a BLOB,
+** U+FFFF in a GLOB class, length() of a stray continuation byte and a
+** compensated sum. A failed probe leaves 3.40's answers. */
+void columnar_dialect_probe(columnar_conn *cc);
+
+/* cc->dialect as of now, into out: the digits of a REAL's text
+** (SQLITE_DBCONFIG_FP_DIGITS) may change between statements. */
+void columnar_dialect_now(columnar_conn *cc, col_dialect *out);
 
 #endif

@@ -60,6 +60,7 @@ SQLITE_EXTENSION_INIT3
 typedef struct gb_table {
   sqlite3_vtab base;
   sqlite3 *db;            /* the connection */
+  columnar_conn *cc;      /* its registry and dialect */
   col_dataset *ds;        /* the source, opened once */
   char *keys;             /* keys= text (sqlite3_malloc'd) */
   char *aggs;             /* aggregates= text (sqlite3_malloc'd) */
@@ -138,6 +139,7 @@ static int gb_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
   if( t==0 ) return SQLITE_NOMEM;
   memset(t, 0, sizeof(*t));
   t->db = db;
+  t->cc = cc;
   t->threads = columnar_default_threads();
   if( argc<4 ){
     *errmsg = sqlite3_mprintf("group_by: usage: group_by(source, keys='...', aggregates='...', filter='...', threads=N, memory_limit=N)");
@@ -192,7 +194,7 @@ static int gb_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
   if( rc ) goto connect_error;
   rc = SQLITE_ERROR;
   const col_schema *schema = &t->ds->schema;
-  groupby_options o = { 1, 0, 0, 0, 0 };
+  groupby_options o = { 1, 0, 0, 0, 0, &cc->dialect };
   if( groupby_new(t->keys, t->aggs, schema, &o, &gb, &err) ){
     *errmsg = sqlite3_mprintf("%s", err.msg);
     goto connect_error;
@@ -499,7 +501,9 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
   int agg_threads = t->threads/2 > 0 ? t->threads/2 : 1;
   int scan_threads = t->threads - agg_threads + 1;
   int lanes = t->ds->shardable && t->threads>1 ? t->threads : 1;
-  groupby_options o = { agg_threads, t->memory_limit, t->filter.where, 0, 0 };
+  col_dialect dialect;
+  columnar_dialect_now(t->cc, &dialect);
+  groupby_options o = { agg_threads, t->memory_limit, t->filter.where, 0, 0, &dialect };
   if( may_cut && first && has_limit==1 && limit>=0 ){
     /* The first LIMIT + OFFSET keys are known only to a serial pass; its
     ** table stays that small, so one thread aggregates while the others

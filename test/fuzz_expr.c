@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
   }else{
     aggs = text;
   }
-  groupby_options o = { 1, 0, where, 0, 0 };
+  groupby_options o = { 1, 0, where, 0, 0, 0 };
   rc = groupby_new(keys, aggs, &schema, &o, &gb, &err);
   if( rc==COL_OK ){
     int64_t iv[4] = { 1, -5, INT64_MAX, 0 };
@@ -54,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
     }
     col_batch b = { 4, 4, 0, nproj, cols, 0 };
     /* and as two lanes of two partitions, the second folded into the first */
-    groupby_options lo = { 2, 0, where, 1, 0 };
+    groupby_options lo = { 2, 0, where, 1, 0, 0 };
     groupby *l0 = 0, *l1 = 0;
     if( groupby_new(keys, aggs, &schema, &lo, &l0, &err)==COL_OK
      && groupby_new(keys, aggs, &schema, &lo, &l1, &err)==COL_OK ){

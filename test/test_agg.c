@@ -373,6 +373,88 @@ static void test_distinct_split(void){
   tv_free(&pl);
 }
 
+/* sum, total and avg the way SQLite 3.43 and later add (agg_state.kbn),
+** whatever SQLite this test links: the expected values are what SQLite
+** 3.54.1 returned for these inputs, in this order, as quote() printed them
+** (17 significant digits: each is the exact double). Inputs that tell the
+** ways apart: a compensated sum keeps 3 between 1e308 and -1e308; an exact
+** integer sum is what avg divides; a REAL after an overflow clears it. */
+#define KR(x) {.type = CV_REAL, .f = (x)}
+#define KI(x) {.type = CV_INT, .i = (x)}
+static void test_kbn_sums(void){
+  static const struct {
+    int n; pred_value v[10];
+    double total, avg;
+    int sum_kind;   /* CV_INT, CV_REAL, or 0: "integer overflow" */
+    double sum_real; int64_t sum_int;
+  } cases[] = {
+    { 3, {KR(1e308),KI(3),KR(-1e308)}, 3.0, 1.0, CV_REAL, 3.0, 0 },
+    { 10, {KR(0.1),KR(0.1),KR(0.1),KR(0.1),KR(0.1),
+           KR(0.1),KR(0.1),KR(0.1),KR(0.1),KR(0.1)},
+      1.0, 0.1, CV_REAL, 1.0, 0 },
+    { 2, {KI(9007199254740993LL),KI(1)}, 9007199254740994.0, 4503599627370497.0, CV_INT, 0, 9007199254740994LL },
+    { 3, {KI(INT64_MAX),KI(1),KR(0.5)},
+      9.2233720368547758e+18, 3.0744573456182584e+18, CV_REAL, 9.2233720368547758e+18, 0 },
+    { 2, {KI(INT64_MAX),KI(1)}, 9.2233720368547758e+18, 4.6116860184273879e+18, 0, 0, 0 },
+    { 4, {KR(0.5),KI(INT64_MAX),KI(INT64_MAX),KI(-3)},
+      1.8446744073709552e+19, 4.6116860184273879e+18, CV_REAL, 1.8446744073709552e+19, 0 },
+    { 6, {KR(1e16),KI(1),KI(1),KI(1),KI(1),KR(-1e16)},
+      4.0, 0.66666666666666663, CV_REAL, 4.0, 0 },
+    { 4, {KI(-INT64_MAX),KI(-100),KR(2.5),KI(9007199254740995LL)},
+      -9.2143648376000348e+18, -2.3035912094000087e+18, CV_REAL, -9.2143648376000348e+18, 0 },
+  };
+  col_error err; col_error_clear(&err);
+  for(size_t c=0; c<sizeof(cases)/sizeof(cases[0]); c++){
+    /* all rows in one batch, then one row a batch (the flat and the
+    ** general update paths), then split in two and merged */
+    for(int how=0; how<3; how++){
+      agg_state st[3], part[3];
+      static const agg_kind kinds[3] = { AGG_SUM, AGG_TOTAL, AGG_AVG };
+      for(int a=0; a<3; a++){
+        CHECK(agg_state_init(&st[a], kinds[a], 0, 1)==0);
+        CHECK(agg_state_init(&part[a], kinds[a], 0, 1)==0);
+        st[a].kbn = part[a].kbn = 1;
+        CHECK(agg_state_reserve(&st[a], 1, &err)==COL_OK);
+        CHECK(agg_state_reserve(&part[a], 1, &err)==COL_OK);
+      }
+      int n = cases[c].n, half = how==2 ? n/2 : n;
+      tv_pool pl = {0};
+      for(int i=0; i<n; ){
+        int m = how==1 ? 1 : i<half ? half : n - half;
+        col_vector *vec = tv_flat(&pl, &cases[c].v[i], (uint32_t)m, 0);
+        uint32_t rows[10], gid[10] = {0};
+        for(int k=0; k<m; k++) rows[k] = (uint32_t)k;
+        for(int a=0; a<3; a++){
+          agg_state *dst = how==2 && i>=half ? &part[a] : &st[a];
+          CHECK(agg_state_update(dst, vec, 0, (uint32_t)m, rows, gid, (uint32_t)m, &err)==COL_OK);
+        }
+        i += m;
+      }
+      uint32_t map[1] = {0};
+      if( how==2 ) for(int a=0; a<3; a++) CHECK(agg_state_merge(&st[a], &part[a], map, 1, 0, &err)==COL_OK);
+      pred_value out; char buf[64];
+      int rc = agg_state_result(&st[0], 0, &out, buf, &err);
+      if( cases[c].sum_kind==0 ){
+        CHECK(rc!=COL_OK);
+      }else{
+        CHECK(rc==COL_OK);
+        CHECK_EQ_INT(out.type, cases[c].sum_kind);
+        if( cases[c].sum_kind==CV_INT ) CHECK_EQ_INT(out.i, cases[c].sum_int);
+        else CHECK(out.f==cases[c].sum_real || how==2);
+      }
+      col_error_clear(&err);
+      CHECK(agg_state_result(&st[1], 0, &out, buf, &err)==COL_OK);
+      CHECK(out.type==CV_REAL && (out.f==cases[c].total || how==2));
+      if( how==2 ) CHECK(fabs(out.f - cases[c].total) <= 1e-12*fabs(cases[c].total) + 1e-300);
+      CHECK(agg_state_result(&st[2], 0, &out, buf, &err)==COL_OK);
+      CHECK(out.type==CV_REAL && (out.f==cases[c].avg || how==2));
+      if( out.f!=cases[c].avg && how!=2 ) fprintf(stderr, "  case %zu how %d: avg %.17g want %.17g\n", c, how, out.f, cases[c].avg);
+      for(int a=0; a<3; a++){ agg_state_free(&st[a]); agg_state_free(&part[a]); }
+      tv_free(&pl);
+    }
+  }
+}
+
 /* count(DISTINCT x) over 300000 distinct integers in 3 groups, every value
 ** fed twice in batches: the pair set doubles in place past the size where
 ** it is a mapping, and every pair is counted once. */
@@ -778,6 +860,10 @@ static int feed_rows(groupby *gb, const gen_table *gt, int from, int to, col_err
   return COL_OK;
 }
 
+/* What the SQLite this test links does where versions differ, as
+** ext/conn.c would find it (test_differential asks). */
+static col_dialect diff_dialect;
+
 /* threads>0: one group by with that many partitions; threads<0: -threads
 ** lanes over consecutive runs of rows, folded together (groupby_merge, or
 ** groupby_fold_* without copying). */
@@ -788,7 +874,7 @@ static void run_ours(const gen_table *gt, const char *keys, const char *aggs, in
   int nlane = threads<0 ? -threads : 1;
   col_error err; col_error_clear(&err);
   /* threads==0: serial, with a count(DISTINCT) split from its first pair */
-  groupby_options o = { threads<0 ? -threads : threads ? threads : 1, 0, where, threads<0, 0 };
+  groupby_options o = { threads<0 ? -threads : threads ? threads : 1, 0, where, threads<0, 0, &diff_dialect };
   for(int l=0; l<nlane; l++){
     if( groupby_new(keys, aggs, schema, &o, &lanes[l], &err) ){
       rs->error = 1; snprintf(rs->errmsg, sizeof(rs->errmsg), "%s", err.msg);
@@ -978,6 +1064,12 @@ static void test_differential(void){
     for(int c=0; c<NCOL; c++) schema.cols[c].decl = typed ? typed_decl[c] : "";
     sqlite3 *db;
     sqlite3_open(":memory:", &db);
+    if( tab==0 ){
+      sqlite3_stmt *st;
+      sqlite3_prepare_v2(db, "SELECT sum(column1) FROM (VALUES(1e308),(3),(-1e308))", -1, &st, 0);
+      diff_dialect.sum_kbn = sqlite3_step(st)==SQLITE_ROW && sqlite3_column_double(st, 0)==3.0;
+      sqlite3_finalize(st);
+    }
     sqlite3_exec(db, typed ? "CREATE TABLE t(k1 INTEGER, k2 REAL, k3 TEXT, v1 INTEGER, v2 REAL, v3, d TEXT)"
                            : "CREATE TABLE t(k1, k2, k3, v1, v2, v3, d)", 0, 0, 0);
     gen_table gt;
@@ -1015,7 +1107,7 @@ static void test_differential(void){
     sqlite3_close(db);
   }
   col_schema_free(&schema);
-  printf("differential: %d group-bys against SQLite %s, %d differ (%d lane runs redone serially)\n", diff_cases, sqlite3_libversion(), diff_fail, diff_reruns);
+  printf("differential: %d group-bys against SQLite %s (%s sums), %d differ (%d lane runs redone serially)\n", diff_cases, sqlite3_libversion(), diff_dialect.sum_kbn ? "compensated" : "plain", diff_fail, diff_reruns);
 }
 
 /* Errors the parser must give, not crash on. */
@@ -1036,7 +1128,7 @@ static void test_dict_slots(void){
       if( r==1 ) vals[i] = tv_int(rndn(2)+7);
     }
     col_schema schema = test_schema();
-    groupby_options o = { mode==0 ? 1 : 2, 0, 0, mode==2, 0 };
+    groupby_options o = { mode==0 ? 1 : 2, 0, 0, mode==2, 0, 0 };
     char *out[2] = {0, 0};
     for(int dict=0; dict<2; dict++){
       groupby *gb = 0;
@@ -1118,7 +1210,7 @@ static void test_parse_errors(void){
 static void test_memory_limit(void){
   col_schema schema = test_schema();
   groupby *gb = 0; col_error err; col_error_clear(&err);
-  groupby_options o = { 1, 100000, 0, 0, 0 };
+  groupby_options o = { 1, 100000, 0, 0, 0, 0 };
   CHECK(groupby_new("k1", "count(*)", &schema, &o, &gb, &err)==COL_OK);
   tv_pool pl = {0};
   int rc = COL_OK;
@@ -1144,7 +1236,7 @@ static void bench_one(const char *label, int str_key, int threads, uint32_t card
   enum { ROWS = 10000000, BATCH = 8192 };
   col_schema schema = test_schema();
   groupby *gb; col_error err; col_error_clear(&err);
-  groupby_options o = { threads, 0, 0, 0, 0 };
+  groupby_options o = { threads, 0, 0, 0, 0, 0 };
   if( groupby_new(str_key ? "k3" : "k1", "count(*), sum(v1), avg(v2)", &schema, &o, &gb, &err) ){
     printf("bench: %s\n", err.msg); col_schema_free(&schema); return;
   }
@@ -1200,6 +1292,7 @@ int main(int argc, char **argv){
   RUN(test_found_after_inplace_doubling);
   RUN(test_distinct_int_set_doubling);
   RUN(test_distinct_split);
+  RUN(test_kbn_sums);
   RUN(test_inline_short_keys);
   RUN(test_owned_bytes_counted);
   RUN(test_real_text);

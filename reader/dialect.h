@@ -1,0 +1,49 @@
+/*
+** dialect.h — what the SQLite a query runs inside does differently from
+** other SQLite versions and builds.
+**
+** Pushdown and group_by must give what SQLite itself gives over the same
+** rows, and SQLite has changed its answers over the years: how a REAL
+** becomes text, whether LIKE looks inside a BLOB (a build option), how
+** sum() adds, how malformed UTF-8 splits into characters. The extension
+** layer (ext/conn.c) finds out which answers the loaded SQLite gives by
+** asking it (a probe query, sqlite3_db_config), once per connection, and
+** hands the result down to the reader and to group_by in this struct.
+**
+** Every field's zero is what SQLite 3.40.1 as Debian 12 builds it does,
+** the version this project was first checked against, so a zeroed struct
+** (or a NULL pointer to one) means that.
+*/
+#ifndef COLUMNAR_DIALECT_H
+#define COLUMNAR_DIALECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct col_dialect {
+  uint8_t like_blobs;     /* LIKE and GLOB match a BLOB's bytes as text
+                          ** (upstream's default); 0 under
+                          ** SQLITE_LIKE_DOESNT_MATCH_BLOBS (NULL, no match) */
+  uint8_t utf8_keep_nonchar; /* LIKE and GLOB read U+FFFE and U+FFFF as
+                          ** themselves; 0: as U+FFFD, as 3.40 does */
+  uint8_t utf8_lead_any;  /* length() and substr() start a character at any
+                          ** byte >= 0x80 and give it the continuation
+                          ** bytes after it (3.54); 0: only a byte >= 0xc0
+                          ** takes continuation bytes, a stray one is a
+                          ** character of its own */
+  uint8_t sum_kbn;        /* sum/total/avg keep an exact integer sum until
+                          ** a REAL or an overflow, then add with
+                          ** Kahan-Babuska-Neumaier (3.43); 0: every input
+                          ** is also added to a plain double sum, which
+                          ** total and avg return */
+  uint8_t real_digits;    /* significant digits of a REAL rendered as text:
+                          ** 0 means 15 (before 3.52, where it became 17
+                          ** and SQLITE_DBCONFIG_FP_DIGITS) */
+  /* Render r as SQLite does ("%!.*g" with real_digits digits) into buf[n],
+  ** NUL-terminated, returning the length; NULL: reader/like.c's own
+  ** rendering of 3.40's "%!.15g" (the extension points this at SQLite's
+  ** printf, which is then right for any version by construction). */
+  int (*real_text)(double r, int digits, char *buf, size_t n);
+} col_dialect;
+
+#endif /* COLUMNAR_DIALECT_H */
