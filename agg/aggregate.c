@@ -552,10 +552,11 @@ static int agg_text_append(agg_state *s, agg_text *t, const char *p, uint64_t n)
 }
 
 /* The text SQLite's sqlite3_value_text gives for x (x not NULL). */
-static const char *agg_text_of(const pred_value *x, char *buf, uint32_t *n){
+static const char *agg_text_of(const agg_state *s, const pred_value *x, char *buf,
+                               uint32_t *n){
   switch( x->type ){
     case CV_INT: *n = (uint32_t)agg_int_to_text(x->i, buf); return buf;
-    case CV_REAL: *n = (uint32_t)agg_real_to_text(x->f, buf); return buf;
+    case CV_REAL: *n = (uint32_t)agg_real_to_text(s->dialect, x->f, buf); return buf;
     default: *n = x->n; return x->p ? x->p : "";
   }
 }
@@ -778,14 +779,14 @@ int agg_state_update(agg_state *s, const col_vector *arg, const col_vector *sep,
             pred_value y = agg_value_at(sep, rows[k]);
             if( y.type!=CV_NULL ){
               uint32_t sn;
-              const char *sp = agg_text_of(&y, sbuf, &sn);
+              const char *sp = agg_text_of(s, &y, sbuf, &sn);
               if( agg_text_append(s, t, sp, sn) ) goto oom;
             }
           }else if( agg_text_append(s, t, ",", 1) ) goto oom;
         }
         t->any = 1;
         uint32_t xn;
-        const char *xp = agg_text_of(&x, buf, &xn);
+        const char *xp = agg_text_of(s, &x, buf, &xn);
         if( agg_text_append(s, t, xp, xn) ) goto oom;
       }
       return COL_OK;
@@ -914,7 +915,7 @@ int agg_state_merge(agg_state *s, const agg_state *src, const uint32_t *map,
         agg_text *t = &d[map[g]];
         if( t->any && sep && sep->type!=CV_NULL ){
           uint32_t sn;
-          const char *sp = agg_text_of(sep, sbuf, &sn);
+          const char *sp = agg_text_of(s, sep, sbuf, &sn);
           if( agg_text_append(s, t, sp, sn) ) goto oom;
         }
         t->any = 1;

@@ -98,6 +98,7 @@ typedef struct agg_state {
   ** an exact integer sum until a REAL or an overflow, then a compensated
   ** double sum; 0: as 3.40, every input also added to a plain double sum */
   int kbn;
+  const col_dialect *dialect; /* text of a REAL for group_concat; NULL: 3.40 */
 } agg_state;
 
 /* A new state; 0 or -1 on OOM. */

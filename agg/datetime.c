@@ -147,8 +147,9 @@ static void dt_raw_number(agg_dt *p, double r){
 
 static int dt_valid_jd(int64_t jd){ return jd>=0 && jd<=464269060799999LL; }
 
-/* isDate() without modifiers: 0 when x is a date, else 1. */
-static int dt_parse(const pred_value *x, agg_dt *p){
+/* isDate() without modifiers: 0 when x is a date, else 1. normalize: a
+** YYYY-MM-DD past its month's end is re-read from the Julian day. */
+static int dt_parse(const pred_value *x, int normalize, agg_dt *p){
   memset(p, 0, sizeof(*p));
   if( x->type==CV_NULL ) return 1;
   if( x->type==CV_INT || x->type==CV_REAL ){
@@ -171,6 +172,7 @@ static int dt_parse(const pred_value *x, agg_dt *p){
   }
   dt_compute_jd(p);
   if( p->error || !dt_valid_jd(p->jd) ) return 1;
+  if( normalize && p->valid_ymd && p->D>28 ) p->valid_ymd = 0;
   return 0;
 }
 
@@ -221,9 +223,30 @@ static inline int dt_put4(char *o, int v){
   return 4;
 }
 
-int agg_strftime(const char *fmt, uint32_t nfmt, const pred_value *x, char *out){
+/* Days from January 1st of d's year to d. */
+static int dt_days_after_jan01(const agg_dt *d){
+  agg_dt y = *d;
+  y.valid_jd = 0; y.M = 1; y.D = 1;
+  dt_compute_jd(&y);
+  return (int)((d->jd - y.jd + 43200000)/86400000);
+}
+static int dt_days_after_monday(const agg_dt *d){ return (int)(((d->jd+43200000)/86400000)%7); }
+static int dt_days_after_sunday(const agg_dt *d){ return (int)(((d->jd+129600000)/86400000)%7); }
+
+/* The Thursday of d's ISO week (its year is the ISO year). */
+static agg_dt dt_iso_thursday(const agg_dt *d){
+  agg_dt y = *d;
+  y.jd += (int64_t)(3 - dt_days_after_monday(d))*86400000;
+  y.valid_ymd = 0;
+  dt_compute_ymd(&y);
+  return y;
+}
+
+int agg_strftime(const char *fmt, uint32_t nfmt, const pred_value *x,
+                 const col_dialect *dia, char *out){
   agg_dt d;
-  if( dt_parse(x, &d) ) return -1;
+  int v344 = dia && dia->strftime_344, v346 = dia && dia->strftime_346;
+  if( dt_parse(x, dia && dia->date_normalize, &d) ) return -1;
   dt_compute_jd(&d);
   dt_compute_ymd(&d);
   dt_compute_hms(&d);
@@ -258,6 +281,52 @@ int agg_strftime(const char *fmt, uint32_t nfmt, const pred_value *x, char *out)
       case 'w': out[o++] = (char)('0' + ((d.jd+129600000)/86400000) % 7); break;
       case 'Y': o += dt_put4(out+o, d.Y); break;
       case '%': out[o++] = '%'; break;
+      case 'e': if( !v344 ) return -1; o += sprintf(out+o, "%2d", d.D); break;
+      case 'F':
+        if( !v344 ) return -1;
+        o += dt_put4(out+o, d.Y); out[o++] = '-'; o += dt_put2(out+o, d.M);
+        out[o++] = '-'; o += dt_put2(out+o, d.D);
+        break;
+      case 'k': if( !v344 ) return -1; o += sprintf(out+o, "%2d", d.h); break;
+      case 'I': case 'l': {
+        if( !v344 ) return -1;
+        int h = d.h>12 ? d.h - 12 : d.h==0 ? 12 : d.h;
+        o += sprintf(out+o, c=='I' ? "%02d" : "%2d", h);
+        break;
+      }
+      case 'p': case 'P':
+        if( !v344 ) return -1;
+        memcpy(out+o, d.h>=12 ? (c=='p' ? "PM" : "pm") : (c=='p' ? "AM" : "am"), 2);
+        o += 2;
+        break;
+      case 'R': case 'T':
+        if( !v344 ) return -1;
+        o += dt_put2(out+o, d.h); out[o++] = ':'; o += dt_put2(out+o, d.m);
+        if( c=='T' ){ out[o++] = ':'; o += dt_put2(out+o, (int)d.s); }
+        break;
+      case 'u': {
+        if( !v344 ) return -1;
+        int w = dt_days_after_sunday(&d);
+        out[o++] = (char)('0' + (w==0 ? 7 : w));
+        break;
+      }
+      case 'G': case 'g': {
+        if( !v346 ) return -1;
+        agg_dt y = dt_iso_thursday(&d);
+        if( c=='g' ) o += sprintf(out+o, "%02d", y.Y%100);
+        else o += dt_put4(out+o, y.Y);
+        break;
+      }
+      case 'U':
+        if( !v346 ) return -1;
+        o += sprintf(out+o, "%02d", (dt_days_after_jan01(&d) - dt_days_after_sunday(&d) + 7)/7);
+        break;
+      case 'V': {
+        if( !v346 ) return -1;
+        agg_dt y = dt_iso_thursday(&d);
+        o += sprintf(out+o, "%02d", dt_days_after_jan01(&y)/7 + 1);
+        break;
+      }
       default: return -1;
     }
   }

@@ -7,11 +7,13 @@
 ** Accepted values are those SQLite's date.c accepts without 'now':
 ** 'YYYY-MM-DD', 'YYYY-MM-DD HH:MM[:SS[.fff]]' (space or T), 'HH:MM[:SS]',
 ** an optional time zone suffix ('Z', '+HH:MM', '-HH:MM'), and a number
-** (INTEGER, REAL or numeric TEXT) taken as a Julian day number. Like SQLite,
-** the parsed year/month/day are printed as given (date('2024-02-30') is
-** '2024-02-30') while %j and %w go through the Julian day. Anything else
-** gives NULL. Formats: %d %f %H %j %J %m %M %s %S %w %W %Y %%; any other
-** % sequence makes the result NULL, as in SQLite.
+** (INTEGER, REAL or numeric TEXT) taken as a Julian day number. Like SQLite
+** 3.40, the parsed year/month/day are printed as given (date('2024-02-30')
+** is '2024-02-30'; later versions make it '2024-03-01': col_dialect) while
+** %j and %w go through the Julian day. Anything else gives NULL. Formats:
+** %d %f %H %j %J %m %M %s %S %w %W %Y %%, and where the dialect says so
+** %e %F %I %k %l %p %P %R %T %u %G %g %U %V; any other % sequence makes the
+** result NULL, as in SQLite.
 */
 #ifndef COLUMNAR_AGG_DATETIME_H
 #define COLUMNAR_AGG_DATETIME_H
@@ -22,8 +24,11 @@
 /* Bytes out must have for a format of nfmt bytes. */
 #define AGG_STRFTIME_CAP(nfmt) ((size_t)(nfmt)*16 + 64)
 
-/* strftime(fmt, x) into out (AGG_STRFTIME_CAP bytes). Returns the length,
-** or -1 when the result is NULL. */
-int agg_strftime(const char *fmt, uint32_t nfmt, const pred_value *x, char *out);
+/* strftime(fmt, x) into out (AGG_STRFTIME_CAP bytes), as the SQLite d
+** describes computes it (NULL: 3.40; later versions normalize a day past
+** the month's end and know more % letters). Returns the length, or -1
+** when the result is NULL. */
+int agg_strftime(const char *fmt, uint32_t nfmt, const pred_value *x,
+                 const col_dialect *d, char *out);
 
 #endif

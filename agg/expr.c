@@ -31,6 +31,8 @@ enum { AFF_NONE = 0, AFF_BLOB = 'B', AFF_TEXT = 'T', AFF_NUM = 'N' };
 
 struct agg_expr {
   int op;                 /* EX_COL, EX_LIT, EX_BIN, EX_FUNC */
+  const col_dialect *dialect; /* the SQLite whose answers to give (text of
+                          ** a REAL, LIKE on a BLOB, ...), or NULL: 3.40's */
   int sub;                /* EX_BIN: '+','-','*','/','%','|'; EX_FUNC: FN_* */
   int src;                /* EX_COL: source column index */
   int bcol;               /* EX_COL: index in the batch (agg_expr_bind) */
@@ -74,6 +76,11 @@ struct agg_expr {
   uint8_t *dtags;         /* dout's per-row tags when the column has NULLs */
   uint32_t dtags_cap;
 };
+
+/* length() and substr() split malformed UTF-8 as SQLite 3.54 does */
+#define EX_LEAD_ANY(e) ((e)->dialect && (e)->dialect->utf8_lead_any)
+/* date() and strftime() normalize a day past the month's end */
+#define EX_DATE_NORMALIZE(e) ((e)->dialect && (e)->dialect->date_normalize)
 
 /* ---- tokenizer ---------------------------------------------------------- */
 
@@ -881,6 +888,12 @@ int agg_expr_parse(const char *text, const col_schema *schema, int term,
 
 void agg_expr_free(agg_expr *e){ ex_free(e); }
 
+void agg_expr_set_dialect(agg_expr *e, const col_dialect *d){
+  if( e==0 ) return;
+  e->dialect = d;
+  for(int i=0; i<e->nargs && i<EX_MAXARG; i++) agg_expr_set_dialect(e->args[i], d);
+}
+
 int agg_expr_is_or(const agg_expr *e){ return e && e->op==EX_LOGIC && e->sub==LG_OR; }
 
 /* ---- binding ------------------------------------------------------------ */
@@ -968,11 +981,12 @@ static inline __attribute__((always_inline)) void ex_set(agg_expr *e, uint32_t r
 }
 
 /* The text of v (sqlite3_value_text): numbers are formatted into the arena. */
-static int ex_text(const pred_value *v, col_arena *a, const char **p, uint32_t *n){
-  char buf[40];
+static int ex_text(const agg_expr *e, const pred_value *v, col_arena *a,
+                   const char **p, uint32_t *n){
+  char buf[PRED_NUM_TEXT_MAX];
   int len;
   if( v->type==CV_INT ) len = agg_int_to_text(v->i, buf);
-  else if( v->type==CV_REAL ) len = agg_real_to_text(v->f, buf);
+  else if( v->type==CV_REAL ) len = agg_real_to_text(e->dialect, v->f, buf);
   else{ *p = v->p ? v->p : ""; *n = v->n; return 0; }
   char *q = col_arena_dup(a, buf, (size_t)len);
   if( q==0 ) return -1;
@@ -983,13 +997,13 @@ static int ex_text(const pred_value *v, col_arena *a, const char **p, uint32_t *
 static pred_value ex_null(void){ pred_value v; memset(&v, 0, sizeof(v)); return v; }
 
 /* l op r, as vdbe.c's OP_Add..OP_Remainder and OP_Concat. */
-static int ex_arith(int op, const pred_value *l, const pred_value *r,
+static int ex_arith(const agg_expr *e, int op, const pred_value *l, const pred_value *r,
                     col_arena *a, pred_value *out){
   *out = ex_null();
   if( l->type==CV_NULL || r->type==CV_NULL ) return 0;
   if( op=='|' ){
     const char *lp, *rp; uint32_t ln, rn;
-    if( ex_text(l, a, &lp, &ln) || ex_text(r, a, &rp, &rn) ) return -1;
+    if( ex_text(e, l, a, &lp, &ln) || ex_text(e, r, a, &rp, &rn) ) return -1;
     char *q = col_arena_alloc(a, (size_t)ln + rn);
     if( q==0 ) return -1;
     if( ln ) memcpy(q, lp, ln);
@@ -1049,8 +1063,8 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
       out->type = CV_INT;
       if( x[0].type==CV_BLOB ){ out->i = x[0].n; return 0; }
       const char *p; uint32_t n;
-      if( ex_text(&x[0], a, &p, &n) ) return -1;
-      out->i = agg_str_length(p, n);
+      if( ex_text(e, &x[0], a, &p, &n) ) return -1;
+      out->i = agg_str_length(p, n, EX_LEAD_ANY(e));
       return 0;
     }
     case FN_SUBSTR: {
@@ -1060,8 +1074,8 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
       int64_t p2 = nx==3 ? (int)(x[2].type==CV_INT ? x[2].i : agg_int_value(&x[2])) : 0;
       if( x[0].type!=CV_BLOB ){
         const char *p; uint32_t n, off, len;
-        if( ex_text(&x[0], a, &p, &n) ) return -1;
-        agg_str_substr(p, n, p1, nx==3, p2, &off, &len);
+        if( ex_text(e, &x[0], a, &p, &n) ) return -1;
+        agg_str_substr(p, n, p1, nx==3, p2, EX_LEAD_ANY(e), &off, &len);
         out->type = CV_TEXT; out->p = p + off; out->n = len;
         return 0;
       }
@@ -1078,7 +1092,7 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
     case FN_LOWER: case FN_UPPER: {
       if( x[0].type==CV_NULL ) return 0;
       const char *p; uint32_t n;
-      if( ex_text(&x[0], a, &p, &n) ) return -1;
+      if( ex_text(e, &x[0], a, &p, &n) ) return -1;
       char *q = col_arena_alloc(a, n);
       if( q==0 ) return -1;
       for(uint32_t i=0; i<n; i++){
@@ -1099,12 +1113,12 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
         case FN_DATETIME: f = "%Y-%m-%d %H:%M:%S"; nf = 17; break;
         default:
           if( x[0].type==CV_NULL ) return 0;
-          if( ex_text(&x[0], a, &f, &nf) ) return -1;
+          if( ex_text(e, &x[0], a, &f, &nf) ) return -1;
           d = &x[1];
           break;
       }
       if( d->type==CV_NULL ) return 0;
-      if( e->tpl.code && d->type==CV_TEXT && agg_ts_canonical(d->p, d->n) ){
+      if( e->tpl.code && d->type==CV_TEXT && agg_ts_canonical(d->p, d->n, EX_DATE_NORMALIZE(e)) ){
         /* the fields are bytes of the text: a slice of it, or a copy */
         if( e->tpl.run>=0 ){
           out->type = CV_TEXT; out->p = d->p + e->tpl.run; out->n = e->tpl.n;
@@ -1118,7 +1132,7 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
       }
       char *q = col_arena_alloc(a, AGG_STRFTIME_CAP(nf));
       if( q==0 ) return -1;
-      int len = agg_strftime(f, nf, d, q);
+      int len = agg_strftime(f, nf, d, e->dialect, q);
       if( len<0 ) return 0;
       out->type = CV_TEXT; out->p = q; out->n = (uint32_t)len;
       return 0;
@@ -1138,27 +1152,27 @@ static int ex_cmp_aff(const agg_expr *l, const agg_expr *r){
 }
 
 /* What OP_Eq..OP_Ge do to an operand under affinity aff. */
-static void ex_apply_aff(int aff, pred_value *v, char *buf){
+static void ex_apply_aff(const agg_expr *e, int aff, pred_value *v, char *buf){
   if( aff==AFF_NUM ){
     if( v->type==CV_TEXT ) *v = agg_numeric_affinity(v);
   }else if( aff==AFF_TEXT ){
     if( v->type==CV_INT || v->type==CV_REAL ){
-      int n = v->type==CV_INT ? agg_int_to_text(v->i, buf) : agg_real_to_text(v->f, buf);
+      int n = v->type==CV_INT ? agg_int_to_text(v->i, buf) : agg_real_to_text(e->dialect, v->f, buf);
       v->type = CV_TEXT; v->p = buf; v->n = (uint32_t)n;
     }
   }
 }
 
 /* l op r: 1, 0, or -1 for NULL. */
-static int ex_compare(int op, int aff, pred_value l, pred_value r){
-  char b1[40], b2[40];
+static int ex_compare(const agg_expr *e, int op, int aff, pred_value l, pred_value r){
+  char b1[PRED_NUM_TEXT_MAX], b2[PRED_NUM_TEXT_MAX];
   if( l.type==CV_NULL || r.type==CV_NULL ){
     if( op==CMP_IS ) return l.type==r.type;
     if( op==CMP_ISNOT ) return l.type!=r.type;
     return -1;
   }
-  ex_apply_aff(aff, &l, b1);
-  ex_apply_aff(aff, &r, b2);
+  ex_apply_aff(e, aff, &l, b1);
+  ex_apply_aff(e, aff, &r, b2);
   int c = agg_value_compare(&l, &r);
   switch( op ){
     case CMP_EQ: case CMP_IS: return c==0;
@@ -1185,13 +1199,14 @@ static void ex_bool(pred_value *out, int t){
 }
 
 /* instrFunc of SQLite 3.40. */
-static int ex_instr(const pred_value *h, const pred_value *nd, col_arena *a, pred_value *out){
+static int ex_instr(const agg_expr *e, const pred_value *h, const pred_value *nd,
+                    col_arena *a, pred_value *out){
   *out = ex_null();
   if( h->type==CV_NULL || nd->type==CV_NULL ) return 0;
   const char *zh, *zn;
   uint32_t nh, nn;
   int is_text = !(h->type==CV_BLOB && nd->type==CV_BLOB);
-  if( ex_text(h, a, &zh, &nh) || ex_text(nd, a, &zn, &nn) ) return -1;
+  if( ex_text(e, h, a, &zh, &nh) || ex_text(e, nd, a, &zn, &nn) ) return -1;
   out->type = CV_INT; out->i = agg_str_instr(zh, nh, zn, nn, is_text);
   return 0;
 }
@@ -1217,7 +1232,7 @@ static int ex_row(agg_expr *e, const pred_value *x, col_arena *a, pred_value *ou
         ex_bool(out, ex_int_cmp(e->sub, x[0].i, x[1].i));
         return 0;
       }
-      ex_bool(out, ex_compare(e->sub, aff, x[0], x[1]));
+      ex_bool(out, ex_compare(e, e->sub, aff, x[0], x[1]));
       return 0;
     }
     case EX_LOGIC: {
@@ -1234,16 +1249,17 @@ static int ex_row(agg_expr *e, const pred_value *x, col_arena *a, pred_value *ou
       return 0;
     }
     case EX_LIKE: {
-#ifndef COLUMNAR_LIKE_MATCHES_BLOBS
-      /* SQLITE_LIKE_DOESNT_MATCH_BLOBS (as Debian builds 3.40, our oracle;
-      ** see reader/predicate.c): a BLOB on either side is 0, even against
-      ** NULL. */
-      if( x[0].type==CV_BLOB || x[1].type==CV_BLOB ){ ex_bool(out, e->neg); return 0; }
-#endif
+      /* SQLITE_LIKE_DOESNT_MATCH_BLOBS (as Debian builds SQLite; see
+      ** reader/predicate.c): a BLOB on either side is 0, even against
+      ** NULL. Upstream's default matches its bytes as text. */
+      if( (x[0].type==CV_BLOB || x[1].type==CV_BLOB) && !(e->dialect && e->dialect->like_blobs) ){
+        ex_bool(out, e->neg);
+        return 0;
+      }
       if( x[0].type==CV_NULL || x[1].type==CV_NULL ){ ex_bool(out, -1); return 0; }
       const char *zs, *zp;
       uint32_t ns, np;
-      if( ex_text(&x[0], a, &zs, &ns) || ex_text(&x[1], a, &zp, &np) ) return -1;
+      if( ex_text(e, &x[0], a, &zs, &ns) || ex_text(e, &x[1], a, &zp, &np) ) return -1;
       int shape = PRED_LIKE_GENERAL;
       const char *lit = 0;
       uint32_t nlit = 0;
@@ -1258,9 +1274,9 @@ static int ex_row(agg_expr *e, const pred_value *x, col_arena *a, pred_value *ou
           e->like_shape = shape; e->like_lit = lit; e->like_m = nlit;
         }
       }
-      int m = e->sub ? pred_glob(zp, np, zs, ns)
+      int m = e->sub ? pred_glob(zp, np, zs, ns, e->dialect)
             : shape!=PRED_LIKE_GENERAL ? pred_like_simple(shape, lit, nlit, zs, ns, 0)
-            : pred_like(zp, np, zs, ns, 0, e->esc);
+            : pred_like(zp, np, zs, ns, 0, e->esc, e->dialect);
       ex_bool(out, e->neg ? !m : !!m);
       return 0;
     }
@@ -1270,13 +1286,13 @@ static int ex_row(agg_expr *e, const pred_value *x, col_arena *a, pred_value *ou
       int aff = ex_aff(e->args[0]), null = 0;
       for(int i=1; i<e->nargs; i++){
         if( x[i].type==CV_NULL ){ null = 1; continue; }
-        if( ex_compare(CMP_EQ, aff==AFF_BLOB ? AFF_NONE : aff, x[0], x[i])==1 ){ ex_bool(out, 1); return 0; }
+        if( ex_compare(e, CMP_EQ, aff==AFF_BLOB ? AFF_NONE : aff, x[0], x[i])==1 ){ ex_bool(out, 1); return 0; }
       }
       ex_bool(out, null ? -1 : 0);
       return 0;
     }
     default:
-      return ex_instr(&x[0], &x[1], a, out);
+      return ex_instr(e, &x[0], &x[1], a, out);
   }
 }
 
@@ -1293,7 +1309,7 @@ static __attribute__((noinline)) void ex_case_rows(agg_expr *e, const col_vector
     int pick = e->has_else ? e->nargs-1 : -1;
     for(int p=0, i=e->has_base; p<npair; p++, i+=2){
       pred_value w = agg_value_at(arg[i], r);
-      int t = e->has_base ? ex_compare(CMP_EQ, ex_cmp_aff(e->args[0], e->args[i]), base, w)
+      int t = e->has_base ? ex_compare(e, CMP_EQ, ex_cmp_aff(e->args[0], e->args[i]), base, w)
                           : ex_truth(&w);
       if( t==1 ){ pick = i+1; break; }
     }
@@ -1306,7 +1322,7 @@ static __attribute__((noinline)) void ex_case_rows(agg_expr *e, const col_vector
 static inline int ex_one_row(agg_expr *e, const col_vector **arg, uint32_t r, col_arena *arena){
   pred_value x[EX_MAXARG], res;
   for(int i=0; i<e->nargs; i++) x[i] = agg_value_at(arg[i], r);
-  int rc = e->op==EX_BIN ? ex_arith(e->sub, &x[0], &x[1], arena, &res)
+  int rc = e->op==EX_BIN ? ex_arith(e, e->sub, &x[0], &x[1], arena, &res)
          : e->op==EX_FUNC && e->sub!=FN_INSTR ? ex_func(e, x, e->nargs, arena, &res)
          : ex_row(e, x, arena, &res);
   if( rc ) return -1;
@@ -1404,7 +1420,7 @@ static int ex_fast_rows(agg_expr *e, const col_vector **arg, const col_batch *b,
       const cv_str *z;
       int t = ex_str_at(x, r, &z);
       if( t==CV_TEXT || t==CV_BLOB ){
-        e->i64[r] = t==CV_BLOB ? (int64_t)z->n : agg_str_length(z->p ? z->p : "", z->n);
+        e->i64[r] = t==CV_BLOB ? (int64_t)z->n : agg_str_length(z->p ? z->p : "", z->n, EX_LEAD_ANY(e));
         e->tags[r] = CV_INT;
         continue;
       }
@@ -1424,7 +1440,7 @@ static int ex_fast_rows(agg_expr *e, const col_vector **arg, const col_batch *b,
         int64_t p2 = a2 ? (int)a2->i64[EX_AT(a2, r)] : 0;
         uint32_t off, len;
         const char *zp = z->p ? z->p : "";
-        agg_str_substr(zp, z->n, p1, a2!=0, p2, &off, &len);
+        agg_str_substr(zp, z->n, p1, a2!=0, p2, EX_LEAD_ANY(e), &off, &len);
         e->str[r].p = zp + off; e->str[r].n = len;
         e->tags[r] = CV_TEXT;
         continue;
@@ -1455,7 +1471,7 @@ static int ex_tpl_rows(agg_expr *e, const col_vector **arg, const col_batch *b,
     uint32_t r = b->sel ? b->sel[k] : k;
     int tag = tv->tags ? tv->tags[r] : CV_TEXT;
     const cv_str *x = &tv->str[r];
-    if( tag==CV_TEXT && agg_ts_canonical(x->p, x->n) ){
+    if( tag==CV_TEXT && agg_ts_canonical(x->p, x->n, EX_DATE_NORMALIZE(e)) ){
       e->tags[r] = CV_TEXT;
       if( t->run>=0 ){
         e->str[r].p = x->p + t->run;

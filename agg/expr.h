@@ -69,6 +69,10 @@ int agg_expr_parse(const char *text, const col_schema *schema, int term,
                    agg_expr **out, size_t *used, col_error *err);
 void agg_expr_free(agg_expr *e);
 
+/* Give e and every node under it the answers of the SQLite d describes
+** (reader/dialect.h; NULL: 3.40's); d must outlive e. */
+void agg_expr_set_dialect(agg_expr *e, const col_dialect *d);
+
 /* Is e an OR at its top (so not a conjunction of terms)? */
 int agg_expr_is_or(const agg_expr *e);
 

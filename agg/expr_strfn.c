@@ -47,18 +47,27 @@ static inline uint32_t sf_skip_utf8(const unsigned char *z, uint32_t i, uint32_t
   return i;
 }
 
+/* Skip one character as length() and substr() step (no NUL at i): with
+** lead_any (3.54) any byte >= 0x80 takes the continuation bytes after it,
+** so a stray one joins the one before; else as sf_skip_utf8. */
+static inline uint32_t sf_skip_char(const unsigned char *z, uint32_t i, uint32_t n,
+                                    int lead_any){
+  if( z[i++]>=(lead_any ? 0x80 : 0xc0) ){ while( i<n && (z[i]&0xc0)==0x80 ) i++; }
+  return i;
+}
+
 static uint32_t sf_cstrlen(const char *p, uint32_t n){
   const char *z = memchr(p, 0, n);
   return z ? (uint32_t)(z - p) : n;
 }
 
-int64_t agg_str_length(const char *p, uint32_t n){
+int64_t agg_str_length(const char *p, uint32_t n, int lead_any){
   uint32_t k = agg_ascii_run(p, n);
   if( k==n ) return n;
   /* bytes before k are whole characters; walk the rest */
   n = k + sf_cstrlen(p+k, n-k);
   int64_t len = k;
-  for(uint32_t i=k; i<n; len++) i = sf_skip_utf8((const unsigned char*)p, i, n);
+  for(uint32_t i=k; i<n; len++) i = sf_skip_char((const unsigned char*)p, i, n, lead_any);
   return len;
 }
 
@@ -86,7 +95,7 @@ void agg_substr_span(int64_t p1, int has_p2, int64_t p2, int64_t len,
 }
 
 void agg_str_substr(const char *p, uint32_t n, int64_t p1, int has_p2, int64_t p2,
-                    uint32_t *off, uint32_t *olen){
+                    int lead_any, uint32_t *off, uint32_t *olen){
   const unsigned char *z = (const unsigned char*)p;
   int64_t a, c;
   if( p1>=0 ){
@@ -116,9 +125,9 @@ void agg_str_substr(const char *p, uint32_t n, int64_t p1, int has_p2, int64_t p
   if( p1<0 ){ for(uint32_t i=0; i<n; len++) i = sf_skip_utf8(z, i, n); }
   agg_substr_span(p1, has_p2, p2, len, &a, &c);
   uint32_t i = 0;
-  while( i<n && a ){ i = sf_skip_utf8(z, i, n); a--; }
+  while( i<n && a ){ i = sf_skip_char(z, i, n, lead_any); a--; }
   uint32_t j = i;
-  while( j<n && c ){ j = sf_skip_utf8(z, j, n); c--; }
+  while( j<n && c ){ j = sf_skip_char(z, j, n, lead_any); c--; }
   *off = i; *olen = j - i;
 }
 
@@ -205,7 +214,7 @@ static inline int sf_d2(const char *z){
   return a<10 && b<10 ? (int)(a*10 + b) : -1;
 }
 
-int agg_ts_canonical(const char *z, uint32_t n){
+int agg_ts_canonical(const char *z, uint32_t n, int normalize){
   if( n!=19 || z[4]!='-' || z[7]!='-' || z[10]!=' ' || z[13]!=':' || z[16]!=':' ) return 0;
   int y1 = sf_d2(z), y2 = sf_d2(z+2), M = sf_d2(z+5), D = sf_d2(z+8);
   int h = sf_d2(z+11), m = sf_d2(z+14), s = sf_d2(z+17);
@@ -213,8 +222,17 @@ int agg_ts_canonical(const char *z, uint32_t n){
   ** day 1-31 (not checked against the month), hour 0-23 (24 parses but
   ** can overflow the last valid day), minute and second 0-59; any year
   ** 0000-9999 gives a valid Julian day */
-  return y1>=0 && y2>=0 && M>=1 && M<=12 && D>=1 && D<=31
-      && h>=0 && h<=23 && m>=0 && m<=59 && s>=0 && s<=59;
+  if( !(y1>=0 && y2>=0 && M>=1 && M<=12 && D>=1 && D<=31
+        && h>=0 && h<=23 && m>=0 && m<=59 && s>=0 && s<=59) ) return 0;
+  /* normalizing SQLite re-reads a day past the month's end (29, 30 or 31
+  ** where the month is shorter) from the Julian day */
+  if( normalize && D>28 ){
+    int Y = y1*100 + y2;
+    int leap = Y%4==0 && (Y%100!=0 || Y%400==0);
+    int mx = M==2 ? 28 + leap : (M==4 || M==6 || M==9 || M==11) ? 30 : 31;
+    if( D>mx ) return 0;
+  }
+  return 1;
 }
 
 void agg_tpl_apply(const agg_tpl *t, const char *z, char *out){

@@ -17,6 +17,7 @@ typedef struct fl_parser {
   agg_filter *f;          /* output */
   col_error *err;         /* errors */
   int cap;                /* allocated preds */
+  const col_dialect *dialect; /* how numbers become text */
 } fl_parser;
 
 static void fl_space(fl_parser *p){
@@ -140,13 +141,14 @@ static int fl_literal(fl_parser *p, pred_value *v){
   return 1;
 }
 
-pred_value agg_apply_affinity(const char *decl, pred_value v, char *buf){
+pred_value agg_apply_affinity(const char *decl, pred_value v, const col_dialect *d,
+                              char *buf){
   if( decl==0 ) return v;
   if( (strcasecmp(decl, "INTEGER")==0 || strcasecmp(decl, "REAL")==0) && v.type==CV_TEXT ){
     return agg_numeric_affinity(&v);
   }
   if( strcasecmp(decl, "TEXT")==0 && (v.type==CV_INT || v.type==CV_REAL) ){
-    int n = v.type==CV_INT ? agg_int_to_text(v.i, buf) : agg_real_to_text(v.f, buf);
+    int n = v.type==CV_INT ? agg_int_to_text(v.i, buf) : agg_real_to_text(d, v.f, buf);
     v.type = CV_TEXT; v.p = buf; v.n = (uint32_t)n;
   }
   return v;
@@ -155,7 +157,7 @@ pred_value agg_apply_affinity(const char *decl, pred_value v, char *buf){
 /* Make v owned by the filter after affinity for column col. */
 static int fl_affinity(fl_parser *p, int col, pred_value *v){
   char buf[48];
-  pred_value w = agg_apply_affinity(p->schema->cols[col].decl, *v, buf);
+  pred_value w = agg_apply_affinity(p->schema->cols[col].decl, *v, p->dialect, buf);
   if( w.type==CV_TEXT && w.p==buf ){
     char *o = fl_keep(p, malloc(w.n+1));
     if( o==0 ) return col_error_set(p->err, COL_ENOMEM, "out of memory");
@@ -251,7 +253,7 @@ static int fl_term(fl_parser *p){
     if( v.type!=CV_TEXT ){ if( fl_affinity(p, col, &v) ) return p->err->code; }
     if( v.type!=CV_TEXT ){
       char buf[48];
-      int n = v.type==CV_INT ? agg_int_to_text(v.i, buf) : agg_real_to_text(v.f, buf);
+      int n = v.type==CV_INT ? agg_int_to_text(v.i, buf) : agg_real_to_text(p->dialect, v.f, buf);
       char *o = fl_keep(p, malloc((size_t)n+1));
       if( o==0 ) return col_error_set(p->err, COL_ENOMEM, "out of memory");
       memcpy(o, buf, (size_t)n);
@@ -316,11 +318,12 @@ static int fl_term(fl_parser *p){
 }
 
 int agg_filter_parse(const char *text, const col_schema *schema,
-                     agg_filter *out, col_error *err){
+                     const col_dialect *d, agg_filter *out, col_error *err){
   memset(out, 0, sizeof(*out));
   fl_parser p;
   memset(&p, 0, sizeof(p));
   p.z = text ? text : ""; p.schema = schema; p.f = out; p.err = err;
+  p.dialect = d;
   fl_space(&p);
   if( p.z[p.pos]==0 ) return COL_OK;
   size_t wn = 0, wcap = 0;

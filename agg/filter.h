@@ -30,14 +30,18 @@ typedef struct agg_filter {
                           ** (malloc'd): pass as groupby_options.where */
 } agg_filter;
 
-/* Parse text (NULL or blank: no predicate) over schema. */
+/* Parse text (NULL or blank: no predicate) over schema; numbers that
+** become text take the form the SQLite d describes gives them (NULL:
+** 3.40's). */
 int agg_filter_parse(const char *text, const col_schema *schema,
-                     agg_filter *out, col_error *err);
+                     const col_dialect *d, agg_filter *out, col_error *err);
 void agg_filter_free(agg_filter *f);
 
 /* Apply the affinity of a column declared `decl` to a literal v, as SQLite
 ** does to the constant side of a comparison. TEXT results are written to
-** buf (>= 40 bytes) when converted from numbers. */
-pred_value agg_apply_affinity(const char *decl, pred_value v, char *buf);
+** buf (>= 40 bytes) when converted from numbers, as the SQLite d
+** describes writes them. */
+pred_value agg_apply_affinity(const char *decl, pred_value v, const col_dialect *d,
+                              char *buf);
 
 #endif

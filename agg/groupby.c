@@ -157,6 +157,7 @@ static int gb_part_init(groupby *gb, gb_part *p, col_error *err){
     if( agg_state_init(&p->states[a], (agg_kind)it->kind, it->distinct, gb->keys.n==0) ) goto oom;
     p->states[a].track_abs = gb->lane;
     p->states[a].kbn = gb->dialect.sum_kbn;
+    p->states[a].dialect = &gb->dialect;
   }
   return COL_OK;
 oom:
@@ -498,6 +499,12 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
       goto fail;
     }
   }
+  for(int i=0; i<gb->keys.n; i++) agg_expr_set_dialect(gb->keys.items[i].expr, &gb->dialect);
+  for(int i=0; i<gb->aggs.n; i++){
+    agg_expr_set_dialect(gb->aggs.items[i].expr, &gb->dialect);
+    agg_expr_set_dialect(gb->aggs.items[i].sep, &gb->dialect);
+  }
+  agg_expr_set_dialect(gb->where, &gb->dialect);
   /* The projection: every column any expression reads, in first-use order. */
   gb_colset cs = { 0, 0, schema->n };
   cs.cols = malloc(((size_t)schema->n + 1) * sizeof(int));
@@ -1142,7 +1149,7 @@ int groupby_merge_begin(groupby *dst, groupby *src, col_error *err){
       uint32_t n = sep.n;
       const char *p = sep.p;
       if( sep.type==CV_INT ){ n = (uint32_t)agg_int_to_text(sep.i, buf); p = buf; }
-      else if( sep.type==CV_REAL ){ n = (uint32_t)agg_real_to_text(sep.f, buf); p = buf; }
+      else if( sep.type==CV_REAL ){ n = (uint32_t)agg_real_to_text(&dst->dialect, sep.f, buf); p = buf; }
       dst->msep[a] = malloc((size_t)n + 1);
       if( dst->msep[a]==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory merging lanes");
       if( n ) memcpy(dst->msep[a], p, n);

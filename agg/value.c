@@ -2,6 +2,7 @@
 ** value.c — SQLite's value rules for agg/; see value.h.
 */
 #include "value.h"
+#include "../reader/predicate.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,23 +52,8 @@ int agg_int_to_text(int64_t i, char *buf){
   return snprintf(buf, 24, "%lld", (long long)i);
 }
 
-int agg_real_to_text(double r, char *buf){
-  if( r==0.0 ){ memcpy(buf, "0.0", 4); return 3; }
-  if( isinf(r) ){
-    if( r<0 ){ memcpy(buf, "-Inf", 5); return 4; }
-    memcpy(buf, "Inf", 4); return 3;
-  }
-  char tmp[40];
-  int n = snprintf(tmp, sizeof(tmp), "%.15g", r);
-  char *e = memchr(tmp, 'e', (size_t)n);
-  size_t mant = e ? (size_t)(e - tmp) : (size_t)n;
-  int has_dot = memchr(tmp, '.', mant)!=0;
-  int o = 0;
-  memcpy(buf, tmp, mant); o = (int)mant;
-  if( !has_dot ){ memcpy(buf+o, ".0", 2); o += 2; }
-  if( e ){ size_t rest = (size_t)n - mant; memcpy(buf+o, e, rest); o += (int)rest; }
-  buf[o] = 0;
-  return o;
+int agg_real_to_text(const col_dialect *d, double r, char *buf){
+  return pred_real_text(d, r, buf, PRED_NUM_TEXT_MAX);
 }
 
 /* Scan the longest numeric prefix of z[0..n): returns its end (after

@@ -23,10 +23,10 @@ int agg_value_compare(const pred_value *a, const pred_value *b);
 /* Exact comparison of an INTEGER with a REAL (sqlite3IntFloatCompare). */
 int agg_int_real_compare(int64_t i, double r);
 
-/* Text of a REAL as SQLite 3.40 renders it ("%!.15g": "1.0", "1.0e+20",
-** "Inf"). Writes a NUL-terminated string into buf (at least 32 bytes) and
-** returns its length. */
-int agg_real_to_text(double r, char *buf);
+/* Text of a REAL as the SQLite d describes renders it (NULL: 3.40's
+** "%!.15g": "1.0", "1.0e+20", "Inf"). Writes a NUL-terminated string into
+** buf (at least PRED_NUM_TEXT_MAX bytes) and returns its length. */
+int agg_real_to_text(const col_dialect *d, double r, char *buf);
 
 /* Text of an INTEGER; buf at least 24 bytes. Returns the length. */
 int agg_int_to_text(int64_t i, char *buf);

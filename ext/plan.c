@@ -166,10 +166,12 @@ int scan_plan_best_index(sqlite3_vtab *tab, const col_dataset *ds,
     int known = sqlite3_vtab_rhs_value(info, i, &rhs)==SQLITE_OK;
     int rhs_type = known ? sqlite3_value_type(rhs) : SQLITE_NULL;
     /* SQLite's LIKE optimization adds x >= 'abc' AND x < 'abd' next to a
-    ** LIKE, even on numeric columns where no number satisfies them (a
-    ** SQLite 3.40 bug: d LIKE 'Inf' would find nothing); leave those to
-    ** SQLite, which does not evaluate them as real constraints. */
-    if( is_numeric_col(cd) && known && rhs_type==SQLITE_TEXT && op!='k' && op!='b'
+    ** LIKE, even on columns where a value that matches can fall outside
+    ** them: a number (a SQLite 3.40 bug: d LIKE 'Inf' would find nothing),
+    ** and a BLOB, which LIKE matches as text in builds without
+    ** SQLITE_LIKE_DOESNT_MATCH_BLOBS but which sorts after all text. Leave
+    ** those to SQLite, which does not evaluate them as real constraints. */
+    if( !is_text_col(cd) && known && rhs_type==SQLITE_TEXT && op!='k' && op!='b'
      && c->iColumn<64 && ((like_cols >> c->iColumn) & 1) ){
       continue;
     }
@@ -479,9 +481,10 @@ static int cmp_pred_value(const void *a, const void *b){
 }
 
 int scan_plan_build(const col_dataset *ds, const char *idx, int argc,
-                    sqlite3_value **argv, int threads, scan_plan *p,
-                    char **errmsg){
+                    sqlite3_value **argv, int threads, const col_dialect *dialect,
+                    scan_plan *p, char **errmsg){
   memset(p, 0, sizeof(*p));
+  if( dialect ) p->dialect = *dialect;
   if( !idx || idx[0]!='U' ){ *errmsg = sqlite3_mprintf("bad plan"); return SQLITE_ERROR; }
   unsigned long long used = strtoull(idx+1, 0, 16);
   int ncol = ds->schema.n;
@@ -585,6 +588,7 @@ int scan_plan_build(const col_dataset *ds, const char *idx, int argc,
   }else if( limit>=0 ){
     p->spec.max_rows = limit + (offset>0 ? offset : 0);
   }
+  for(int i=0; i<p->spec.npred; i++) p->preds[i].dialect = &p->dialect;
   p->spec.proj = p->proj;
   p->spec.preds = p->preds;
   p->spec.threads = threads;

@@ -22,6 +22,8 @@ typedef struct scan_plan {
   uint32_t sort_k;           /* rows to keep: LIMIT + OFFSET */
   uint32_t sort_first;       /* rows the first fetch reads (0: sort_k): a
                              ** LIMIT SQLite did not show the table */
+  col_dialect dialect;       /* the connection's, as of xFilter: every
+                             ** predicate points here */
 } scan_plan;
 
 /* xBestIndex for a scan table over ds. */
@@ -30,8 +32,8 @@ int scan_plan_best_index(sqlite3_vtab *tab, const col_dataset *ds,
 
 /* Build the spec for idxStr/argv (xFilter). On error sets *errmsg. */
 int scan_plan_build(const col_dataset *ds, const char *idxStr, int argc,
-                    sqlite3_value **argv, int threads, scan_plan *plan,
-                    char **errmsg);
+                    sqlite3_value **argv, int threads, const col_dialect *dialect,
+                    scan_plan *plan, char **errmsg);
 void scan_plan_free(scan_plan *plan);
 
 #endif

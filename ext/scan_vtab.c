@@ -378,7 +378,9 @@ static int scan_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   cursor_end_scan(c);
   c->eof = 0;
   c->rowid = 0;
-  int rc = scan_plan_build(t->ds, idxStr, argc, argv, t->threads, &c->plan, &errmsg);
+  col_dialect dialect;
+  columnar_dialect_now(t->cc, &dialect);
+  int rc = scan_plan_build(t->ds, idxStr, argc, argv, t->threads, &dialect, &c->plan, &errmsg);
   if( rc ){
     sqlite3_free(t->base.zErrMsg);
     t->base.zErrMsg = errmsg;

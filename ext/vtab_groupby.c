@@ -199,7 +199,7 @@ static int gb_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
     *errmsg = sqlite3_mprintf("%s", err.msg);
     goto connect_error;
   }
-  if( agg_filter_parse(filter, schema, &t->filter, &err) ){
+  if( agg_filter_parse(filter, schema, &cc->dialect, &t->filter, &err) ){
     *errmsg = sqlite3_mprintf("%s", err.msg);
     goto connect_error;
   }
@@ -438,6 +438,8 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
   if( preds==0 || texts==0 ){ rc = SQLITE_NOMEM; goto filter_fail; }
   int npred = t->filter.npred;
   if( npred ) memcpy(preds, t->filter.preds, sizeof(scan_pred)*(size_t)npred);
+  col_dialect dialect;
+  columnar_dialect_now(t->cc, &dialect);
   const char *s = idxStr ? idxStr : "";
   int ai = 0;
   while( *s ){
@@ -483,7 +485,7 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
       default: break;
     }
     char buf[48];
-    x = agg_apply_affinity(gb_decl(&t->ds->schema, col), x, buf);
+    x = agg_apply_affinity(gb_decl(&t->ds->schema, col), x, &dialect, buf);
     if( x.type==CV_TEXT || x.type==CV_BLOB ){
       char *cp = sqlite3_malloc64((sqlite3_uint64)x.n + 1);
       if( cp==0 ){ rc = SQLITE_NOMEM; goto filter_fail; }
@@ -493,6 +495,7 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
     }
     p->v = x;
   }
+  for(int i=0; i<npred; i++) preds[i].dialect = &dialect;
   /* threads=T busy threads in all. A Parquet source runs T lanes, each
   ** decoding and aggregating its own part of the row groups
   ** (agg/groupby_run.h). Otherwise half aggregate (hash partitions, the
@@ -501,8 +504,6 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
   int agg_threads = t->threads/2 > 0 ? t->threads/2 : 1;
   int scan_threads = t->threads - agg_threads + 1;
   int lanes = t->ds->shardable && t->threads>1 ? t->threads : 1;
-  col_dialect dialect;
-  columnar_dialect_now(t->cc, &dialect);
   groupby_options o = { agg_threads, t->memory_limit, t->filter.where, 0, 0, &dialect };
   if( may_cut && first && has_limit==1 && limit>=0 ){
     /* The first LIMIT + OFFSET keys are known only to a serial pass; its

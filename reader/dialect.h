@@ -36,6 +36,13 @@ typedef struct col_dialect {
                           ** Kahan-Babuska-Neumaier (3.43); 0: every input
                           ** is also added to a plain double sum, which
                           ** total and avg return */
+  uint8_t date_normalize; /* a date with no modifier and a day past its
+                          ** month's end is the day that many days on
+                          ** (date('2013-02-30') is '2013-03-02', as in
+                          ** 3.54); 0: printed as given (3.40) */
+  uint8_t strftime_344;   /* strftime knows %e %F %I %k %l %p %P %R %T %u
+                          ** (3.44); 0: they make the result NULL */
+  uint8_t strftime_346;   /* strftime knows %G %g %U %V (3.46) */
   uint8_t real_digits;    /* significant digits of a REAL rendered as text:
                           ** 0 means 15 (before 3.52, where it became 17
                           ** and SQLITE_DBCONFIG_FP_DIGITS) */

@@ -1,14 +1,15 @@
 /*
 ** like.c — SQLite's LIKE and GLOB matching on UTF-8 bytes.
 **
-**   pred_like("a%c", 3, "abbc", 4, 0, 0)   -> 1   ('abbc' LIKE 'a%c')
-**   pred_glob("[a-c]*", 6, "bx", 2)        -> 1   ('bx' GLOB '[a-c]*')
+**   pred_like("a%c", 3, "abbc", 4, 0, 0, 0)   -> 1   ('abbc' LIKE 'a%c')
+**   pred_glob("[a-c]*", 6, "bx", 2, 0)        -> 1   ('bx' GLOB '[a-c]*')
 **
 ** The result must equal what SQLite's like()/glob() functions return, so the
 ** quirks are SQLite's, on purpose:
 **   - both strings end at their first NUL byte (SQLite matches C strings);
 **   - characters are decoded the way SQLite's UTF-8 reader does, so invalid
-**     sequences become U+FFFD and compare equal to each other;
+**     sequences become U+FFFD and compare equal to each other (and, in 3.40,
+**     U+FFFE and U+FFFF too: col_dialect.utf8_keep_nonchar says whether);
 **   - case folding (LIKE without case_sensitive_like) is ASCII only;
 **   - an ESCAPE character equal to '%' or '_' disables that wildcard;
 **   - '[' starts a character class in GLOB only, and a class left open
@@ -37,6 +38,8 @@ typedef struct match_rules {
   uint32_t other;         /* LIKE: the escape character; GLOB: '[' */
   int glob;               /* 1: `other` opens a class; 0: it escapes */
   int nocase;             /* 1: ASCII letters match either case */
+  uint32_t nonchar;       /* ~1: U+FFFE/U+FFFF read as U+FFFD (3.40);
+                          ** 0: as themselves (col_dialect.utf8_keep_nonchar) */
 } match_rules;
 
 /* The payload bits of a UTF-8 lead byte >= 0xC0, as SQLite's decoder takes
@@ -52,8 +55,8 @@ static uint32_t lead_bits(uint32_t b){
 
 /* Decode one character at *pz (0 at end) the way SQLite does: a lead byte
 ** swallows every continuation byte after it, and anything overlong, a
-** surrogate, or U+FFFE/U+FFFF reads as U+FFFD. */
-static uint32_t utf8_next(const uint8_t **pz, const uint8_t *end){
+** surrogate, or (when nonchar is ~1) U+FFFE/U+FFFF reads as U+FFFD. */
+static uint32_t utf8_next(const uint8_t **pz, const uint8_t *end, uint32_t nonchar){
   const uint8_t *z = *pz;
   uint32_t c;
   if( z>=end ) return 0;
@@ -61,7 +64,7 @@ static uint32_t utf8_next(const uint8_t **pz, const uint8_t *end){
   if( c>=0xC0 ){
     c = lead_bits(c);
     while( z<end && (*z & 0xC0)==0x80 ) c = (c<<6) + (uint32_t)(*z++ & 0x3F);
-    if( c<0x80 || (c & 0xFFFFF800u)==0xD800 || (c & 0xFFFFFFFEu)==0xFFFE ){
+    if( c<0x80 || (c & 0xFFFFF800u)==0xD800 || (c & nonchar)==0xFFFE ){
       c = 0xFFFD;
     }
   }
@@ -83,24 +86,25 @@ static uint32_t ascii_upper(uint32_t c){ return c>='a' && c<='z' ? c-32 : c; }
 /* Does character c of the string fall in the GLOB class that starts at *pp
 ** (just after '[')? Returns 1 in, 0 out, -1 when the class never closes.
 ** *pp is left after the closing ']'. */
-static int glob_class(const uint8_t **pp, const uint8_t *pend, uint32_t c){
+static int glob_class(const uint8_t **pp, const uint8_t *pend, uint32_t c,
+                      uint32_t nonchar){
   const uint8_t *p = *pp;
   uint32_t prior = 0, c2;
   int seen = 0, invert = 0;
-  c2 = utf8_next(&p, pend);
-  if( c2=='^' ){ invert = 1; c2 = utf8_next(&p, pend); }
-  if( c2==']' ){ if( c==']' ) seen = 1; c2 = utf8_next(&p, pend); }
+  c2 = utf8_next(&p, pend, nonchar);
+  if( c2=='^' ){ invert = 1; c2 = utf8_next(&p, pend, nonchar); }
+  if( c2==']' ){ if( c==']' ) seen = 1; c2 = utf8_next(&p, pend, nonchar); }
   while( c2 && c2!=']' ){
     uint8_t peek = p<pend ? *p : 0;
     if( c2=='-' && peek!=']' && peek!=0 && prior>0 ){
-      c2 = utf8_next(&p, pend);
+      c2 = utf8_next(&p, pend, nonchar);
       if( c>=prior && c<=c2 ) seen = 1;
       prior = 0;
     }else{
       if( c==c2 ) seen = 1;
       prior = c2;
     }
-    c2 = utf8_next(&p, pend);
+    c2 = utf8_next(&p, pend, nonchar);
   }
   *pp = p;
   if( c2==0 ) return -1;
@@ -122,21 +126,21 @@ static int pattern_match(const uint8_t *pat, const uint8_t *pend,
   uint32_t c, c2;
 
   for(;;){
-    c = utf8_next(&p, pend);
+    c = utf8_next(&p, pend, r->nonchar);
     if( c==0 ){
       if( s>=send ) return 1;
       goto no_match;
     }
     if( c==r->all ){
       /* Runs of '%' and '_' after a '%': each '_' eats one character. */
-      while( (c = utf8_next(&p, pend))==r->all || (c==r->one && r->one!=0) ){
-        if( c==r->one && utf8_next(&s, send)==0 ) return 0;
+      while( (c = utf8_next(&p, pend, r->nonchar))==r->all || (c==r->one && r->one!=0) ){
+        if( c==r->one && utf8_next(&s, send, r->nonchar)==0 ) return 0;
       }
       if( c==0 ) return 1;
       star_class = 0;
       if( c==r->other ){
         if( !r->glob ){
-          c = utf8_next(&p, pend);
+          c = utf8_next(&p, pend, r->nonchar);
           if( c==0 ) return 0;
         }else{
           star_class = 1;
@@ -151,19 +155,19 @@ static int pattern_match(const uint8_t *pat, const uint8_t *pend,
     }
     if( c==r->other ){
       if( !r->glob ){
-        c = utf8_next(&p, pend);
+        c = utf8_next(&p, pend, r->nonchar);
         if( c==0 ) goto no_match;
         escaped = p;
       }else{
         int in;
-        c = utf8_next(&s, send);
+        c = utf8_next(&s, send, r->nonchar);
         if( c==0 ) goto no_match;
-        in = glob_class(&p, pend, c);
+        in = glob_class(&p, pend, c, r->nonchar);
         if( in!=1 ) goto no_match;
         continue;
       }
     }
-    c2 = utf8_next(&s, send);
+    c2 = utf8_next(&s, send, r->nonchar);
     if( c==c2 ) continue;
     if( r->nocase && c<0x80 && c2<0x80 && ascii_lower(c)==ascii_lower(c2) ){
       continue;
@@ -193,7 +197,7 @@ static int pattern_match(const uint8_t *pat, const uint8_t *pend,
     }else{
       const uint8_t *z = star_str;
       for(;;){
-        c2 = utf8_next(&z, send);
+        c2 = utf8_next(&z, send, r->nonchar);
         if( c2==0 ) return 0;
         if( c2==star_c ) break;
       }
@@ -223,8 +227,9 @@ static int match_text(const char *pat, uint32_t npat, const char *s, uint32_t ns
 }
 
 int pred_like(const char *pat, uint32_t npat, const char *s, uint32_t ns,
-              int case_sensitive, uint32_t esc){
+              int case_sensitive, uint32_t esc, const col_dialect *d){
   match_rules r;
+  r.nonchar = d && d->utf8_keep_nonchar ? 0 : 0xFFFFFFFEu;
   r.all = esc=='%' ? 0 : '%';
   r.one = esc=='_' ? 0 : '_';
   r.other = esc;
@@ -233,8 +238,10 @@ int pred_like(const char *pat, uint32_t npat, const char *s, uint32_t ns,
   return match_text(pat, npat, s, ns, &r);
 }
 
-int pred_glob(const char *pat, uint32_t npat, const char *s, uint32_t ns){
+int pred_glob(const char *pat, uint32_t npat, const char *s, uint32_t ns,
+              const col_dialect *d){
   match_rules r;
+  r.nonchar = d && d->utf8_keep_nonchar ? 0 : 0xFFFFFFFEu;
   r.all = '*';
   r.one = '?';
   r.other = '[';
@@ -411,4 +418,9 @@ int pred_real_to_text(double r, char *buf, size_t n){
     *b++ = (char)('0' + exp%10);
   }
   return put_text(out, (int)(b-out), buf, n);
+}
+
+int pred_real_text(const col_dialect *d, double r, char *buf, size_t n){
+  if( d==0 || d->real_text==0 ) return pred_real_to_text(r, buf, n);
+  return d->real_text(r, d->real_digits ? d->real_digits : 15, buf, n);
 }

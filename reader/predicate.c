@@ -22,10 +22,9 @@
 ** and gives up (answers 1) on TEXT under NOCASE/RTRIM, whose order
 ** byte-wise statistics do not bound.
 **
-** LIKE and GLOB on a BLOB never match: SQLite 3.40 as Debian builds it
-** (SQLITE_LIKE_DOESNT_MATCH_BLOBS, our test oracle) does that. Build with
-** -DCOLUMNAR_LIKE_MATCHES_BLOBS for SQLite's upstream default (the blob's
-** bytes are matched as text).
+** LIKE and GLOB on a BLOB match its bytes as text, upstream SQLite's
+** default, when the predicate's dialect says so; otherwise (and for a NULL
+** dialect) never, as SQLITE_LIKE_DOESNT_MATCH_BLOBS builds (Debian's) do.
 */
 #include "predicate.h"
 #include <string.h>
@@ -44,26 +43,26 @@ typedef struct pred_ready {
   uint32_t nlit;
 } pred_ready;
 
-/* The text LIKE sees of x; 0 when x can match no pattern (NULL, BLOB). */
-static int like_text(const pred_value *x, char *buf, const char **p,
-                     uint32_t *n){
+/* The text LIKE sees of x; 0 when x can match no pattern (NULL, and a
+** BLOB unless the SQLite d describes matches those). */
+static int like_text(const col_dialect *d, const pred_value *x, char *buf,
+                     const char **p, uint32_t *n){
   switch( x->type ){
     case CV_INT:
       *n = (uint32_t)pred_int_to_text(x->i, buf, PRED_NUM_TEXT_MAX);
       *p = buf;
       return 1;
     case CV_REAL:
-      *n = (uint32_t)pred_real_to_text(x->f, buf, PRED_NUM_TEXT_MAX);
+      *n = (uint32_t)pred_real_text(d, x->f, buf, PRED_NUM_TEXT_MAX);
       *p = buf;
       return 1;
     case CV_TEXT:
       *p = x->p; *n = x->n;
       return 1;
-#ifdef COLUMNAR_LIKE_MATCHES_BLOBS
     case CV_BLOB:
+      if( d==0 || !d->like_blobs ) return 0;
       *p = x->p; *n = x->n;
       return 1;
-#endif
     default:
       return 0;
   }
@@ -88,7 +87,7 @@ static void ready_init(pred_ready *r, const scan_pred *p, int for_many){
   r->in_bsearch = 0;
   r->like_shape = PRED_LIKE_GENERAL;
   if( p->op==PRED_LIKE || p->op==PRED_GLOB ){
-    if( !like_text(&p->v, r->patbuf, &r->pat, &r->npat) ) r->pat = 0;
+    if( !like_text(p->dialect, &p->v, r->patbuf, &r->pat, &r->npat) ) r->pat = 0;
     if( r->pat && p->op==PRED_LIKE ){
       r->like_shape = pred_like_shape(r->pat, r->npat, p->like_escape, &r->lit, &r->nlit);
     }
@@ -153,10 +152,10 @@ static int ready_match(const pred_ready *r, const pred_value *x){
       char buf[PRED_NUM_TEXT_MAX];
       const char *s;
       uint32_t n;
-      if( r->pat==0 || !like_text(x, buf, &s, &n) ) return 0;
-      if( p->op==PRED_GLOB ) return pred_glob(r->pat, r->npat, s, n);
+      if( r->pat==0 || !like_text(p->dialect, x, buf, &s, &n) ) return 0;
+      if( p->op==PRED_GLOB ) return pred_glob(r->pat, r->npat, s, n, p->dialect);
       return pred_like(r->pat, r->npat, s, n, p->like_case_sensitive,
-                       p->like_escape);
+                       p->like_escape, p->dialect);
     }
     case PRED_IN:
       return in_match(r, x);
@@ -309,9 +308,9 @@ static uint32_t filter_like_text(const pred_ready *r, const col_vector *v,
   for(k=0; k<nsel; k++){
     uint32_t i = sel[k];
     int m = p->op==PRED_GLOB
-      ? pred_glob(r->pat, r->npat, a[i].p, a[i].n)
+      ? pred_glob(r->pat, r->npat, a[i].p, a[i].n, p->dialect)
       : pred_like(r->pat, r->npat, a[i].p, a[i].n, p->like_case_sensitive,
-                  p->like_escape);
+                  p->like_escape, p->dialect);
     sel[out] = i;
     out += (m!=0);
   }

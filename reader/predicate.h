@@ -71,10 +71,12 @@ int pred_may_match_range(const scan_pred *p, const pred_value *min,
 ** order, TEXT compared byte-wise as file statistics are; under NOCASE or
 ** RTRIM a TEXT bound is not trusted and only storage classes prune.) */
 
-/* SQLite's LIKE and GLOB on UTF-8 (patternCompare in SQLite's func.c). */
+/* SQLite's LIKE and GLOB on UTF-8 (patternCompare in SQLite's func.c), as
+** the SQLite d describes reads characters (NULL: 3.40). */
 int pred_like(const char *pat, uint32_t npat, const char *s, uint32_t ns,
-              int case_sensitive, uint32_t esc);
-int pred_glob(const char *pat, uint32_t npat, const char *s, uint32_t ns);
+              int case_sensitive, uint32_t esc, const col_dialect *d);
+int pred_glob(const char *pat, uint32_t npat, const char *s, uint32_t ns,
+              const col_dialect *d);
 
 /* The common LIKE shapes '%lit%' and 'lit%', with lit m > 0 bytes, all
 ** ASCII, no NUL, '%' or '_', and no ESCAPE: lit as a substring, or a
@@ -95,8 +97,11 @@ int pred_like_simple(int shape, const char *lit, uint32_t m, const char *s,
 ** 1e100 -> "1.0e+100", 0.1 -> "0.1", infinity -> "Inf"). Writes at most n
 ** bytes including a NUL (truncating like snprintf) and returns the full
 ** length without the NUL. PRED_NUM_TEXT_MAX bytes always suffice. */
-#define PRED_NUM_TEXT_MAX 32
+#define PRED_NUM_TEXT_MAX 40
 int pred_int_to_text(int64_t i, char *buf, size_t n);
 int pred_real_to_text(double r, char *buf, size_t n);
+/* A REAL's text as the SQLite d describes renders it: its own printf with
+** its digits when d has one (d->real_text), else pred_real_to_text. */
+int pred_real_text(const col_dialect *d, double r, char *buf, size_t n);
 
 #endif

@@ -38,6 +38,7 @@
 #include <stdint.h>
 #include "vector.h"
 #include "error.h"
+#include "dialect.h"
 
 /* ---- schema ----------------------------------------------------------- */
 
@@ -88,6 +89,9 @@ typedef struct scan_pred {
   pred_value *in;         /* PRED_IN: the values, sorted by SQLite order,
                           ** NULLs removed (x IN (..., NULL) never true for a
                           ** row that matches none of the others) */
+  const col_dialect *dialect; /* the SQLite whose LIKE/GLOB to give (a
+                          ** BLOB's match, a REAL's text, U+FFFF), or
+                          ** NULL: 3.40's; it outlives the scan */
 } scan_pred;
 
 /* ---- the spec ----------------------------------------------------------- */

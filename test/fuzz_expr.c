@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
   const char *keys = "a", *aggs = "count(*)", *where = 0;
   if( data[0]%3==2 ){
     /* the filter: its unpushed terms run as the group by's where */
-    if( agg_filter_parse(text, &schema, &f, &err)!=COL_OK ){ free(text); return 0; }
+    if( agg_filter_parse(text, &schema, 0, &f, &err)!=COL_OK ){ free(text); return 0; }
     where = f.where;
   }else if( data[0]%3==0 ){
     keys = text;

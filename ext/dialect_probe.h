@@ -1,0 +1,64 @@
+/*
+** dialect_probe.h — asking a connection's SQLite how it answers where
+** versions and builds differ (reader/dialect.h).
+**
+** Included after sqlite3ext.h by ext/conn.c (the calls go through the
+** extension's routine table) and after sqlite3.h by the C tests, which
+** compare against the SQLite they link and must expect its answers.
+*/
+#ifndef COLUMNAR_DIALECT_PROBE_H
+#define COLUMNAR_DIALECT_PROBE_H
+
+#include <string.h>
+#include "../reader/dialect.h"
+
+#ifndef SQLITE_DBCONFIG_FP_DIGITS
+# define SQLITE_DBCONFIG_FP_DIGITS 1023   /* 3.52 */
+#endif
+
+/* SQLite's own printf renders a REAL as CAST(r AS TEXT) does, in every
+** version: the cast is "%!.*g" with its digits (15 before 3.52). */
+static int columnar_real_text(double r, int digits, char *buf, size_t n){
+  sqlite3_snprintf((int)n, buf, "%!.*g", digits, r);
+  return (int)strlen(buf);
+}
+
+/* Fill d from one probe query on db: LIKE on a BLOB, U+FFFF in a GLOB
+** class, length() of a stray continuation byte, a compensated sum, a day
+** past the month's end, and two strftime letters. A failed probe leaves
+** 3.40's answers. real_digits is not set (columnar_dialect_digits). */
+static void columnar_dialect_ask(sqlite3 *db, col_dialect *d){
+  static const char probe[] =
+    "SELECT x'41' LIKE 'A',"
+    " CAST(x'efbfbd' AS TEXT) GLOB '[' || CAST(x'efbfbf' AS TEXT) || ']',"
+    " length(CAST(x'808061' AS TEXT)),"
+    " (SELECT sum(column1) FROM (VALUES(1e308),(3),(-1e308))),"
+    " date('2013-02-30'), strftime('%F', '2013-07-15'), strftime('%V', '2013-07-15')";
+  sqlite3_stmt *st = 0;
+  memset(d, 0, sizeof(*d));
+  d->real_text = columnar_real_text;
+  if( sqlite3_prepare_v2(db, probe, -1, &st, 0)==SQLITE_OK && sqlite3_step(st)==SQLITE_ROW ){
+    d->like_blobs = sqlite3_column_int(st, 0)==1;
+    d->utf8_keep_nonchar = sqlite3_column_int(st, 1)==0;
+    d->utf8_lead_any = sqlite3_column_int(st, 2)==2;
+    /* 1e308 + 3 - 1e308: 0.0 added plainly, 3.0 compensated */
+    d->sum_kbn = sqlite3_column_double(st, 3)==3.0;
+    d->date_normalize = sqlite3_column_type(st, 4)==SQLITE_TEXT
+                     && strcmp((const char*)sqlite3_column_text(st, 4), "2013-03-02")==0;
+    d->strftime_344 = sqlite3_column_type(st, 5)!=SQLITE_NULL;
+    d->strftime_346 = sqlite3_column_type(st, 6)!=SQLITE_NULL;
+  }
+  sqlite3_finalize(st);
+}
+
+/* d->real_digits as db's setting is now (SQLITE_DBCONFIG_FP_DIGITS, 3.52). */
+static void columnar_dialect_digits(sqlite3 *db, col_dialect *d){
+  int digits = 0;
+  if( sqlite3_libversion_number()>=3052000
+   && sqlite3_db_config(db, SQLITE_DBCONFIG_FP_DIGITS, 0, &digits)==SQLITE_OK
+   && digits>0 && digits<=23 ){
+    d->real_digits = (uint8_t)digits;
+  }
+}
+
+#endif
