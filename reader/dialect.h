@@ -25,7 +25,8 @@ typedef struct col_dialect {
                           ** (upstream's default); 0 under
                           ** SQLITE_LIKE_DOESNT_MATCH_BLOBS (NULL, no match) */
   uint8_t utf8_keep_nonchar; /* LIKE and GLOB read U+FFFE and U+FFFF as
-                          ** themselves; 0: as U+FFFD, as 3.40 does */
+                          ** themselves (3.54); 0: as U+FFFD (3.40 to
+                          ** 3.46 at least) */
   uint8_t utf8_lead_any;  /* length() and substr() start a character at any
                           ** byte >= 0x80 and give it the continuation
                           ** bytes after it (3.54); 0: only a byte >= 0xc0
@@ -39,7 +40,7 @@ typedef struct col_dialect {
   uint8_t date_normalize; /* a date with no modifier and a day past its
                           ** month's end is the day that many days on
                           ** (date('2013-02-30') is '2013-03-02', as in
-                          ** 3.54); 0: printed as given (3.40) */
+                          ** 3.46; 3.42 does not); 0: printed as given */
   uint8_t strftime_344;   /* strftime knows %e %F %I %k %l %p %P %R %T %u
                           ** (3.44); 0: they make the result NULL */
   uint8_t strftime_346;   /* strftime knows %G %g %U %V (3.46) */

@@ -160,7 +160,46 @@ static void test_strftime_oracle(void){
   agg_tpl_free(&t);
 }
 
+/* The answers of later SQLite versions, forced whatever SQLite this links:
+** the expected values are SQLite 3.54.1's. */
+static void test_later_versions(void){
+  /* 3.54 splits "\x80\x80abc" into 4 characters, 3.40 into 5; substr's
+  ** negative start still counts them the 3.40 way there */
+  CHECK_EQ_INT(agg_str_length("\x80\x80" "abc", 5, 0), 5);
+  CHECK_EQ_INT(agg_str_length("\x80\x80" "abc", 5, 1), 4);
+  uint32_t off, len;
+  agg_str_substr("\x80\x80" "abc", 5, 1, 1, 2, 1, &off, &len);
+  CHECK(off==0 && len==3);                        /* X'808061' */
+  agg_str_substr("\x80\x80" "abc", 5, 1, 1, 2, 0, &off, &len);
+  CHECK(off==0 && len==2);                        /* X'8080' */
+  agg_str_substr("\x80\x80" "abc", 5, -1, 1, 2, 1, &off, &len);
+  CHECK(len==0);                                  /* '' */
+  agg_str_substr("\x80\x80" "abc", 5, -1, 1, 2, 0, &off, &len);
+  CHECK(off==4 && len==1);                        /* 'c' */
+  /* normalized dates and the 3.44 and 3.46 letters */
+  col_dialect d; memset(&d, 0, sizeof(d));
+  d.date_normalize = d.strftime_344 = d.strftime_346 = 1;
+  static const char *f = "%F %T|%e|%k|%l|%I|%p%P|%R|%u|%G|%g|%V|%U";
+  static const struct { const char *in, *out; } cases[] = {
+    { "2013-07-15 10:11:12", "2013-07-15 10:11:12|15|10|10|10|AMam|10:11|1|2013|13|29|28" },
+    { "2012-12-31 00:00:00", "2012-12-31 00:00:00|31| 0|12|12|AMam|00:00|1|2013|13|01|53" },
+    { "2016-01-01 23:59:59", "2016-01-01 23:59:59| 1|23|11|11|PMpm|23:59|5|2015|15|53|00" },
+    { "2013-02-30 12:00:00", "2013-03-02 12:00:00| 2|12|12|12|PMpm|12:00|6|2013|13|09|08" },
+    { "2024-02-30", "2024-03-01 00:00:00| 1| 0|12|12|AMam|00:00|5|2024|24|09|08" },
+  };
+  for(size_t i=0; i<sizeof(cases)/sizeof(cases[0]); i++){
+    pred_value x; memset(&x, 0, sizeof(x));
+    x.type = CV_TEXT; x.p = cases[i].in; x.n = (uint32_t)strlen(cases[i].in);
+    char out[AGG_STRFTIME_CAP(64)];
+    int n = agg_strftime(f, (uint32_t)strlen(f), &x, &d, out);
+    CHECK(n>0);
+    if( n>0 ) CHECK_EQ_STR(out, cases[i].out);
+    CHECK(agg_strftime("%F", 2, &x, 0, out)<0);   /* 3.40 has no %F */
+  }
+}
+
 int main(void){
+  RUN(test_later_versions);
   RUN(test_string_functions);
   RUN(test_templates);
   RUN(test_strftime_oracle);

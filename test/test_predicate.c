@@ -542,9 +542,10 @@ static void test_text(void){
       pred_int_to_text(v.i, mine, sizeof(mine));
     }else{
       v.type = CV_REAL; v.f = gen_real(&r);
-      /* pred_real_to_text is 3.40's rendering: checked where SQLite
-      ** renders 15 digits; the dialect's (SQLite's printf) everywhere */
-      if( D.real_digits==0 && c%4==1 ) pred_real_to_text(v.f, mine, sizeof(mine));
+      /* pred_real_to_text is 3.40's rendering (its long-double digit
+      ** loop, which 3.43 replaced): checked against SQLite before 3.43;
+      ** the dialect's (SQLite's own printf) everywhere */
+      if( sqlite3_libversion_number()<3043000 && c%4==1 ) pred_real_to_text(v.f, mine, sizeof(mine));
       else pred_real_text(&D, v.f, mine, sizeof(mine));
     }
     sqlite3_stmt *st = stmt(&O, O.db, "SELECT CAST(?1 AS TEXT)");
@@ -1000,14 +1001,61 @@ static void test_like_simple(void){
   CHECK_EQ_INT(lm, 2);
 }
 
+/* A REAL's text goes through the dialect's renderer with its digits. */
+static int fake_real_text(double r, int digits, char *buf, size_t n){
+  (void)r;
+  return snprintf(buf, n, "R%d", digits);
+}
+
+/* The answers of later SQLite versions and other builds, forced whatever
+** SQLite this links (expected values: SQLite 3.54.1 without
+** SQLITE_LIKE_DOESNT_MATCH_BLOBS). */
+static void test_later_versions(void){
+  col_dialect d; memset(&d, 0, sizeof(d));
+  scan_pred p; memset(&p, 0, sizeof(p));
+  p.op = PRED_LIKE; p.exact = 1;
+  p.v.type = CV_TEXT; p.v.p = "ab%"; p.v.n = 3;
+  pred_value blob; memset(&blob, 0, sizeof(blob));
+  blob.type = CV_BLOB; blob.p = "abc"; blob.n = 3;
+  CHECK_EQ_INT(pred_match_value(&p, &blob), 0);      /* Debian's build */
+  p.dialect = &d;
+  CHECK_EQ_INT(pred_match_value(&p, &blob), 0);
+  d.like_blobs = 1;
+  CHECK_EQ_INT(pred_match_value(&p, &blob), 1);      /* upstream's */
+  p.v = blob; p.v.p = "a%"; p.v.n = 2;               /* a BLOB pattern too */
+  CHECK_EQ_INT(pred_match_value(&p, &blob), 1);
+  /* U+FFFF in a class: 3.40 reads it as U+FFFD, 3.54 as itself */
+  const char *pat = "[]-\xef\xbf\xbf]", *fffd = "\xef\xbf\xbd";
+  CHECK_EQ_INT(pred_glob(pat, (uint32_t)strlen(pat), fffd, 3, 0), 1);
+  d.utf8_keep_nonchar = 1;
+  CHECK_EQ_INT(pred_glob(pat, (uint32_t)strlen(pat), fffd, 3, &d), 0);
+  CHECK_EQ_INT(pred_like("\xef\xbf\xbf", 3, fffd, 3, 0, 0, 0), 1);
+  CHECK_EQ_INT(pred_like("\xef\xbf\xbf", 3, fffd, 3, 0, 0, &d), 0);
+  /* a REAL's text: the renderer, with 15 digits unless told */
+  char b[PRED_NUM_TEXT_MAX];
+  d.real_text = fake_real_text;
+  pred_real_text(&d, 0.1, b, sizeof(b)); CHECK_EQ_STR(b, "R15");
+  d.real_digits = 17;
+  pred_real_text(&d, 0.1, b, sizeof(b)); CHECK_EQ_STR(b, "R17");
+  p.v.type = CV_TEXT; p.v.p = "R1_"; p.v.n = 3;
+  pred_value real; memset(&real, 0, sizeof(real));
+  real.type = CV_REAL; real.f = 0.1;
+  CHECK_EQ_INT(pred_match_value(&p, &real), 1);
+}
+
 int main(void){
   if( sqlite3_open(":memory:", &O.db)!=SQLITE_OK ) return 2;
   if( sqlite3_open(":memory:", &O.db_cs)!=SQLITE_OK ) return 2;
   sqlite3_exec(O.db_cs, "PRAGMA case_sensitive_like=1", 0, 0, 0);
   test_dialect_probe(O.db, &D);
-  printf("seed %llu, sqlite %s (LIKE on BLOBs %s, %d-digit REAL text)\n", (unsigned long long)seed_base(),
-         sqlite3_libversion(), D.like_blobs ? "matches" : "never matches", D.real_digits ? D.real_digits : 15);
+  printf("seed %llu, sqlite %s (dialect: LIKE on BLOBs %s, %d-digit REAL text, U+FFFF %s,"
+         " stray UTF-8 bytes %s, sums %s, day past month's end %s, strftime letters of%s%s%s)\n",
+         (unsigned long long)seed_base(), sqlite3_libversion(), D.like_blobs ? "matches" : "never matches",
+         D.real_digits ? D.real_digits : 15, D.utf8_keep_nonchar ? "kept" : "read as U+FFFD",
+         D.utf8_lead_any ? "joined" : "apart", D.sum_kbn ? "compensated" : "plain",
+         D.date_normalize ? "moved on" : "kept", " 3.40", D.strftime_344 ? ", 3.44" : "", D.strftime_346 ? ", 3.46" : "");
   RUN(test_text_examples);
+  RUN(test_later_versions);
   RUN(test_exact_numbers);
   RUN(test_like_bounded);
   RUN(test_order);
