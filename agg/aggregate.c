@@ -122,6 +122,7 @@ int agg_kind_from_name(const char *z, int n){
     {"count", AGG_COUNT}, {"sum", AGG_SUM}, {"total", AGG_TOTAL},
     {"avg", AGG_AVG}, {"min", AGG_MIN}, {"max", AGG_MAX},
     {"group_concat", AGG_GROUP_CONCAT}, {"any_value", AGG_ANY_VALUE},
+    {"string_agg", AGG_GROUP_CONCAT},   /* 3.44's name, separator required */
   };
   for(size_t i=0; i<sizeof(names)/sizeof(names[0]); i++){
     if( (int)strlen(names[i].name)==n && strncasecmp(names[i].name, z, (size_t)n)==0 ){

@@ -784,7 +784,7 @@ static int ex_item(ex_parser *p, int aggs, agg_item *it){
     if( p->tk!=TK_ID ) return ex_syntax(p);
     int kind = agg_kind_from_name(p->z+p->ts, (int)p->tn);
     if( kind<0 ){
-      return col_error_set(p->err, COL_ERROR, "not an aggregate function: %.*s (expected count, sum, total, avg, min, max, group_concat or any_value)", (int)p->tn, p->z+p->ts);
+      return col_error_set(p->err, COL_ERROR, "not an aggregate function: %.*s (expected count, sum, total, avg, min, max, group_concat, string_agg or any_value)", (int)p->tn, p->z+p->ts);
     }
     size_t fs = p->ts, fn = p->tn;
     ex_next(p);
@@ -811,6 +811,9 @@ static int ex_item(ex_parser *p, int aggs, agg_item *it){
       }
     }
     if( !ex_is(p, ')') ) return ex_syntax(p);
+    if( it->sep==0 && fn==10 && strncasecmp(p->z+fs, "string_agg", 10)==0 ){
+      return col_error_set(p->err, COL_ERROR, "wrong number of arguments to function %.*s()", (int)fn, p->z+fs);
+    }
     ex_next(p);
     it->kind = kind;
   }else{
