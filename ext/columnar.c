@@ -15,6 +15,8 @@ SQLITE_EXTENSION_INIT1
 #include "vtab_groupby.h"
 #include <string.h>
 
+#define COLUMNAR_MIN_SQLITE 3038000
+
 static void conn_destroy(void *p){
   columnar_conn *cc = p;
   /* Tables are disconnected before modules are destroyed; nothing left. */
@@ -31,6 +33,13 @@ __attribute__((visibility("default")))
 #endif
 int sqlite3_columnar_init(sqlite3 *db, char **errmsg, const sqlite3_api_routines *api){
   SQLITE_EXTENSION_INIT2(api);
+  /* sqlite3_vtab_in() and sqlite3_vtab_rhs_value() arrived in 3.38.0; an
+  ** older SQLite's routine table ends before them, and calling past its
+  ** end would jump to nothing */
+  if( sqlite3_libversion_number()<COLUMNAR_MIN_SQLITE ){
+    *errmsg = sqlite3_mprintf("columnar: needs SQLite 3.38.0 or later, this is %s", sqlite3_libversion());
+    return SQLITE_ERROR;
+  }
   columnar_conn *cc = sqlite3_malloc64(sizeof(*cc));
   if( !cc ) return SQLITE_NOMEM;
   memset(cc, 0, sizeof(*cc));

@@ -3,16 +3,33 @@
 ** filter parsers (agg/expr.c, agg/filter.c), evaluating what parses over a
 ** small batch (a filter's unpushed terms as the group by's where), serially
 ** and as two lanes folded together (groupby_merge). Input: the bytes as text; the first byte picks keys,
-** aggregates or filter, and whether a count(DISTINCT) splits onto a helper thread. Must never crash, leak or read out of bounds.
+** aggregates or filter, whether a count(DISTINCT) splits onto a helper thread (bit 2), and whether the
+** answers are those of a later SQLite (bit 3: reader/dialect.h, every field set). Must never crash, leak
+** or read out of bounds.
 */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../agg/groupby.h"
 #include "../agg/filter.h"
 
+/* A REAL's text with the later default's 17 digits (the extension asks
+** SQLite's printf; any renderer within PRED_NUM_TEXT_MAX will do here). */
+static int fuzz_real_text(double r, int digits, char *buf, size_t n){
+  return snprintf(buf, n, "%.*g", digits, r);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
   if( size==0 || size>4096 ) return 0;
+  col_dialect dia;
+  memset(&dia, 0, sizeof(dia));
+  if( data[0] & 8 ){
+    dia.like_blobs = dia.utf8_keep_nonchar = dia.utf8_lead_any = dia.sum_kbn = 1;
+    dia.date_normalize = dia.strftime_344 = dia.strftime_346 = 1;
+    dia.real_digits = 17;
+    dia.real_text = fuzz_real_text;
+  }
   char *text = malloc(size);
   memcpy(text, data+1, size-1);
   text[size-1] = 0;
@@ -27,14 +44,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
   const char *keys = "a", *aggs = "count(*)", *where = 0;
   if( data[0]%3==2 ){
     /* the filter: its unpushed terms run as the group by's where */
-    if( agg_filter_parse(text, &schema, 0, &f, &err)!=COL_OK ){ free(text); return 0; }
+    if( agg_filter_parse(text, &schema, &dia, &f, &err)!=COL_OK ){ free(text); return 0; }
     where = f.where;
   }else if( data[0]%3==0 ){
     keys = text;
   }else{
     aggs = text;
   }
-  groupby_options o = { 1, 0, where, 0, 0, 0 };
+  groupby_options o = { 1, 0, where, 0, 0, &dia };
   rc = groupby_new(keys, aggs, &schema, &o, &gb, &err);
   if( rc==COL_OK ){
     int64_t iv[4] = { 1, -5, INT64_MAX, 0 };
@@ -54,7 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
     }
     col_batch b = { 4, 4, 0, nproj, cols, 0 };
     /* and as two lanes of two partitions, the second folded into the first */
-    groupby_options lo = { 2, 0, where, 1, 0, 0 };
+    groupby_options lo = { 2, 0, where, 1, 0, &dia };
     groupby *l0 = 0, *l1 = 0;
     if( groupby_new(keys, aggs, &schema, &lo, &l0, &err)==COL_OK
      && groupby_new(keys, aggs, &schema, &lo, &l1, &err)==COL_OK ){
