@@ -798,8 +798,6 @@ oom:
   return col_error_set(err, COL_ENOMEM, "group_by: out of memory in an aggregate");
 }
 
-/* DISTINCT: feed src's (group, value) pairs, in the order they were first
-** seen where the set keeps it, through s's set into s. */
 /* p += x for kbn sums, x over rows after p's (lanes, in run order). Two
 ** exact sums stay exact; otherwise both become compensated sums and x's is
 ** added as its sum and its compensation, which differs from adding x's
@@ -827,6 +825,8 @@ static void agg_sum_merge_kbn(agg_sum *p, const agg_sum *x){
   p->overflow = (uint8_t)overflow;
 }
 
+/* DISTINCT: feed src's (group, value) pairs, in the order they were first
+** seen where the set keeps it, through s's set into s. */
 static int agg_merge_distinct(agg_state *s, const agg_state *src, const uint32_t *map,
                               col_error *err){
   enum { CHUNK = 1024 };

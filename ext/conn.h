@@ -45,9 +45,8 @@ sqlite3_stmt *columnar_probe_open(sqlite3 *db);
 int columnar_probe_interrupted(void *stmt);
 
 /* Ask the connection's SQLite, once, how it answers where versions and
-** builds differ (reader/dialect.h): a probe query shows LIKE on a BLOB,
-** U+FFFF in a GLOB class, length() of a stray continuation byte and a
-** compensated sum. A failed probe leaves 3.40's answers. */
+** builds differ (reader/dialect.h), with the probe query of
+** ext/dialect_probe.h. A failed probe leaves 3.40's answers. */
 void columnar_dialect_probe(columnar_conn *cc);
 
 /* cc->dialect as of now, into out: the digits of a REAL's text
