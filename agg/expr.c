@@ -891,6 +891,13 @@ int agg_expr_parse(const char *text, const col_schema *schema, int term,
 
 void agg_expr_free(agg_expr *e){ ex_free(e); }
 
+int agg_expr_has_like(const agg_expr *e){
+  if( e==0 ) return 0;
+  if( e->op==EX_LIKE && e->sub==0 ) return 1;
+  for(int i=0; i<e->nargs && i<EX_MAXARG; i++) if( agg_expr_has_like(e->args[i]) ) return 1;
+  return 0;
+}
+
 void agg_expr_set_dialect(agg_expr *e, const col_dialect *d){
   if( e==0 ) return;
   e->dialect = d;
@@ -1277,9 +1284,10 @@ static int ex_row(agg_expr *e, const pred_value *x, col_arena *a, pred_value *ou
           e->like_shape = shape; e->like_lit = lit; e->like_m = nlit;
         }
       }
+      int cs = e->dialect && e->dialect->like_case_sensitive;
       int m = e->sub ? pred_glob(zp, np, zs, ns, e->dialect)
-            : shape!=PRED_LIKE_GENERAL ? pred_like_simple(shape, lit, nlit, zs, ns, 0)
-            : pred_like(zp, np, zs, ns, 0, e->esc, e->dialect);
+            : shape!=PRED_LIKE_GENERAL ? pred_like_simple(shape, lit, nlit, zs, ns, cs)
+            : pred_like(zp, np, zs, ns, cs, e->esc, e->dialect);
       ex_bool(out, e->neg ? !m : !!m);
       return 0;
     }

@@ -611,6 +611,14 @@ void groupby_projection(const groupby *gb, int *nproj, const int **proj){
 }
 const agg_item_list *groupby_keys(const groupby *gb){ return &gb->keys; }
 const col_dialect *groupby_dialect(const groupby *gb){ return &gb->dialect; }
+
+int groupby_has_like(const groupby *gb){
+  for(int i=0; i<gb->keys.n; i++) if( agg_expr_has_like(gb->keys.items[i].expr) ) return 1;
+  for(int i=0; i<gb->aggs.n; i++){
+    if( agg_expr_has_like(gb->aggs.items[i].expr) || agg_expr_has_like(gb->aggs.items[i].sep) ) return 1;
+  }
+  return agg_expr_has_like(gb->where);
+}
 const agg_item_list *groupby_aggs(const groupby *gb){ return &gb->aggs; }
 
 /* ---- consuming ---------------------------------------------------------- */

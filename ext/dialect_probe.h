@@ -51,6 +51,19 @@ static void columnar_dialect_ask(sqlite3 *db, col_dialect *d){
   sqlite3_finalize(st);
 }
 
+/* d->like_case_sensitive and d->like_foreign as db's LIKE is now: PRAGMA
+** case_sensitive_like and an extension loaded later change it. */
+static void columnar_dialect_like(sqlite3 *db, col_dialect *d){
+  sqlite3_stmt *st = 0;
+  d->like_case_sensitive = d->like_foreign = 0;
+  if( sqlite3_prepare_v2(db, "SELECT 'a' LIKE 'A', '\xc3\xa4' LIKE '\xc3\x84'", -1, &st, 0)==SQLITE_OK
+   && sqlite3_step(st)==SQLITE_ROW ){
+    d->like_case_sensitive = sqlite3_column_int(st, 0)==0;
+    d->like_foreign = sqlite3_column_int(st, 1)!=0;
+  }
+  sqlite3_finalize(st);
+}
+
 /* d->real_digits as db's setting is now (SQLITE_DBCONFIG_FP_DIGITS, 3.52). */
 static void columnar_dialect_digits(sqlite3 *db, col_dialect *d){
   int digits = 0;

@@ -543,7 +543,12 @@ int scan_plan_build(const col_dataset *ds, const char *idx, int argc,
       case 'G': pr->op = PRED_GE; break;
       case 'i': pr->op = PRED_IS; break;
       case 'I': pr->op = PRED_ISNOT; break;
-      case 'k': pr->op = PRED_LIKE; break;
+      case 'k':
+        /* an extension's like() is not ours to stand in for: SQLite,
+        ** which re-checks LIKE anyway, filters alone */
+        if( p->dialect.like_foreign ) continue;
+        pr->op = PRED_LIKE;
+        break;
       case 'b': pr->op = PRED_GLOB; break;
       default: continue;
     }

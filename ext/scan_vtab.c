@@ -379,7 +379,7 @@ static int scan_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   c->eof = 0;
   c->rowid = 0;
   col_dialect dialect;
-  columnar_dialect_now(t->cc, &dialect);
+  columnar_dialect_now(t->cc, idxStr && strstr(idxStr, ";k"), &dialect);
   int rc = scan_plan_build(t->ds, idxStr, argc, argv, t->threads, &dialect, &c->plan, &errmsg);
   if( rc ){
     sqlite3_free(t->base.zErrMsg);

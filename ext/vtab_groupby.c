@@ -439,7 +439,7 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
   int npred = t->filter.npred;
   if( npred ) memcpy(preds, t->filter.preds, sizeof(scan_pred)*(size_t)npred);
   col_dialect dialect;
-  columnar_dialect_now(t->cc, &dialect);
+  columnar_dialect_now(t->cc, 1, &dialect);
   const char *s = idxStr ? idxStr : "";
   int ai = 0;
   while( *s ){
@@ -495,7 +495,14 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
     }
     p->v = x;
   }
-  for(int i=0; i<npred; i++) preds[i].dialect = &dialect;
+  int has_like = 0;
+  for(int i=0; i<npred; i++){
+    preds[i].dialect = &dialect;
+    if( preds[i].op==PRED_LIKE ){
+      preds[i].like_case_sensitive = dialect.like_case_sensitive;
+      has_like = 1;
+    }
+  }
   /* threads=T busy threads in all. A Parquet source runs T lanes, each
   ** decoding and aggregating its own part of the row groups
   ** (agg/groupby_run.h). Otherwise half aggregate (hash partitions, the
@@ -533,6 +540,10 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
   groupby_run_opts ro = { t->keys, t->aggs, &t->ds->schema, t->filter.where,
                           lanes, o.memory_limit, columnar_probe_interrupted, 0 };
   if( groupby_new(t->keys, t->aggs, &t->ds->schema, &o, &c->gb, &err) ) goto filter_error;
+  if( dialect.like_foreign && (has_like || groupby_has_like(c->gb)) ){
+    col_error_set(&err, COL_ERROR, "group_by: LIKE here is an extension's like(), not SQLite's, and group_by cannot evaluate that one (use GLOB, or SQLite's own GROUP BY)");
+    goto filter_error;
+  }
   if( t->filter.npred==0 && t->filter.where==0 && (idxStr==0 || idxStr[0]==0)
       && groupby_from_summary(c->gb, t->ds, &c->fixed) ){
     c->nfixed = groupby_ncols(c->gb); c->nrow = 1; rc = SQLITE_OK;

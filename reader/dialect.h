@@ -44,6 +44,12 @@ typedef struct col_dialect {
   uint8_t strftime_344;   /* strftime knows %e %F %I %k %l %p %P %R %T %u
                           ** (3.44); 0: they make the result NULL */
   uint8_t strftime_346;   /* strftime knows %G %g %U %V (3.46) */
+  uint8_t like_case_sensitive; /* LIKE tells case apart (PRAGMA
+                          ** case_sensitive_like, or a build with
+                          ** SQLITE_CASE_SENSITIVE_LIKE); per statement */
+  uint8_t like_foreign;   /* like() is not SQLite's built-in one: an
+                          ** extension replaced it ('ä' LIKE 'Ä' holds, as
+                          ** under ICU's); nothing can stand in for it */
   uint8_t real_digits;    /* significant digits of a REAL rendered as text:
                           ** 0 means 15 (before 3.52, where it became 17
                           ** and SQLITE_DBCONFIG_FP_DIGITS) */
