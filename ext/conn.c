@@ -67,3 +67,23 @@ void columnar_dialect_now(columnar_conn *cc, int with_like, col_dialect *out){
   columnar_dialect_digits(cc->db, out);
   if( with_like ) columnar_dialect_like(cc->db, out);
 }
+
+int columnar_collation(sqlite3 *db, const char *coll){
+  static const char *probe[2] = {
+    /* SQLite's NOCASE folds ASCII alone, to lower case ('[' sorts before
+    ** 'a' but after 'A'); its RTRIM drops spaces alone */
+    "SELECT 'a' = 'A' COLLATE NOCASE AND '\xc3\xa4' <> '\xc3\x84' COLLATE NOCASE"
+    " AND '[' < 'a' COLLATE NOCASE",
+    "SELECT 'a ' = 'a' COLLATE RTRIM AND 'a\t' <> 'a' COLLATE RTRIM AND 'A' <> 'a' COLLATE RTRIM",
+  };
+  int which;
+  if( coll==0 || sqlite3_stricmp(coll, "BINARY")==0 ) return COLL_BINARY;
+  if( sqlite3_stricmp(coll, "NOCASE")==0 ) which = 0;
+  else if( sqlite3_stricmp(coll, "RTRIM")==0 ) which = 1;
+  else return -1;
+  sqlite3_stmt *st = 0;
+  int ours = sqlite3_prepare_v2(db, probe[which], -1, &st, 0)==SQLITE_OK
+          && sqlite3_step(st)==SQLITE_ROW && sqlite3_column_int(st, 0)==1;
+  sqlite3_finalize(st);
+  return ours ? (which==0 ? COLL_NOCASE : COLL_RTRIM) : -1;
+}

@@ -44,6 +44,13 @@ scan_table *columnar_conn_find(columnar_conn *cc, const char *name);
 sqlite3_stmt *columnar_probe_open(sqlite3 *db);
 int columnar_probe_interrupted(void *stmt);
 
+/* The collation named coll (from sqlite3_vtab_collation; NULL: BINARY) as
+** the reader applies it: COLL_BINARY, COLL_NOCASE or COLL_RTRIM, or -1 for
+** one it cannot, which SQLite must then apply itself: any other name, and
+** NOCASE or RTRIM when an application has replaced SQLite's (a NOCASE that
+** folds case beyond ASCII is a common one), which a probe query shows. */
+int columnar_collation(sqlite3 *db, const char *coll);
+
 /* Ask the connection's SQLite, once, how it answers where versions and
 ** builds differ (reader/dialect.h), with the probe query of
 ** ext/dialect_probe.h. A failed probe leaves 3.40's answers. */

@@ -37,6 +37,7 @@
 #include "sqlite3ext.h"
 SQLITE_EXTENSION_INIT3
 #include "plan.h"
+#include "conn.h"
 #include "../reader/predicate.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,7 +120,7 @@ static int64_t plan_topk_rows(const col_dataset *ds, sqlite3_index_info *info,
   return k>0 ? k : 1;
 }
 
-int scan_plan_best_index(sqlite3_vtab *tab, const col_dataset *ds,
+int scan_plan_best_index(sqlite3 *db, const col_dataset *ds,
                          sqlite3_index_info *info){
   sqlite3_str *s = sqlite3_str_new(0);
   int argv_next = 1;
@@ -128,7 +129,6 @@ int scan_plan_best_index(sqlite3_vtab *tab, const col_dataset *ds,
   int ilimit = -1, ioffset = -1; /* LIMIT / OFFSET constraints */
   uint64_t like_cols = 0;        /* columns < 64 with a LIKE/GLOB constraint */
   int has_like = 0;              /* some column has one */
-  (void)tab;
   for(int i=0; i<info->nConstraint; i++){
     const struct sqlite3_index_constraint *c = &info->aConstraint[i];
     if( c->usable && c->iColumn>=0
@@ -148,11 +148,10 @@ int scan_plan_best_index(sqlite3_vtab *tab, const col_dataset *ds,
     if( c->iColumn<0 || c->iColumn>=ds->schema.n ) continue;
     const col_def *cd = &ds->schema.cols[c->iColumn];
     int flags = 0;
-    const char *coll = sqlite3_vtab_collation(info, i);
-    if( coll==0 || sqlite3_stricmp(coll, "BINARY")==0 ){}
-    else if( sqlite3_stricmp(coll, "NOCASE")==0 ) flags |= F_NOCASE;
-    else if( sqlite3_stricmp(coll, "RTRIM")==0 ) flags |= F_RTRIM;
-    else continue;   /* a collation we cannot apply */
+    int cl = columnar_collation(db, sqlite3_vtab_collation(info, i));
+    if( cl<0 ) continue;   /* a collation we cannot apply */
+    if( cl==COLL_NOCASE ) flags |= F_NOCASE;
+    if( cl==COLL_RTRIM ) flags |= F_RTRIM;
     if( op=='u' || op=='U' ){
       flags |= F_FILTER | F_EXACT;
       info->aConstraintUsage[i].omit = 1;
@@ -165,6 +164,10 @@ int scan_plan_best_index(sqlite3_vtab *tab, const col_dataset *ds,
     sqlite3_value *rhs = 0;
     int known = sqlite3_vtab_rhs_value(info, i, &rhs)==SQLITE_OK;
     int rhs_type = known ? sqlite3_value_type(rhs) : SQLITE_NULL;
+    /* SQLite reports BINARY for every <> and IS NOT constraint, whatever
+    ** COLLATE it carries; such a COLLATE also hides the value from
+    ** sqlite3_vtab_rhs_value, so only a known value is surely BINARY's */
+    if( (op=='n' || op=='I') && !known ) continue;
     /* SQLite's LIKE optimization adds x >= 'abc' AND x < 'abd' next to a
     ** LIKE, even on columns where a value that matches can fall outside
     ** them: a number (a SQLite 3.40 bug: d LIKE 'Inf' would find nothing),

@@ -27,7 +27,7 @@ typedef struct scan_plan {
 } scan_plan;
 
 /* xBestIndex for a scan table over ds. */
-int scan_plan_best_index(sqlite3_vtab *tab, const col_dataset *ds,
+int scan_plan_best_index(sqlite3 *db, const col_dataset *ds,
                          sqlite3_index_info *info);
 
 /* Build the spec for idxStr/argv (xFilter). On error sets *errmsg. */

@@ -275,12 +275,15 @@ static int gb_best_index(sqlite3_vtab *vt, sqlite3_index_info *info){
         break;
       default: continue;
     }
-    const char *coll = sqlite3_vtab_collation(info, i);
-    int cl;
-    if( coll==0 || sqlite3_stricmp(coll, "BINARY")==0 ) cl = COLL_BINARY;
-    else if( sqlite3_stricmp(coll, "NOCASE")==0 ) cl = COLL_NOCASE;
-    else if( sqlite3_stricmp(coll, "RTRIM")==0 ) cl = COLL_RTRIM;
-    else continue;
+    /* SQLite reports BINARY for every <> and IS NOT constraint, whatever
+    ** COLLATE it carries (the term it builds for a virtual table keeps
+    ** only the right-hand side); such a COLLATE also hides the value from
+    ** sqlite3_vtab_rhs_value, so a known value means none was given */
+    sqlite3_value *rhs = 0;
+    if( (c->op==SQLITE_INDEX_CONSTRAINT_NE || c->op==SQLITE_INDEX_CONSTRAINT_ISNOT)
+     && (sqlite3_vtab_rhs_value(info, i, &rhs)!=SQLITE_OK || rhs==0) ) continue;
+    int cl = columnar_collation(t->db, sqlite3_vtab_collation(info, i));
+    if( cl<0 ) continue;
     int has_rhs = c->op!=SQLITE_INDEX_CONSTRAINT_ISNULL && c->op!=SQLITE_INDEX_CONSTRAINT_ISNOTNULL;
     sqlite3_str_appendf(plan, "%d,%d,%d,%d;", c->op, t->key_src[c->iColumn], cl, c->iColumn);
     if( has_rhs ) info->aConstraintUsage[i].argvIndex = ++argi;
