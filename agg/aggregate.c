@@ -85,6 +85,21 @@ static inline void agg_kbn_real(agg_sum *p, double r){
   agg_kbn_add(p, r);
 }
 
+/* One INTEGER input, 3.40's way: the exact sum while it lasts, and every
+** input added to the double sum too. */
+static inline void agg_plain_int(agg_sum *p, int64_t v){
+  p->cnt++;
+  p->r += (double)v;
+  if( (p->approx|p->overflow)==0 && __builtin_add_overflow(p->i, v, &p->i) ){
+    p->approx = p->overflow = 1;
+  }
+}
+
+/* One REAL input, 3.40's way. */
+static inline void agg_plain_real(agg_sum *p, double r){
+  p->cnt++; p->r += r; p->approx = 1;
+}
+
 /* The double a kbn sum stands for (total, avg, a REAL sum). */
 static double agg_kbn_value(const agg_sum *p){
   if( !p->approx ) return (double)p->i;
@@ -502,25 +517,14 @@ static int agg_distinct_filter(agg_state *s, const col_vector *arg, uint32_t nro
 
 static void agg_sum_add(agg_sum *p, const pred_value *x0, double *absum, int kbn){
   pred_value x = agg_numeric_affinity(x0);
-  if( kbn ){
-    if( x.type==CV_INT ){
-      *absum += fabs((double)x.i);
-      agg_kbn_int(p, x.i);
-    }else{
-      agg_kbn_real(p, agg_real_value(&x));
-    }
-    return;
-  }
-  p->cnt++;
   if( x.type==CV_INT ){
     *absum += fabs((double)x.i);
-    p->r += (double)x.i;
-    if( (p->approx|p->overflow)==0 && __builtin_add_overflow(p->i, x.i, &p->i) ){
-      p->approx = p->overflow = 1;
-    }
+    if( kbn ) agg_kbn_int(p, x.i);
+    else agg_plain_int(p, x.i);
+  }else if( kbn ){
+    agg_kbn_real(p, agg_real_value(&x));
   }else{
-    p->r += agg_real_value(&x);
-    p->approx = 1;
+    agg_plain_real(p, agg_real_value(&x));
   }
 }
 
@@ -704,27 +708,19 @@ int agg_state_update(agg_state *s, const col_vector *arg, const col_vector *sep,
     }
     case AGG_SUM: case AGG_TOTAL: case AGG_AVG: {
       agg_sum *a = s->a;
-      if( arg->form==CV_FLAT && arg->tags==0 && arg->type==CV_INT && s->kbn ){
+      if( arg->form==CV_FLAT && arg->tags==0 && arg->type==CV_INT ){
         const int64_t *x = arg->i64;
-        for(uint32_t k=0; k<n; k++) agg_kbn_int(&a[gid[k]], x[rows[k]]);
-        if( s->track_abs ){
-          double ab = 0;
-          for(uint32_t k=0; k<n; k++) ab += fabs((double)x[rows[k]]);
-          s->absum += ab;
-        }
-      }else if( arg->form==CV_FLAT && arg->tags==0 && arg->type==CV_REAL && s->kbn ){
-        const double *x = arg->f64;
-        for(uint32_t k=0; k<n; k++) agg_kbn_real(&a[gid[k]], x[rows[k]]);
-      }else if( arg->form==CV_FLAT && arg->tags==0 && arg->type==CV_INT ){
-        const int64_t *x = arg->i64;
-        for(uint32_t k=0; k<n; k++){
-          agg_sum *p = &a[gid[k]];
-          int64_t v = x[rows[k]];
-          p->cnt++;
-          p->r += (double)v;
-          if( (p->approx|p->overflow)==0 && __builtin_add_overflow(p->i, v, &p->i) ){
-            p->approx = p->overflow = 1;
-          }
+        if( s->single ){
+          /* one group: its state in registers, not memory, where every
+          ** link of the chain of adds would take a store and a load */
+          agg_sum q = a[0];
+          if( s->kbn ) for(uint32_t k=0; k<n; k++) agg_kbn_int(&q, x[rows[k]]);
+          else for(uint32_t k=0; k<n; k++) agg_plain_int(&q, x[rows[k]]);
+          a[0] = q;
+        }else if( s->kbn ){
+          for(uint32_t k=0; k<n; k++) agg_kbn_int(&a[gid[k]], x[rows[k]]);
+        }else{
+          for(uint32_t k=0; k<n; k++) agg_plain_int(&a[gid[k]], x[rows[k]]);
         }
         if( s->track_abs ){
           double ab = 0;
@@ -733,9 +729,15 @@ int agg_state_update(agg_state *s, const col_vector *arg, const col_vector *sep,
         }
       }else if( arg->form==CV_FLAT && arg->tags==0 && arg->type==CV_REAL ){
         const double *x = arg->f64;
-        for(uint32_t k=0; k<n; k++){
-          agg_sum *p = &a[gid[k]];
-          p->cnt++; p->r += x[rows[k]]; p->approx = 1;
+        if( s->single ){
+          agg_sum q = a[0];
+          if( s->kbn ) for(uint32_t k=0; k<n; k++) agg_kbn_real(&q, x[rows[k]]);
+          else for(uint32_t k=0; k<n; k++) agg_plain_real(&q, x[rows[k]]);
+          a[0] = q;
+        }else if( s->kbn ){
+          for(uint32_t k=0; k<n; k++) agg_kbn_real(&a[gid[k]], x[rows[k]]);
+        }else{
+          for(uint32_t k=0; k<n; k++) agg_plain_real(&a[gid[k]], x[rows[k]]);
         }
       }else{
         for(uint32_t k=0; k<n; k++){
