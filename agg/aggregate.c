@@ -708,20 +708,22 @@ int agg_state_update(agg_state *s, const col_vector *arg, const col_vector *sep,
     }
     case AGG_SUM: case AGG_TOTAL: case AGG_AVG: {
       agg_sum *a = s->a;
+      /* x[rows[k]] into group gid[k] by STEP, each k < n. With one group
+      ** its state stays in a local (registers), not memory, where every
+      ** link of the chain of adds would take a store and a load. */
+#define AGG_SUM_RUN(STEP, x) do{ \
+        if( s->single ){ \
+          agg_sum q = a[0]; \
+          for(uint32_t k=0; k<n; k++) STEP(&q, (x)[rows[k]]); \
+          a[0] = q; \
+        }else{ \
+          for(uint32_t k=0; k<n; k++) STEP(&a[gid[k]], (x)[rows[k]]); \
+        } \
+      }while(0)
       if( arg->form==CV_FLAT && arg->tags==0 && arg->type==CV_INT ){
         const int64_t *x = arg->i64;
-        if( s->single ){
-          /* one group: its state in registers, not memory, where every
-          ** link of the chain of adds would take a store and a load */
-          agg_sum q = a[0];
-          if( s->kbn ) for(uint32_t k=0; k<n; k++) agg_kbn_int(&q, x[rows[k]]);
-          else for(uint32_t k=0; k<n; k++) agg_plain_int(&q, x[rows[k]]);
-          a[0] = q;
-        }else if( s->kbn ){
-          for(uint32_t k=0; k<n; k++) agg_kbn_int(&a[gid[k]], x[rows[k]]);
-        }else{
-          for(uint32_t k=0; k<n; k++) agg_plain_int(&a[gid[k]], x[rows[k]]);
-        }
+        if( s->kbn ) AGG_SUM_RUN(agg_kbn_int, x);
+        else AGG_SUM_RUN(agg_plain_int, x);
         if( s->track_abs ){
           double ab = 0;
           for(uint32_t k=0; k<n; k++) ab += fabs((double)x[rows[k]]);
@@ -729,22 +731,15 @@ int agg_state_update(agg_state *s, const col_vector *arg, const col_vector *sep,
         }
       }else if( arg->form==CV_FLAT && arg->tags==0 && arg->type==CV_REAL ){
         const double *x = arg->f64;
-        if( s->single ){
-          agg_sum q = a[0];
-          if( s->kbn ) for(uint32_t k=0; k<n; k++) agg_kbn_real(&q, x[rows[k]]);
-          else for(uint32_t k=0; k<n; k++) agg_plain_real(&q, x[rows[k]]);
-          a[0] = q;
-        }else if( s->kbn ){
-          for(uint32_t k=0; k<n; k++) agg_kbn_real(&a[gid[k]], x[rows[k]]);
-        }else{
-          for(uint32_t k=0; k<n; k++) agg_plain_real(&a[gid[k]], x[rows[k]]);
-        }
+        if( s->kbn ) AGG_SUM_RUN(agg_kbn_real, x);
+        else AGG_SUM_RUN(agg_plain_real, x);
       }else{
         for(uint32_t k=0; k<n; k++){
           pred_value x = agg_value_at(arg, rows[k]);
           if( x.type!=CV_NULL ) agg_sum_add(&a[gid[k]], &x, &s->absum, s->kbn);
         }
       }
+#undef AGG_SUM_RUN
       return COL_OK;
     }
     case AGG_MIN: case AGG_MAX: case AGG_ANY_VALUE: {
