@@ -891,10 +891,11 @@ int agg_expr_parse(const char *text, const col_schema *schema, int term,
 
 void agg_expr_free(agg_expr *e){ ex_free(e); }
 
-int agg_expr_has_like(const agg_expr *e){
+int agg_expr_uses(const agg_expr *e, int what){
   if( e==0 ) return 0;
-  if( e->op==EX_LIKE && e->sub==0 ) return 1;
-  for(int i=0; i<e->nargs && i<EX_MAXARG; i++) if( agg_expr_has_like(e->args[i]) ) return 1;
+  if( (what & AGG_USES_LIKE) && e->op==EX_LIKE && e->sub==0 ) return 1;
+  if( (what & AGG_USES_CASE) && e->op==EX_FUNC && (e->sub==FN_LOWER || e->sub==FN_UPPER) ) return 1;
+  for(int i=0; i<e->nargs && i<EX_MAXARG; i++) if( agg_expr_uses(e->args[i], what) ) return 1;
   return 0;
 }
 

@@ -73,8 +73,11 @@ void agg_expr_free(agg_expr *e);
 ** (reader/dialect.h; NULL: 3.40's); d must outlive e. */
 void agg_expr_set_dialect(agg_expr *e, const col_dialect *d);
 
-/* Does e use LIKE (not GLOB) anywhere? */
-int agg_expr_has_like(const agg_expr *e);
+/* Does e use anywhere one of what: AGG_USES_LIKE (LIKE, not GLOB),
+** AGG_USES_CASE (lower() or upper())? */
+#define AGG_USES_LIKE 1
+#define AGG_USES_CASE 2
+int agg_expr_uses(const agg_expr *e, int what);
 
 /* Is e an OR at its top (so not a conjunction of terms)? */
 int agg_expr_is_or(const agg_expr *e);

@@ -612,12 +612,12 @@ void groupby_projection(const groupby *gb, int *nproj, const int **proj){
 const agg_item_list *groupby_keys(const groupby *gb){ return &gb->keys; }
 const col_dialect *groupby_dialect(const groupby *gb){ return &gb->dialect; }
 
-int groupby_has_like(const groupby *gb){
-  for(int i=0; i<gb->keys.n; i++) if( agg_expr_has_like(gb->keys.items[i].expr) ) return 1;
+int groupby_uses(const groupby *gb, int what){
+  for(int i=0; i<gb->keys.n; i++) if( agg_expr_uses(gb->keys.items[i].expr, what) ) return 1;
   for(int i=0; i<gb->aggs.n; i++){
-    if( agg_expr_has_like(gb->aggs.items[i].expr) || agg_expr_has_like(gb->aggs.items[i].sep) ) return 1;
+    if( agg_expr_uses(gb->aggs.items[i].expr, what) || agg_expr_uses(gb->aggs.items[i].sep, what) ) return 1;
   }
-  return agg_expr_has_like(gb->where);
+  return agg_expr_uses(gb->where, what);
 }
 const agg_item_list *groupby_aggs(const groupby *gb){ return &gb->aggs; }
 

@@ -59,8 +59,8 @@ typedef struct groupby groupby;
 /* The dialect gb was made with (groupby_options.dialect, copied). */
 const col_dialect *groupby_dialect(const groupby *gb);
 
-/* Do gb's keys, aggregates or where use LIKE? */
-int groupby_has_like(const groupby *gb);
+/* Do gb's keys, aggregates or where use one of what (AGG_USES_*)? */
+int groupby_uses(const groupby *gb, int what);
 
 /* Parse keys and aggregates over schema. Errors name the bad text. */
 int groupby_new(const char *keys, const char *aggs, const col_schema *schema,

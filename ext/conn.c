@@ -62,10 +62,10 @@ void columnar_dialect_probe(columnar_conn *cc){
   columnar_dialect_ask(cc->db, &cc->dialect);
 }
 
-void columnar_dialect_now(columnar_conn *cc, int with_like, col_dialect *out){
+void columnar_dialect_now(columnar_conn *cc, int with_functions, col_dialect *out){
   *out = cc->dialect;
   columnar_dialect_digits(cc->db, out);
-  if( with_like ) columnar_dialect_like(cc->db, out);
+  if( with_functions ) columnar_dialect_functions(cc->db, out);
 }
 
 int columnar_collation(sqlite3 *db, const char *coll){

@@ -58,8 +58,9 @@ void columnar_dialect_probe(columnar_conn *cc);
 
 /* cc->dialect as of now, into out: the digits of a REAL's text
 ** (SQLITE_DBCONFIG_FP_DIGITS) may change between statements, and with
-** with_like so may LIKE (PRAGMA case_sensitive_like, an extension's
-** like() registered later): one more probe query. */
-void columnar_dialect_now(columnar_conn *cc, int with_like, col_dialect *out);
+** with_functions so may LIKE, lower() and upper() (PRAGMA
+** case_sensitive_like, an extension's registered later): one more probe
+** query. */
+void columnar_dialect_now(columnar_conn *cc, int with_functions, col_dialect *out);
 
 #endif

@@ -51,15 +51,19 @@ static void columnar_dialect_ask(sqlite3 *db, col_dialect *d){
   sqlite3_finalize(st);
 }
 
-/* d->like_case_sensitive and d->like_foreign as db's LIKE is now: PRAGMA
-** case_sensitive_like and an extension loaded later change it. */
-static void columnar_dialect_like(sqlite3 *db, col_dialect *d){
+/* d->like_case_sensitive, d->like_foreign and d->case_foreign as db's
+** LIKE, lower() and upper() are now: PRAGMA case_sensitive_like and an
+** extension loaded later (ICU's replaces all three) change them. SQLite's
+** own fold ASCII alone. */
+static void columnar_dialect_functions(sqlite3 *db, col_dialect *d){
   sqlite3_stmt *st = 0;
-  d->like_case_sensitive = d->like_foreign = 0;
-  if( sqlite3_prepare_v2(db, "SELECT 'a' LIKE 'A', '\xc3\xa4' LIKE '\xc3\x84'", -1, &st, 0)==SQLITE_OK
+  d->like_case_sensitive = d->like_foreign = d->case_foreign = 0;
+  if( sqlite3_prepare_v2(db, "SELECT 'a' LIKE 'A', '\xc3\xa4' LIKE '\xc3\x84',"
+        " lower('\xc3\x84') <> '\xc3\x84' OR upper('\xc3\xa4') <> '\xc3\xa4'", -1, &st, 0)==SQLITE_OK
    && sqlite3_step(st)==SQLITE_ROW ){
     d->like_case_sensitive = sqlite3_column_int(st, 0)==0;
     d->like_foreign = sqlite3_column_int(st, 1)!=0;
+    d->case_foreign = sqlite3_column_int(st, 2)!=0;
   }
   sqlite3_finalize(st);
 }

@@ -543,8 +543,12 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
   groupby_run_opts ro = { t->keys, t->aggs, &t->ds->schema, t->filter.where,
                           lanes, o.memory_limit, columnar_probe_interrupted, 0 };
   if( groupby_new(t->keys, t->aggs, &t->ds->schema, &o, &c->gb, &err) ) goto filter_error;
-  if( dialect.like_foreign && (has_like || groupby_has_like(c->gb)) ){
+  if( dialect.like_foreign && (has_like || groupby_uses(c->gb, AGG_USES_LIKE)) ){
     col_error_set(&err, COL_ERROR, "group_by: LIKE here is an extension's like(), not SQLite's, and group_by cannot evaluate that one (use GLOB, or SQLite's own GROUP BY)");
+    goto filter_error;
+  }
+  if( dialect.case_foreign && groupby_uses(c->gb, AGG_USES_CASE) ){
+    col_error_set(&err, COL_ERROR, "group_by: lower() or upper() here is an extension's, not SQLite's, and group_by cannot evaluate that one (use SQLite's own GROUP BY)");
     goto filter_error;
   }
   if( t->filter.npred==0 && t->filter.where==0 && (idxStr==0 || idxStr[0]==0)

@@ -50,6 +50,8 @@ typedef struct col_dialect {
   uint8_t like_foreign;   /* like() is not SQLite's built-in one: an
                           ** extension replaced it ('ä' LIKE 'Ä' holds, as
                           ** under ICU's); nothing can stand in for it */
+  uint8_t case_foreign;   /* lower() or upper() is not SQLite's (ICU's
+                          ** fold beyond ASCII); per statement too */
   uint8_t real_digits;    /* significant digits of a REAL rendered as text:
                           ** 0 means 15 (before 3.52, where it became 17
                           ** and SQLITE_DBCONFIG_FP_DIGITS) */

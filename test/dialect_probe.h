@@ -12,7 +12,7 @@
 static void test_dialect_probe(sqlite3 *db, col_dialect *d){
   columnar_dialect_ask(db, d);
   columnar_dialect_digits(db, d);
-  columnar_dialect_like(db, d);
+  columnar_dialect_functions(db, d);
 }
 
 #endif
