@@ -894,6 +894,7 @@ void agg_expr_free(agg_expr *e){ ex_free(e); }
 int agg_expr_uses(const agg_expr *e, int what){
   if( e==0 ) return 0;
   if( (what & AGG_USES_LIKE) && e->op==EX_LIKE && e->sub==0 ) return 1;
+  if( (what & AGG_USES_GLOB) && e->op==EX_LIKE && e->sub!=0 ) return 1;
   if( (what & AGG_USES_CASE) && e->op==EX_FUNC && (e->sub==FN_LOWER || e->sub==FN_UPPER) ) return 1;
   for(int i=0; i<e->nargs && i<EX_MAXARG; i++) if( agg_expr_uses(e->args[i], what) ) return 1;
   return 0;

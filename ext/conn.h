@@ -51,6 +51,10 @@ int columnar_probe_interrupted(void *stmt);
 ** folds case beyond ASCII is a common one), which a probe query shows. */
 int columnar_collation(sqlite3 *db, const char *coll);
 
+/* Is db's glob() SQLite's own (an extension can replace it)? A probe query,
+** for xBestIndex, which takes GLOB exactly. */
+int columnar_glob_is_sqlites(sqlite3 *db);
+
 /* Ask the connection's SQLite, once, how it answers where versions and
 ** builds differ (reader/dialect.h), with the probe query of
 ** ext/dialect_probe.h. A failed probe leaves 3.40's answers. */

@@ -138,6 +138,7 @@ int scan_plan_best_index(sqlite3 *db, const col_dataset *ds,
     }
   }
   sqlite3_str_appendf(s, "U%016llx", (unsigned long long)info->colUsed);
+  int glob_ours = -1;            /* glob() is SQLite's: asked once, if needed */
   for(int i=0; i<info->nConstraint; i++){
     const struct sqlite3_index_constraint *c = &info->aConstraint[i];
     if( !c->usable ) continue;
@@ -145,6 +146,10 @@ int scan_plan_best_index(sqlite3 *db, const col_dataset *ds,
     if( op=='m' ){ ilimit = i; continue; }
     if( op=='o' ){ ioffset = i; continue; }
     if( !op ) continue;
+    /* GLOB is taken exactly (omitted): an extension's glob() is not ours to
+    ** stand in for */
+    if( op=='b' && glob_ours<0 ) glob_ours = columnar_glob_is_sqlites(db);
+    if( op=='b' && !glob_ours ) continue;
     if( c->iColumn<0 || c->iColumn>=ds->schema.n ) continue;
     const col_def *cd = &ds->schema.cols[c->iColumn];
     int flags = 0;

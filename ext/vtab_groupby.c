@@ -498,13 +498,14 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
     }
     p->v = x;
   }
-  int has_like = 0;
+  int has_like = 0, has_glob = 0;
   for(int i=0; i<npred; i++){
     preds[i].dialect = &dialect;
     if( preds[i].op==PRED_LIKE ){
       preds[i].like_case_sensitive = dialect.like_case_sensitive;
       has_like = 1;
     }
+    has_glob |= preds[i].op==PRED_GLOB;
   }
   /* threads=T busy threads in all. A Parquet source runs T lanes, each
   ** decoding and aggregating its own part of the row groups
@@ -545,6 +546,10 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
   if( groupby_new(t->keys, t->aggs, &t->ds->schema, &o, &c->gb, &err) ) goto filter_error;
   if( dialect.like_foreign && (has_like || groupby_uses(c->gb, AGG_USES_LIKE)) ){
     col_error_set(&err, COL_ERROR, "group_by: LIKE here is an extension's like(), not SQLite's, and group_by cannot evaluate that one (use GLOB, or SQLite's own GROUP BY)");
+    goto filter_error;
+  }
+  if( (has_glob || groupby_uses(c->gb, AGG_USES_GLOB)) && !columnar_glob_is_sqlites(t->db) ){
+    col_error_set(&err, COL_ERROR, "group_by: GLOB here is an extension's glob(), not SQLite's, and group_by cannot evaluate that one (use SQLite's own GROUP BY)");
     goto filter_error;
   }
   if( dialect.case_foreign && groupby_uses(c->gb, AGG_USES_CASE) ){
