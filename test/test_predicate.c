@@ -561,6 +561,30 @@ static void test_text(void){
   }
   report("text", CASES*2, bad);
   CHECK(bad==0);
+  /* SQLITE_DBCONFIG_FP_DIGITS (3.52) set on the connection: the dialect,
+  ** read again, renders with those digits as CAST does */
+  if( sqlite3_libversion_number()>=3052000 ){
+    int set = 0, fbad = 0;
+    sqlite3_db_config(O.db, 1023, 9, &set);
+    col_dialect d9 = D;
+    columnar_dialect_digits(O.db, &d9);
+    CHECK_EQ_INT(d9.real_digits, 9);
+    for(int c=0; c<CASES/4; c++){
+      pred_value v; memset(&v, 0, sizeof(v));
+      v.type = CV_REAL; v.f = gen_real(&r);
+      char mine[64];
+      pred_real_text(&d9, v.f, mine, sizeof(mine));
+      sqlite3_stmt *st = stmt(&O, O.db, "SELECT CAST(?1 AS TEXT)");
+      bind(st, 1, &v);
+      sqlite3_step(st);
+      if( strcmp(mine, (const char*)sqlite3_column_text(st, 0)) && fbad++ < 5 ){
+        fprintf(stderr, "text, 9 digits: mine %s sqlite %s\n", mine, (const char*)sqlite3_column_text(st, 0));
+      }
+    }
+    sqlite3_db_config(O.db, 1023, D.real_digits ? D.real_digits : 17, &set);
+    report("text/fp_digits=9", CASES/4, fbad);
+    CHECK(fbad==0);
+  }
 }
 
 static void test_text_examples(void){
