@@ -59,14 +59,15 @@ $(BS)/libcore.a: $(SANCORE)
 $(BS)/test/%: test/%.c $(BS)/libcore.a
 	@mkdir -p $(dir $@)
 	@echo "  LINK $@"
-	@$(CC) -O1 -g $(SAN) $(WARN) $(DEFS) -o $@ $^ $(LIBS) $(TEST_LIBS)
+	@$(CC) -O1 -g $(SAN) $(WARN) $(DEFS) -MMD -MP -o $@ $^ $(LIBS) $(TEST_LIBS)
 
 # Fuzz targets run as plain programs over generated inputs (test/fuzz_main.c);
-# `make fuzz` builds them for libFuzzer instead.
-$(BS)/fuzz/%: test/%.c test/fuzz_main.c $(BS)/libcore.a
+# `make fuzz` builds them for libFuzzer instead. (-MMD names one dependency
+# file after the binary, from the last source: the target's own.)
+$(BS)/fuzz/%: test/fuzz_main.c test/%.c $(BS)/libcore.a
 	@mkdir -p $(dir $@)
 	@echo "  LINK $@"
-	@$(CC) -O1 -g $(SAN) $(WARN) $(DEFS) -o $@ $^ $(LIBS) $(TEST_LIBS)
+	@$(CC) -O1 -g $(SAN) $(WARN) $(DEFS) -MMD -MP -o $@ $^ $(LIBS) $(TEST_LIBS)
 
 UNIT_BINS = $(UNIT_SRC:test/%.c=$(BS)/test/%)
 FUZZ_BINS = $(FUZZ_SRC:test/%.c=$(BS)/fuzz/%)
@@ -95,4 +96,4 @@ clean:
 	rm -rf $(B)
 
 .PHONY: all test demo bench fuzz clean
--include $(OBJ:.o=.d) $(SANOBJ:.o=.d)
+-include $(OBJ:.o=.d) $(SANOBJ:.o=.d) $(UNIT_BINS:=.d) $(FUZZ_BINS:=.d)

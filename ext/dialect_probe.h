@@ -23,30 +23,36 @@ static int columnar_real_text(double r, int digits, char *buf, size_t n){
   return (int)strlen(buf);
 }
 
-/* Fill d from one probe query on db: LIKE on a BLOB, U+FFFF in a GLOB
-** class, length() of a stray continuation byte, a compensated sum, a day
-** past the month's end, and two strftime letters. A failed probe leaves
-** 3.40's answers. real_digits is not set (columnar_dialect_digits). */
+/* Fill d from two probe queries on db: LIKE on a BLOB, U+FFFF in a GLOB
+** class, length() of a stray continuation byte and a compensated sum; then
+** a day past the month's end and two strftime letters, apart, since a
+** build may leave the date functions out (SQLITE_OMIT_DATETIME_FUNCS). A
+** failed probe leaves 3.40's answers. real_digits is not set
+** (columnar_dialect_digits). */
 static void columnar_dialect_ask(sqlite3 *db, col_dialect *d){
-  static const char probe[] =
-    "SELECT x'41' LIKE 'A',"
-    " CAST(x'efbfbd' AS TEXT) GLOB '[' || CAST(x'efbfbf' AS TEXT) || ']',"
-    " length(CAST(x'808061' AS TEXT)),"
-    " (SELECT sum(column1) FROM (VALUES(1e308),(3),(-1e308))),"
-    " date('2013-02-30'), strftime('%F', '2013-07-15'), strftime('%V', '2013-07-15')";
   sqlite3_stmt *st = 0;
   memset(d, 0, sizeof(*d));
   d->real_text = columnar_real_text;
-  if( sqlite3_prepare_v2(db, probe, -1, &st, 0)==SQLITE_OK && sqlite3_step(st)==SQLITE_ROW ){
+  if( sqlite3_prepare_v2(db, "SELECT x'41' LIKE 'A',"
+        " CAST(x'efbfbd' AS TEXT) GLOB '[' || CAST(x'efbfbf' AS TEXT) || ']',"
+        " length(CAST(x'808061' AS TEXT)),"
+        " (SELECT sum(column1) FROM (VALUES(1e308),(3),(-1e308)))", -1, &st, 0)==SQLITE_OK
+   && sqlite3_step(st)==SQLITE_ROW ){
     d->like_blobs = sqlite3_column_int(st, 0)==1;
     d->utf8_keep_nonchar = sqlite3_column_int(st, 1)==0;
     d->utf8_lead_any = sqlite3_column_int(st, 2)==2;
     /* 1e308 + 3 - 1e308: 0.0 added plainly, 3.0 compensated */
     d->sum_kbn = sqlite3_column_double(st, 3)==3.0;
-    d->date_normalize = sqlite3_column_type(st, 4)==SQLITE_TEXT
-                     && strcmp((const char*)sqlite3_column_text(st, 4), "2013-03-02")==0;
-    d->strftime_344 = sqlite3_column_type(st, 5)!=SQLITE_NULL;
-    d->strftime_346 = sqlite3_column_type(st, 6)!=SQLITE_NULL;
+  }
+  sqlite3_finalize(st);
+  st = 0;
+  if( sqlite3_prepare_v2(db, "SELECT date('2013-02-30'), strftime('%F', '2013-07-15'),"
+        " strftime('%V', '2013-07-15')", -1, &st, 0)==SQLITE_OK
+   && sqlite3_step(st)==SQLITE_ROW ){
+    d->date_normalize = sqlite3_column_type(st, 0)==SQLITE_TEXT
+                     && strcmp((const char*)sqlite3_column_text(st, 0), "2013-03-02")==0;
+    d->strftime_344 = sqlite3_column_type(st, 1)!=SQLITE_NULL;
+    d->strftime_346 = sqlite3_column_type(st, 2)!=SQLITE_NULL;
   }
   sqlite3_finalize(st);
 }
