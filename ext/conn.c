@@ -89,11 +89,7 @@ int columnar_collation(sqlite3 *db, const char *coll){
 }
 
 int columnar_glob_is_sqlites(sqlite3 *db){
-  sqlite3_stmt *st = 0;
-  /* SQLite's GLOB tells case apart, ASCII or not, and knows classes */
-  int ours = sqlite3_prepare_v2(db, "SELECT 'a' GLOB 'A' OR '\xc3\xa4' GLOB '\xc3\x84' OR NOT 'b' GLOB '[a-c]'",
-                                -1, &st, 0)==SQLITE_OK
-          && sqlite3_step(st)==SQLITE_ROW && sqlite3_column_int(st, 0)==0;
-  sqlite3_finalize(st);
-  return ours;
+  col_dialect d;
+  columnar_dialect_functions(db, &d);
+  return !d.glob_foreign;
 }

@@ -51,8 +51,9 @@ int columnar_probe_interrupted(void *stmt);
 ** folds case beyond ASCII is a common one), which a probe query shows. */
 int columnar_collation(sqlite3 *db, const char *coll);
 
-/* Is db's glob() SQLite's own (an extension can replace it)? A probe query,
-** for xBestIndex, which takes GLOB exactly. */
+/* Is db's glob() SQLite's own (an extension can replace it)? The probe of
+** columnar_dialect_now's with_functions, for xBestIndex, which takes GLOB
+** exactly. */
 int columnar_glob_is_sqlites(sqlite3 *db);
 
 /* Ask the connection's SQLite, once, how it answers where versions and

@@ -57,19 +57,22 @@ static void columnar_dialect_ask(sqlite3 *db, col_dialect *d){
   sqlite3_finalize(st);
 }
 
-/* d->like_case_sensitive, d->like_foreign and d->case_foreign as db's
-** LIKE, lower() and upper() are now: PRAGMA case_sensitive_like and an
-** extension loaded later (ICU's replaces all three) change them. SQLite's
-** own fold ASCII alone. */
+/* d->like_case_sensitive and the *_foreign fields as db's LIKE, GLOB,
+** lower() and upper() are now: PRAGMA case_sensitive_like and an
+** extension loaded later (ICU's replaces LIKE, lower and upper) change
+** them. SQLite's own fold ASCII alone, and its GLOB tells case apart and
+** knows classes. */
 static void columnar_dialect_functions(sqlite3 *db, col_dialect *d){
   sqlite3_stmt *st = 0;
-  d->like_case_sensitive = d->like_foreign = d->case_foreign = 0;
+  d->like_case_sensitive = d->like_foreign = d->case_foreign = d->glob_foreign = 0;
   if( sqlite3_prepare_v2(db, "SELECT 'a' LIKE 'A', '\xc3\xa4' LIKE '\xc3\x84',"
-        " lower('\xc3\x84') <> '\xc3\x84' OR upper('\xc3\xa4') <> '\xc3\xa4'", -1, &st, 0)==SQLITE_OK
+        " lower('\xc3\x84') <> '\xc3\x84' OR upper('\xc3\xa4') <> '\xc3\xa4',"
+        " 'a' GLOB 'A' OR '\xc3\xa4' GLOB '\xc3\x84' OR NOT 'b' GLOB '[a-c]'", -1, &st, 0)==SQLITE_OK
    && sqlite3_step(st)==SQLITE_ROW ){
     d->like_case_sensitive = sqlite3_column_int(st, 0)==0;
     d->like_foreign = sqlite3_column_int(st, 1)!=0;
     d->case_foreign = sqlite3_column_int(st, 2)!=0;
+    d->glob_foreign = sqlite3_column_int(st, 3)!=0;
   }
   sqlite3_finalize(st);
 }

@@ -544,17 +544,17 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
   groupby_run_opts ro = { t->keys, t->aggs, &t->ds->schema, t->filter.where,
                           lanes, o.memory_limit, columnar_probe_interrupted, 0 };
   if( groupby_new(t->keys, t->aggs, &t->ds->schema, &o, &c->gb, &err) ) goto filter_error;
-  if( dialect.like_foreign && (has_like || groupby_uses(c->gb, AGG_USES_LIKE)) ){
-    col_error_set(&err, COL_ERROR, "group_by: LIKE here is an extension's like(), not SQLite's, and group_by cannot evaluate that one (use GLOB, or SQLite's own GROUP BY)");
-    goto filter_error;
-  }
-  if( (has_glob || groupby_uses(c->gb, AGG_USES_GLOB)) && !columnar_glob_is_sqlites(t->db) ){
-    col_error_set(&err, COL_ERROR, "group_by: GLOB here is an extension's glob(), not SQLite's, and group_by cannot evaluate that one (use SQLite's own GROUP BY)");
-    goto filter_error;
-  }
-  if( dialect.case_foreign && groupby_uses(c->gb, AGG_USES_CASE) ){
-    col_error_set(&err, COL_ERROR, "group_by: lower() or upper() here is an extension's, not SQLite's, and group_by cannot evaluate that one (use SQLite's own GROUP BY)");
-    goto filter_error;
+  /* functions an extension replaced: group_by would have to evaluate them */
+  const struct { int foreign, used; const char *what; } refused[] = {
+    { dialect.like_foreign, has_like || groupby_uses(c->gb, AGG_USES_LIKE), "LIKE here is an extension's like()" },
+    { dialect.glob_foreign, has_glob || groupby_uses(c->gb, AGG_USES_GLOB), "GLOB here is an extension's glob()" },
+    { dialect.case_foreign, groupby_uses(c->gb, AGG_USES_CASE), "lower() or upper() here is an extension's" },
+  };
+  for(size_t i=0; i<sizeof(refused)/sizeof(refused[0]); i++){
+    if( refused[i].foreign && refused[i].used ){
+      col_error_set(&err, COL_ERROR, "group_by: %s, not SQLite's, and group_by cannot evaluate that one (use SQLite's own GROUP BY)", refused[i].what);
+      goto filter_error;
+    }
   }
   if( t->filter.npred==0 && t->filter.where==0 && (idxStr==0 || idxStr[0]==0)
       && groupby_from_summary(c->gb, t->ds, &c->fixed) ){

@@ -7,8 +7,10 @@
 ** becomes text, whether LIKE looks inside a BLOB (a build option), how
 ** sum() adds, how malformed UTF-8 splits into characters. The extension
 ** layer (ext/conn.c) finds out which answers the loaded SQLite gives by
-** asking it (a probe query, sqlite3_db_config), once per connection, and
-** hands the result down to the reader and to group_by in this struct.
+** asking it (probe queries, sqlite3_db_config): once per connection what
+** only its version and build decide, again per statement what a PRAGMA,
+** a setting or an extension loaded later can change. It hands the result
+** down to the reader and to group_by in this struct.
 **
 ** Every field's zero is what SQLite 3.40.1 as Debian 12 builds it does,
 ** the version this project was first checked against, so a zeroed struct
@@ -52,6 +54,7 @@ typedef struct col_dialect {
                           ** under ICU's); nothing can stand in for it */
   uint8_t case_foreign;   /* lower() or upper() is not SQLite's (ICU's
                           ** fold beyond ASCII); per statement too */
+  uint8_t glob_foreign;   /* glob() is not SQLite's; per statement too */
   uint8_t real_digits;    /* significant digits of a REAL rendered as text:
                           ** 0 means 15 (before 3.52, where it became 17
                           ** and SQLITE_DBCONFIG_FP_DIGITS) */
