@@ -260,25 +260,14 @@ int agg_strftime(const char *fmt, uint32_t nfmt, const pred_value *x,
       case 'd': o += dt_put2(out+o, d.D); break;
       case 'f': { double s = d.s; if( s>59.999 ) s = 59.999; o += sprintf(out+o, "%06.3f", s); break; }
       case 'H': o += dt_put2(out+o, d.h); break;
-      case 'W': case 'j': {
-        agg_dt y = d;
-        y.valid_jd = 0; y.M = 1; y.D = 1;
-        dt_compute_jd(&y);
-        int nday = (int)((d.jd - y.jd + 43200000)/86400000);
-        if( c=='W' ){
-          int wd = (int)(((d.jd+43200000)/86400000)%7);
-          o += sprintf(out+o, "%02d", (nday+7-wd)/7);
-        }else{
-          o += sprintf(out+o, "%03d", nday+1);
-        }
-        break;
-      }
+      case 'W': o += sprintf(out+o, "%02d", (dt_days_after_jan01(&d) + 7 - dt_days_after_monday(&d))/7); break;
+      case 'j': o += sprintf(out+o, "%03d", dt_days_after_jan01(&d) + 1); break;
       case 'J': o += sprintf(out+o, "%.16g", d.jd/86400000.0); break;
       case 'm': o += dt_put2(out+o, d.M); break;
       case 'M': o += dt_put2(out+o, d.m); break;
       case 's': o += sprintf(out+o, "%lld", (long long)(d.jd/1000 - 21086676*(int64_t)10000)); break;
       case 'S': o += dt_put2(out+o, (int)d.s); break;
-      case 'w': out[o++] = (char)('0' + ((d.jd+129600000)/86400000) % 7); break;
+      case 'w': out[o++] = (char)('0' + dt_days_after_sunday(&d)); break;
       case 'Y': o += dt_put4(out+o, d.Y); break;
       case '%': out[o++] = '%'; break;
       case 'e': if( !v344 ) return -1; o += sprintf(out+o, "%2d", d.D); break;
