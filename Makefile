@@ -59,7 +59,7 @@ $(BS)/libcore.a: $(SANCORE)
 $(BS)/test/%: test/%.c $(BS)/libcore.a
 	@mkdir -p $(dir $@)
 	@echo "  LINK $@"
-	@$(CC) -O1 -g $(SAN) $(WARN) $(DEFS) -MMD -MP -o $@ $(filter %.c %.a,$^) $(LIBS) $(TEST_LIBS)
+	@$(CC) -O1 -g $(SAN) $(WARN) $(DEFS) -MMD -MP -o $@ test/$*.c $(BS)/libcore.a $(LIBS) $(TEST_LIBS)
 
 # Fuzz targets run as plain programs over generated inputs (test/fuzz_main.c);
 # `make fuzz` builds them for libFuzzer instead. (-MMD names one dependency
@@ -67,7 +67,7 @@ $(BS)/test/%: test/%.c $(BS)/libcore.a
 $(BS)/fuzz/%: test/fuzz_main.c test/%.c $(BS)/libcore.a
 	@mkdir -p $(dir $@)
 	@echo "  LINK $@"
-	@$(CC) -O1 -g $(SAN) $(WARN) $(DEFS) -MMD -MP -o $@ $(filter %.c %.a,$^) $(LIBS) $(TEST_LIBS)
+	@$(CC) -O1 -g $(SAN) $(WARN) $(DEFS) -MMD -MP -o $@ test/fuzz_main.c test/$*.c $(BS)/libcore.a $(LIBS) $(TEST_LIBS)
 
 UNIT_BINS = $(UNIT_SRC:test/%.c=$(BS)/test/%)
 FUZZ_BINS = $(FUZZ_SRC:test/%.c=$(BS)/fuzz/%)

@@ -348,14 +348,17 @@ static int agg_distinct_codes(agg_state *s, const col_vector *arg, uint32_t *row
 static int agg_distinct_passed(agg_state *s, const col_vector *arg, uint32_t *rows,
                                uint32_t *gid, uint32_t *pn){
   uint32_t nd = arg->dict->n;
-  if( arg->dict_id!=s->dpassed_id ){
+  if( arg->dict_id!=s->dpassed_id ){ s->dpassed_id = arg->dict_id; s->dpassed_n = 0; }
+  if( nd > s->dpassed_n ){
+    /* a new dictionary, or entries appended to this one (vector.h) */
     if( nd > s->dpassed_cap ){
-      uint8_t *d = realloc(s->dpassed, nd);
+      uint32_t cap = nd > 2*s->dpassed_cap ? nd : 2*s->dpassed_cap;
+      uint8_t *d = realloc(s->dpassed, cap);
       if( d==0 ) return -1;
-      s->dpassed = d; s->dpassed_cap = nd;
+      s->dpassed = d; s->dpassed_cap = cap;
     }
-    memset(s->dpassed, 0, nd);
-    s->dpassed_id = arg->dict_id;
+    memset(s->dpassed + s->dpassed_n, 0, nd - s->dpassed_n);
+    s->dpassed_n = nd;
   }
   uint8_t *passed = s->dpassed;
   uint32_t n = *pn, m = 0;

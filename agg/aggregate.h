@@ -67,6 +67,7 @@ typedef struct agg_state {
   uint8_t *dpassed;       /* per entry of dictionary dpassed_id */
   uint64_t dpassed_id;    /* the dictionary dpassed describes, 0 none */
   uint32_t dpassed_cap;   /* entries dpassed holds */
+  uint32_t dpassed_n;     /* entries of dpassed_id it describes */
   /* DISTINCT over INTEGER values: (group, value) pairs in agg/iset.h's
   ** set, one cache line per probe. Used while every argument seen is
   ** INTEGER or NULL; the first batch with another storage class moves its

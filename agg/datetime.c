@@ -258,7 +258,12 @@ int agg_strftime(const char *fmt, uint32_t nfmt, const pred_value *x,
     char c = i<nfmt ? fmt[i] : 0;
     switch( c ){
       case 'd': o += dt_put2(out+o, d.D); break;
-      case 'f': { double s = d.s; if( s>59.999 ) s = 59.999; o += sprintf(out+o, "%06.3f", s); break; }
+      case 'f': {
+        double s = d.s;
+        if( s>59.999 ) s = 59.999;
+        o += dia && dia->seconds_text ? dia->seconds_text(s, out+o, 16) : sprintf(out+o, "%06.3f", s);
+        break;
+      }
       case 'H': o += dt_put2(out+o, d.h); break;
       case 'W': o += sprintf(out+o, "%02d", (dt_days_after_jan01(&d) + 7 - dt_days_after_monday(&d))/7); break;
       case 'j': o += sprintf(out+o, "%03d", dt_days_after_jan01(&d) + 1); break;
@@ -321,4 +326,16 @@ int agg_strftime(const char *fmt, uint32_t nfmt, const pred_value *x,
   }
   out[o] = 0;
   return o;
+}
+
+int agg_date_text(int with_time, const pred_value *x, const col_dialect *d, char *out){
+  const char *f = with_time ? "%Y-%m-%d %H:%M:%S" : "%Y-%m-%d";
+  int n = agg_strftime(f, (uint32_t)strlen(f), x, d, out);
+  if( n>4 && out[0]=='-' && out[4]=='-' ){
+    /* -007-10-01: the year as %04d of -7; dateFunc prints -0007 */
+    memmove(out+2, out+1, (size_t)n - 1);
+    out[1] = '0';
+    n++;
+  }
+  return n;
 }

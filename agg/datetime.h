@@ -31,4 +31,10 @@
 int agg_strftime(const char *fmt, uint32_t nfmt, const pred_value *x,
                  const col_dialect *d, char *out);
 
+/* date(x) (with_time 0) or datetime(x) (1): strftime's '%Y-%m-%d' and
+** '%Y-%m-%d %H:%M:%S', except that a year before 1 keeps four digits
+** after its sign as SQLite's dateFunc prints it ('-0007-10-01', where
+** strftime's %Y gives '-007'). Returns the length, or -1 for NULL. */
+int agg_date_text(int with_time, const pred_value *x, const col_dialect *d, char *out);
+
 #endif

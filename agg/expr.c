@@ -11,6 +11,7 @@
 #include "value.h"
 #include "datetime.h"
 #include "expr_strfn.h"
+#include "ts_memo.h"
 #include "../reader/predicate.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +68,13 @@ struct agg_expr {
                           ** format: the format as a template (code==NULL
                           ** when it has none) */
   const col_vector *last; /* what the evaluation `seen` returned */
+  /* A template date function over a column the reader may give as raw
+  ** timestamps (agg_expr_set_ts): its values through a memo (ts_memo.h) */
+  uint8_t ts_unit;        /* the column's col_def.ts_unit, 0 none */
+  agg_ts_memo *ts;        /* made at the first batch of integers */
+  uint32_t *tcodes;       /* per row: its entry of the memo's dictionary */
+  uint32_t tcap;          /* rows tcodes holds */
+  col_vector tout;        /* the DICT vector returned over the memo */
   /* Over a dictionary (ex_eval_dict): the subtree's one column, or -1 */
   int dcol;
   int dstrict;            /* f(NULL) is NULL for that column */
@@ -200,6 +208,7 @@ static void ex_free(agg_expr *e){
   for(int i=0; i<e->nargs; i++) ex_free(e->args[i]);
   free(e->lit_mem); free(e->tags); free(e->i64); free(e->f64); free(e->str);
   free(e->dcols); free(e->dtags);
+  agg_ts_memo_free(e->ts); free(e->tcodes);
   agg_tpl_free(&e->tpl);
   free(e);
 }
@@ -916,6 +925,26 @@ void agg_expr_columns(const agg_expr *e, void (*fn)(void *, int), void *ctx){
   for(int i=0; i<e->nargs; i++) agg_expr_columns(e->args[i], fn, ctx);
 }
 
+/* Is e a template date function whose time value is column src? */
+static int ex_is_ts_of(const agg_expr *e, int src){
+  if( e->op!=EX_FUNC || e->tpl.code==0 ) return 0;
+  const agg_expr *t = e->args[e->sub==FN_STRFTIME ? 1 : 0];
+  return t->op==EX_COL && t->src==src;
+}
+
+int agg_expr_ts_only(const agg_expr *e, int src){
+  if( e==0 || ex_is_ts_of(e, src) ) return 1;
+  if( e->op==EX_COL ) return e->src!=src;
+  for(int i=0; i<e->nargs; i++) if( !agg_expr_ts_only(e->args[i], src) ) return 0;
+  return 1;
+}
+
+void agg_expr_set_ts(agg_expr *e, int src, int unit){
+  if( e==0 ) return;
+  if( ex_is_ts_of(e, src) ){ e->ts_unit = (uint8_t)unit; return; }
+  for(int i=0; i<e->nargs; i++) agg_expr_set_ts(e->args[i], src, unit);
+}
+
 /* Set dcol/dstrict over the subtree: the one batch column it reads (-1:
 ** none or several), and whether a NULL there makes the result NULL (no
 ** CASE/iif, IS, AND/OR/NOT, ISNULL, IN on the way up). Returns dcol, or
@@ -1067,6 +1096,44 @@ fp:;
   return 0;
 }
 
+/* The format date(), time() and datetime() stand for: 0 with it set, 1
+** for strftime (its format is an argument). */
+static int ex_date_format(int fn, const char **f, uint32_t *nf){
+  switch( fn ){
+    case FN_DATE: *f = "%Y-%m-%d"; *nf = 8; return 0;
+    case FN_TIME: *f = "%H:%M:%S"; *nf = 8; return 0;
+    case FN_DATETIME: *f = "%Y-%m-%d %H:%M:%S"; *nf = 17; return 0;
+    default: return 1;
+  }
+}
+
+/* strftime(f, d) into *out (left NULL for a NULL result), through e's
+** template when d is canonical timestamp text. -1 when out of memory. */
+static int ex_date_value(const agg_expr *e, const char *f, uint32_t nf,
+                         const pred_value *d, col_arena *a, pred_value *out){
+  if( d->type==CV_NULL ) return 0;
+  if( e->tpl.code && d->type==CV_TEXT && agg_ts_canonical(d->p, d->n, EX_DATE_NORMALIZE(e)) ){
+    /* the fields are bytes of the text: a slice of it, or a copy */
+    if( e->tpl.run>=0 ){
+      out->type = CV_TEXT; out->p = d->p + e->tpl.run; out->n = e->tpl.n;
+      return 0;
+    }
+    char *q = col_arena_alloc(a, e->tpl.n);
+    if( q==0 ) return -1;
+    agg_tpl_apply(&e->tpl, d->p, q);
+    out->type = CV_TEXT; out->p = q; out->n = e->tpl.n;
+    return 0;
+  }
+  char *q = col_arena_alloc(a, AGG_STRFTIME_CAP(nf) + 1);
+  if( q==0 ) return -1;
+  int len = e->sub==FN_DATE || e->sub==FN_DATETIME
+          ? agg_date_text(e->sub==FN_DATETIME, d, e->dialect, q)
+          : agg_strftime(f, nf, d, e->dialect, q);
+  if( len<0 ) return 0;
+  out->type = CV_TEXT; out->p = q; out->n = (uint32_t)len;
+  return 0;
+}
+
 static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_value *out){
   *out = ex_null();
   switch( e->sub ){
@@ -1119,35 +1186,12 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
     default: {
       const char *f; uint32_t nf;
       const pred_value *d = &x[0];
-      switch( e->sub ){
-        case FN_DATE: f = "%Y-%m-%d"; nf = 8; break;
-        case FN_TIME: f = "%H:%M:%S"; nf = 8; break;
-        case FN_DATETIME: f = "%Y-%m-%d %H:%M:%S"; nf = 17; break;
-        default:
-          if( x[0].type==CV_NULL ) return 0;
-          if( ex_text(e, &x[0], a, &f, &nf) ) return -1;
-          d = &x[1];
-          break;
+      if( ex_date_format(e->sub, &f, &nf) ){
+        if( x[0].type==CV_NULL ) return 0;
+        if( ex_text(e, &x[0], a, &f, &nf) ) return -1;
+        d = &x[1];
       }
-      if( d->type==CV_NULL ) return 0;
-      if( e->tpl.code && d->type==CV_TEXT && agg_ts_canonical(d->p, d->n, EX_DATE_NORMALIZE(e)) ){
-        /* the fields are bytes of the text: a slice of it, or a copy */
-        if( e->tpl.run>=0 ){
-          out->type = CV_TEXT; out->p = d->p + e->tpl.run; out->n = e->tpl.n;
-          return 0;
-        }
-        char *q = col_arena_alloc(a, e->tpl.n);
-        if( q==0 ) return -1;
-        agg_tpl_apply(&e->tpl, d->p, q);
-        out->type = CV_TEXT; out->p = q; out->n = e->tpl.n;
-        return 0;
-      }
-      char *q = col_arena_alloc(a, AGG_STRFTIME_CAP(nf));
-      if( q==0 ) return -1;
-      int len = agg_strftime(f, nf, d, e->dialect, q);
-      if( len<0 ) return 0;
-      out->type = CV_TEXT; out->p = q; out->n = (uint32_t)len;
-      return 0;
+      return ex_date_value(e, f, nf, d, a, out);
     }
   }
 }
@@ -1465,13 +1509,70 @@ static int ex_fast_rows(agg_expr *e, const col_vector **arg, const col_batch *b,
   return 1;
 }
 
+/* The same over a column the reader gave as raw timestamps: each row's
+** entry of the memo's dictionary, returned as a DICT vector in e->tout
+** (2), or FLAT (0) when a row must go through its text or the caller
+** needs FLAT (flat_only: evaluating a dictionary's entries). -1 when out
+** of memory. */
+static int ex_tpl_raw(agg_expr *e, const col_vector *tv, const col_batch *b,
+                      col_arena *arena, int flat_only){
+  uint32_t nsel = b->sel ? b->nsel : b->n;
+  if( e->ts==0 && (e->ts = agg_ts_memo_new(&e->tpl, e->ts_unit, EX_DATE_NORMALIZE(e)))==0 ) return -1;
+  if( b->n > e->tcap ){
+    uint32_t *c = realloc(e->tcodes, (size_t)b->n*4);
+    if( c==0 ) return -1;
+    e->tcodes = c; e->tcap = b->n;
+  }
+  int64_t other = agg_ts_memo_codes(e->ts, tv, b->sel, nsel, e->tcodes);
+  if( other<0 ) return -1;
+  const col_vector *d = agg_ts_memo_dict(e->ts);
+  const uint32_t *code = e->tcodes;
+  if( other==0 && !flat_only ){
+    uint8_t anynull = 0;
+    for(uint32_t k=0; k<nsel; k++){
+      uint32_t r = b->sel ? b->sel[k] : k;
+      uint8_t isnull = e->tcodes[r]==AGG_TS_NULL;
+      e->tags[r] = isnull ? CV_NULL : CV_TEXT;
+      if( isnull ) e->tcodes[r] = 0;    /* a NULL row's code, as readers give it */
+      anynull |= isnull;
+    }
+    col_vector *o = &e->tout;
+    memset(o, 0, sizeof(*o));
+    o->form = CV_DICT; o->n = b->n; o->type = CV_TEXT;
+    o->codes = code; o->dict = d; o->dict_id = agg_ts_memo_id(e->ts);
+    o->tags = anynull ? e->tags : 0;
+    return 2;
+  }
+  const char *f = 0; uint32_t nf = 0;
+  if( ex_date_format(e->sub, &f, &nf) ){ f = e->args[0]->lit.p; nf = e->args[0]->lit.n; }
+  for(uint32_t k=0; k<nsel; k++){
+    uint32_t r = b->sel ? b->sel[k] : k;
+    uint32_t c = code[r];
+    if( c==AGG_TS_NULL ){ e->tags[r] = CV_NULL; continue; }
+    if( c!=AGG_TS_OTHER ){ e->tags[r] = CV_TEXT; e->str[r] = d->str[c]; continue; }
+    /* a fraction of a second, a year past 0000-9999, a full dictionary:
+    ** the text the reader would have given, the SQLite way */
+    char buf[64];
+    int n = agg_ts_text(cv_int(tv, r), e->ts_unit, buf);
+    char *q = col_arena_dup(arena, buf, (size_t)n);
+    if( q==0 ) return -1;
+    pred_value x, out;
+    memset(&x, 0, sizeof(x)); memset(&out, 0, sizeof(out));
+    x.type = CV_TEXT; x.p = q; x.n = (uint32_t)n;
+    if( ex_date_value(e, f, nf, &x, arena, &out) ) return -1;
+    ex_set(e, r, &out);
+  }
+  return 0;
+}
+
 /* strftime/date/time/datetime with a template (a literal format) over a
 ** FLAT TEXT column: canonical timestamps take their bytes straight from the
 ** text, without a per-row call; other values go the general way. 0 done,
 ** 1 not this shape, -1 out of memory. */
 static int ex_tpl_rows(agg_expr *e, const col_vector **arg, const col_batch *b,
-                       col_arena *arena){
+                       col_arena *arena, int flat_only){
   const col_vector *tv = arg[e->sub==FN_STRFTIME ? 1 : 0];
+  if( e->ts_unit && tv->type==CV_INT ) return ex_tpl_raw(e, tv, b, arena, flat_only);
   if( tv->form!=CV_FLAT || tv->type!=CV_TEXT ) return 1;
   uint32_t nsel = b->sel ? b->nsel : b->n;
   const agg_tpl *t = &e->tpl;
@@ -1614,8 +1715,9 @@ static int ex_eval(agg_expr *e, const col_batch *b, col_arena *arena,
     goto done;
   }
   if( e->op==EX_FUNC && e->tpl.code ){
-    int rc = ex_tpl_rows(e, arg, b, arena);
+    int rc = ex_tpl_rows(e, arg, b, arena, (tick & EX_DICT_TICK)!=0);
     if( rc<0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory evaluating an expression");
+    if( rc==2 ){ e->last = &e->tout; *out = &e->tout; return COL_OK; }
     if( rc==0 ) goto done;
   }
   if( e->op==EX_BIN || e->op==EX_CMP || e->op==EX_FUNC ){

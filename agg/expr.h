@@ -86,6 +86,14 @@ int agg_expr_is_or(const agg_expr *e);
 /* Call fn(ctx, source column) for every column reference in e. */
 void agg_expr_columns(const agg_expr *e, void (*fn)(void *, int), void *ctx);
 
+/* Does e read source column src only as the time value of strftime(),
+** date(), time() or datetime() with a literal format a template serves?
+** Then those may take the column as raw timestamps (scan_spec.raw), and
+** agg_expr_set_ts(e, src, unit) tells them the column's col_def.ts_unit:
+** a batch bringing the column as INTEGER then holds the stored integers. */
+int agg_expr_ts_only(const agg_expr *e, int src);
+void agg_expr_set_ts(agg_expr *e, int src, int unit);
+
 /* Point every column reference at its position in the batch: map[source
 ** column] = index into col_batch.cols. */
 void agg_expr_bind(agg_expr *e, const int *map);

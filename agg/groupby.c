@@ -43,6 +43,7 @@ typedef struct gb_part {
   uint32_t *dc_slot;      /* per entry of it: its group's slot, or
                           ** AGG_EMPTY while not yet looked up */
   uint32_t dc_cap;        /* entries dc_slot holds */
+  uint32_t dc_n;          /* entries of dc_id it describes */
   uint64_t *dd_hash;      /* gb_part_dedup: its table's hashes */
   uint32_t *dd_rep;       /* and representatives (+1; 0 empty) */
   uint32_t dd_cap;        /* slots of both, a power of two */
@@ -87,6 +88,8 @@ struct groupby {
   uint32_t cut_cap;       /* capacity of cut_sel */
   int nproj;              /* source columns the batches carry */
   int *proj;              /* their source indexes (malloc'd) */
+  uint8_t *raw;           /* per proj entry: ask for raw timestamps
+                          ** (scan_spec.raw; malloc'd) */
   int nthread;            /* partitions rows are routed to (1: serial) */
   int nparts;             /* partitions held: nthread, more once folded
                           ** lanes' partitions are adopted (groupby_fold) */
@@ -212,7 +215,7 @@ void groupby_free(groupby *gb){
   free(gb->cut_keys); free(gb->cut_used); free(gb->cut_sel);
   agg_hasher_free(&gb->hasher);
   col_arena_free(&gb->arena);
-  free(gb->proj); free(gb->hashes); free(gb->kv); free(gb->av); free(gb->sv);
+  free(gb->proj); free(gb->raw); free(gb->hashes); free(gb->kv); free(gb->av); free(gb->sv);
   free(gb->order_part); free(gb->order_slot); free(gb->order_at);
   free(gb->bases); free(gb->lin_base); free(gb->lin_k);
   free(gb->kcol);
@@ -470,6 +473,34 @@ static int gb_derive_lazy(const groupby *gb, int part, uint32_t slot, col_error 
   return COL_OK;
 }
 
+/* Timestamp columns read only as the time value of date functions with
+** a template come as their stored integers: those functions then compute
+** each distinct minute's (day's, ...) text once, not every row's text
+** twice (the reader's, then the function's parse of it). Sets raw. */
+static int gb_raw_timestamps(groupby *gb, const col_schema *schema){
+  gb->raw = calloc((size_t)gb->nproj + 1, 1);
+  if( gb->raw==0 ) return -1;
+  for(int c=0; c<gb->nproj; c++){
+    int src = gb->proj[c];
+    int unit = schema->cols[src].ts_unit;
+    if( unit==0 || !agg_expr_ts_only(gb->where, src) ) continue;
+    int ok = 1;
+    for(int i=0; i<gb->keys.n && ok; i++) ok = agg_expr_ts_only(gb->keys.items[i].expr, src);
+    for(int i=0; i<gb->aggs.n && ok; i++){
+      ok = agg_expr_ts_only(gb->aggs.items[i].expr, src) && agg_expr_ts_only(gb->aggs.items[i].sep, src);
+    }
+    if( !ok ) continue;
+    gb->raw[c] = 1;
+    agg_expr_set_ts(gb->where, src, unit);
+    for(int i=0; i<gb->keys.n; i++) agg_expr_set_ts(gb->keys.items[i].expr, src, unit);
+    for(int i=0; i<gb->aggs.n; i++){
+      agg_expr_set_ts(gb->aggs.items[i].expr, src, unit);
+      agg_expr_set_ts(gb->aggs.items[i].sep, src, unit);
+    }
+  }
+  return 0;
+}
+
 int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
                 const groupby_options *opt, groupby **out, col_error *err){
   *out = 0;
@@ -526,6 +557,7 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
   free(map);
   gb->proj = cs.cols;
   gb->nproj = cs.n;
+  if( gb_raw_timestamps(gb, schema) ) goto oom;
   if( gb_derive_keys(gb, schema) ) goto oom;
   gb->bases = calloc((size_t)gb->aggs.n + 1, sizeof(gb_base));
   gb->lin_base = calloc((size_t)gb->aggs.n + 1, sizeof(int));
@@ -605,9 +637,11 @@ void groupby_split_distinct(groupby *gb, uint32_t pairs){
   }
 }
 
-void groupby_projection(const groupby *gb, int *nproj, const int **proj){
+void groupby_projection(const groupby *gb, int *nproj, const int **proj,
+                        const uint8_t **raw){
   *nproj = gb->nproj;
   *proj = gb->proj;
+  *raw = gb->raw;
 }
 const agg_item_list *groupby_keys(const groupby *gb){ return &gb->keys; }
 const col_dialect *groupby_dialect(const groupby *gb){ return &gb->dialect; }
@@ -711,14 +745,17 @@ static int gb_part_lookup(groupby *gb, gb_part *p, uint32_t n, uint32_t *nnew,
     return agg_table_lookup(&p->table, gb->kv, p->rows, n, gb->hashes, p->gid, nnew, err);
   }
   uint32_t nd = v->dict->n;
-  if( v->dict_id!=p->dc_id ){
+  if( v->dict_id!=p->dc_id ){ p->dc_id = v->dict_id; p->dc_n = 0; }
+  if( nd>p->dc_n ){
+    /* a new dictionary, or entries appended to this one (vector.h) */
     if( nd>p->dc_cap ){
-      uint32_t *c = realloc(p->dc_slot, (size_t)nd*4);
+      uint32_t cap = nd > 2*p->dc_cap ? nd : 2*p->dc_cap;
+      uint32_t *c = realloc(p->dc_slot, (size_t)cap*4);
       if( c==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
-      p->dc_slot = c; p->dc_cap = nd;
+      p->dc_slot = c; p->dc_cap = cap;
     }
-    memset(p->dc_slot, 0xff, (size_t)nd*4);   /* AGG_EMPTY */
-    p->dc_id = v->dict_id;
+    memset(p->dc_slot + p->dc_n, 0xff, (size_t)(nd - p->dc_n)*4);   /* AGG_EMPTY */
+    p->dc_n = nd;
   }
   const uint32_t *codes = v->codes;
   uint32_t *slot = p->dc_slot, m = 0;

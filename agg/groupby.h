@@ -5,7 +5,7 @@
 **   groupby *gb;
 **   groupby_options o = { .threads = 4, .memory_limit = 1<<30 };
 **   groupby_new("RegionID", "count(*) AS n, avg(Width)", &schema, &o, &gb, &err);
-**   groupby_projection(gb, &nproj, &proj);  // the scan must emit these
+**   groupby_projection(gb, &nproj, &proj, &raw);  // the scan must emit these
 **   while( next(src, &batch)==0 && batch ) groupby_consume(gb, batch, &err);
 **   groupby_finish(gb, &err);
 **   for(row < groupby_ngroups(gb)) for(col < groupby_ncols(gb))
@@ -73,8 +73,10 @@ void groupby_free(groupby *gb);
 ** lane); then with one more thread than threads=1 promises. */
 void groupby_split_distinct(groupby *gb, uint32_t pairs);
 
-/* Source columns the batches must carry, in order (the scan projection). */
-void groupby_projection(const groupby *gb, int *nproj, const int **proj);
+/* Source columns the batches must carry, in order (the scan projection),
+** and the scan_spec.raw flags group_by asks for with them. */
+void groupby_projection(const groupby *gb, int *nproj, const int **proj,
+                        const uint8_t **raw);
 
 /* The parsed keys and aggregates (names, plain-column keys). */
 const agg_item_list *groupby_keys(const groupby *gb);

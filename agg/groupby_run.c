@@ -274,7 +274,7 @@ int groupby_run(groupby **gbp, col_dataset *ds, const scan_spec *spec,
     rc = groupby_new(o->keys, o->aggs, o->schema, &go, gbp, err);
     scan_spec serial = *spec;
     if( rc==COL_OK ){
-      groupby_projection(*gbp, &serial.nproj, &serial.proj);   /* spec's was the old gb's */
+      groupby_projection(*gbp, &serial.nproj, &serial.proj, &serial.raw);   /* spec's was the old gb's */
       rc = run_pass(gbp, ds, &serial, o, 1, err);
     }
   }

@@ -23,6 +23,11 @@ static int columnar_real_text(double r, int digits, char *buf, size_t n){
   return (int)strlen(buf);
 }
 
+static int columnar_seconds_text(double s, char *buf, size_t n){
+  sqlite3_snprintf((int)n, buf, "%06.3f", s);
+  return (int)strlen(buf);
+}
+
 /* Fill d from two probe queries on db: LIKE on a BLOB, U+FFFF in a GLOB
 ** class, length() of a stray continuation byte and a compensated sum; then
 ** a day past the month's end and two strftime letters, apart, since a
@@ -33,6 +38,7 @@ static void columnar_dialect_ask(sqlite3 *db, col_dialect *d){
   sqlite3_stmt *st = 0;
   memset(d, 0, sizeof(*d));
   d->real_text = columnar_real_text;
+  d->seconds_text = columnar_seconds_text;
   if( sqlite3_prepare_v2(db, "SELECT x'41' LIKE 'A',"
         " CAST(x'efbfbd' AS TEXT) GLOB '[' || CAST(x'efbfbf' AS TEXT) || ']',"
         " length(CAST(x'808061' AS TEXT)),"

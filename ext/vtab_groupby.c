@@ -563,7 +563,8 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
   }
   int nproj;
   const int *proj;
-  groupby_projection(c->gb, &nproj, &proj);
+  const uint8_t *raw;
+  groupby_projection(c->gb, &nproj, &proj, &raw);
   /* One thread aggregates (no lanes: DISTINCT's set names groups) while
   ** another decodes. A count(DISTINCT) whose set outgrows the caches then
   ** hands half or more of its inserts to a thread of its own, on a core
@@ -580,7 +581,7 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
   }
   scan_spec spec;
   memset(&spec, 0, sizeof(spec));
-  spec.nproj = nproj; spec.proj = proj;
+  spec.nproj = nproj; spec.proj = proj; spec.raw = raw;
   spec.npred = npred; spec.preds = preds;
   spec.threads = scan_threads;
   spec.batch_size = agg_threads>1 || lanes>1 ? 16384 : 0;

@@ -63,6 +63,10 @@ typedef struct col_dialect {
   ** rendering of 3.40's "%!.15g" (the extension points this at SQLite's
   ** printf, which is then right for any version by construction). */
   int (*real_text)(double r, int digits, char *buf, size_t n);
+  /* strftime's %f: seconds as SQLite's printf gives "%06.3f" (3.40 rounds
+  ** 41.9995 up to 42.000, later versions to 41.999) into buf[n]; NULL: the
+  ** C library's printf, the later versions' answer. */
+  int (*seconds_text)(double s, char *buf, size_t n);
 } col_dialect;
 
 #endif /* COLUMNAR_DIALECT_H */

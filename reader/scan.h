@@ -24,6 +24,12 @@
 **                    predicates; only a dataset with col_dataset.row_select
 **                    set accepts it. Fetches a few rows picked by an
 **                    earlier scan (a top-k) without decoding the others.
+**   scan_spec.raw    NULL, or one flag per proj entry: raw[k] asks for the
+**                    stored integer of a column with col_def.ts_unit instead
+**                    of its text (group_by computes strftime() from it). A
+**                    reader may give the text anyway (a CSV reader always
+**                    does; a column a predicate reads stays text), and the
+**                    vector's type says which came: CV_INT is the integer.
 **   scan_spec.shard/nshard  nshard>1: read only part `shard` (0-based) of
 **                    nshard contiguous parts of the rows, so nshard scans
 **                    run side by side cover every row once, the parts in
@@ -48,7 +54,13 @@ typedef struct col_def {
                           ** CV_NULL when it varies */
   const char *decl;       /* declared type for CREATE TABLE: "INTEGER",
                           ** "REAL", "TEXT", "BLOB" or "" (static string) */
+  uint8_t ts_unit;        /* a timestamp the reader stores as an integer
+                          ** count of COL_TS_* since 1970-01-01 00:00:00 and
+                          ** shows as its text: scan_spec.raw can ask for
+                          ** the integer; 0 for every other column */
 } col_def;
+
+enum { COL_TS_MILLIS = 1, COL_TS_MICROS = 2, COL_TS_NANOS = 3 };
 
 typedef struct col_schema {
   int n;                  /* columns */
@@ -107,6 +119,7 @@ typedef struct scan_spec {
   int shard, nshard;      /* nshard<=1: every row */
   const int64_t *rows;    /* NULL: every row; else nrows rows, ascending */
   int64_t nrows;
+  const uint8_t *raw;     /* NULL, or nproj flags: see the header comment */
 } scan_spec;
 
 /* ---- what a scan did, for scan_stats() ---------------------------------- */

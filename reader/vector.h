@@ -57,7 +57,9 @@ struct col_vector {
                           ** for a dataset's life (a Parquet column chunk's:
                           ** every batch of one row group shares it), so a
                           ** consumer may keep per-entry results across
-                          ** batches; 0 when unknown */
+                          ** batches; 0 when unknown. Entries may be
+                          ** appended between batches (never changed): a
+                          ** consumer extends its results when dict->n grows */
 };
 
 /* A batch of rows. sel (when not NULL) lists the nsel rows, ascending, that

@@ -4,7 +4,8 @@
 ** small batch (a filter's unpushed terms as the group by's where), serially
 ** and as two lanes folded together (groupby_merge). Input: the bytes as text; the first byte picks keys,
 ** aggregates or filter, whether a count(DISTINCT) splits onto a helper thread (bit 2), and whether the
-** answers are those of a later SQLite (bit 3: reader/dialect.h, every field set). Must never crash, leak
+** answers are those of a later SQLite (bit 3: reader/dialect.h, every field set), whether column a holds
+** raw timestamps (bit 4). Must never crash, leak
 ** or read out of bounds.
 */
 #include <stdint.h>
@@ -34,7 +35,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
   memcpy(text, data+1, size-1);
   text[size-1] = 0;
   static const char *names[] = { "a", "b", "c" };
-  col_def defs[3] = { {(char*)names[0], CV_INT, "INTEGER"}, {(char*)names[1], CV_TEXT, "TEXT"}, {(char*)names[2], CV_NULL, ""} };
+  /* bit 4: column a is a raw timestamp (col_def.ts_unit), so date
+  ** functions of it take its integers through agg/ts_memo.c */
+  col_def defs[3] = { {(char*)names[0], CV_INT, "INTEGER", (data[0] & 16) ? COL_TS_NANOS : 0},
+                      {(char*)names[1], CV_TEXT, "TEXT", 0}, {(char*)names[2], CV_NULL, "", 0} };
   col_schema schema = { 3, defs };
   col_error err; col_error_clear(&err);
   groupby *gb = 0;
@@ -54,14 +58,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
   groupby_options o = { 1, 0, where, 0, 0, &dia };
   rc = groupby_new(keys, aggs, &schema, &o, &gb, &err);
   if( rc==COL_OK ){
-    int64_t iv[4] = { 1, -5, INT64_MAX, 0 };
+    int64_t iv[4] = { 1, -5, INT64_MAX, INT64_MIN };
     double fv[4] = { 1.5, -0.0, 1e300, 2 };
     cv_str sv[4] = { {"2024-01-02 03:04:05", 19}, {"", 0}, {"x\0y", 3}, {"héllo", 6} };
     uint8_t tags[4] = { CV_INT, CV_REAL, CV_TEXT, CV_NULL };
     col_vector cols[3];
     memset(cols, 0, sizeof(cols));
-    int nproj; const int *proj;
-    groupby_projection(gb, &nproj, &proj);
+    int nproj; const int *proj; const uint8_t *raw;
+    groupby_projection(gb, &nproj, &proj, &raw);
     for(int c=0; c<nproj; c++){
       col_vector *v = &cols[c];
       v->form = CV_FLAT; v->n = 4; v->i64 = iv; v->f64 = fv; v->str = sv;

@@ -802,8 +802,8 @@ static uint64_t feed_dict_ids;   /* dict_ids handed out so far */
 ** dictionary over the whole run, each batch a slice of its codes, named by
 ** a dict_id, so what a consumer remembers per entry carries across them. */
 static int feed_rows(groupby *gb, const gen_table *gt, int from, int to, col_error *err){
-  int nproj; const int *proj;
-  groupby_projection(gb, &nproj, &proj);
+  int nproj; const int *proj; const uint8_t *raw;
+  groupby_projection(gb, &nproj, &proj, &raw);
   int at = from;
   tv_pool pl = {0};
   int span_end = from, span_at = from;
@@ -1238,8 +1238,8 @@ static void bench_one(const char *label, int str_key, int threads, uint32_t card
   if( groupby_new(str_key ? "k3" : "k1", "count(*), sum(v1), avg(v2)", &schema, &o, &gb, &err) ){
     printf("bench: %s\n", err.msg); col_schema_free(&schema); return;
   }
-  int nproj; const int *proj;
-  groupby_projection(gb, &nproj, &proj);
+  int nproj; const int *proj; const uint8_t *raw;
+  groupby_projection(gb, &nproj, &proj, &raw);
   int64_t *ik = malloc(BATCH*8), *iv = malloc(BATCH*8);
   double *fv = malloc(BATCH*8);
   cv_str *sk = malloc(BATCH*sizeof(cv_str));

@@ -5,11 +5,18 @@
 ** timestamp-shaped text, so every shortcut is checked against the walk it
 ** replaces.
 **
+** Also agg/ts_memo.c: strftime() templates over raw timestamps against
+** SQLite's strftime() of the reader's text of the same values, and date(),
+** datetime() and %f against SQLite where they differ from the letters
+** (negative years, fractions of a second).
+**
 **   ./test_expr_strfn
 */
 #include "unit.h"
 #include "../agg/expr_strfn.h"
 #include "../agg/datetime.h"
+#include "../agg/ts_memo.h"
+#include "../reader/scan.h"
 #include <sqlite3.h>
 #include "dialect_probe.h"
 #include <stdint.h>
@@ -17,6 +24,20 @@
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 static uint32_t rnd(uint32_t n){ rng ^= rng<<13; rng ^= rng>>7; rng ^= rng<<17; return (uint32_t)(rng % n); }
+
+/* A connection, the dialect probed from it, and sql prepared on it. */
+static sqlite3_stmt *oracle_open(sqlite3 **db, col_dialect *d, const char *sql){
+  sqlite3_stmt *st = 0;
+  sqlite3_open(":memory:", db);
+  test_dialect_probe(*db, d);
+  sqlite3_prepare_v2(*db, sql, -1, &st, 0);
+  return st;
+}
+
+/* Are got[0..n) (n<0: NULL) and SQLite's want (NULL or text) the same? */
+static int same_text(const char *got, int n, const char *want){
+  return want==0 ? n<0 : n>=0 && (size_t)n==strlen(want) && memcmp(got, want, (size_t)n)==0;
+}
 
 /* Random bytes, mostly ASCII so the shortcuts run, sometimes not. */
 static uint32_t gen_text(char *z, uint32_t cap){
@@ -108,11 +129,8 @@ static void test_templates(void){
 static void test_strftime_oracle(void){
   static const char *fmts[] = { "%Y-%m-%d", "%F", "%T", "%R", "%e|%k|%l|%I", "%p%P", "%u%w",
     "%G-%g-%V", "%U|%W|%j", "%d %H:%M:%S", "%Y %Q", "%s", "%J" };
-  sqlite3 *db; sqlite3_stmt *st;
-  sqlite3_open(":memory:", &db);
-  col_dialect d;
-  test_dialect_probe(db, &d);
-  sqlite3_prepare_v2(db, "SELECT strftime(?1, ?2)", -1, &st, 0);
+  sqlite3 *db; col_dialect d;
+  sqlite3_stmt *st = oracle_open(&db, &d, "SELECT strftime(?1, ?2)");
   int bad = 0;
   for(int it=0; it<60000 && bad<5; it++){
     char z[24];
@@ -129,7 +147,7 @@ static void test_strftime_oracle(void){
     sqlite3_bind_text(st, 2, z, -1, SQLITE_STATIC);
     sqlite3_step(st);
     const char *want = (const char*)sqlite3_column_text(st, 0);
-    int ok = want==0 ? n<0 : n>=0 && (size_t)n==strlen(want) && memcmp(got, want, (size_t)n)==0;
+    int ok = same_text(got, n, want);
     if( !ok ){
       bad++; CHECK(ok);
       fprintf(stderr, "  strftime('%s', '%s'): ours %.*s, sqlite %s\n", f, z, n<0 ? 4 : n, n<0 ? "NULL" : got, want ? want : "NULL");
@@ -158,6 +176,125 @@ static void test_strftime_oracle(void){
     }
   }
   agg_tpl_free(&t);
+}
+
+/* A random timestamp of unit: whole seconds near minute and day edges in
+** 1900-2100 mostly, else any year -2000..12000 (ns: 1678..2261), with a
+** fraction of a second sometimes. */
+static int64_t gen_ts(int unit){
+  static const int64_t per[4] = { 0, 1000, 1000000, 1000000000 };
+  int64_t lo = unit==COL_TS_NANOS ? -9200000000LL : -124000000000LL;
+  int64_t hi = unit==COL_TS_NANOS ? 9200000000LL : 316000000000LL;
+  int64_t s = rnd(3) ? -2208988800LL + (int64_t)rnd(2000000000) * 3
+                     : lo + (int64_t)(((uint64_t)rnd(1u<<31) << 20 | rnd(1u<<20)) % (uint64_t)(hi - lo));
+  switch( rnd(4) ){
+    case 0: s = s - ((s % 60) + 60) % 60 + 59; break;
+    case 1: s = s - ((s % 86400) + 86400) % 86400; break;
+    default: break;
+  }
+  int64_t x = s * per[unit];
+  if( rnd(4)==0 ) x += rnd(2) ? per[unit] - 1 - (int64_t)rnd(3) : (int64_t)rnd((uint32_t)per[unit]);
+  return x;
+}
+
+/* The memo's answer for every row equals SQLite's strftime() of the text
+** the reader shows; rows that take the memo never repeat an entry. */
+static void test_ts_memo(void){
+  static const char *fmts[] = { "%Y-%m-%d", "%H:%M:%S", "%Y-%m-%d %H:%M:%S", "%Y", "%Y-%m",
+    "%H", "%H:%M", "%M", "%S", "%d/%m/%Y %H", "%%Y %Y", "x%Hy", "%Y-%m-%d %H:%M:00", "%m%d" };
+  sqlite3 *db; col_dialect d;
+  sqlite3_stmt *st = oracle_open(&db, &d, "SELECT strftime(?1, ?2)");
+  int bad = 0;
+  enum { N = 512 };
+  for(int it=0; it<150 && bad<5; it++){
+    const char *f = fmts[rnd(sizeof(fmts)/sizeof(fmts[0]))];
+    int unit = 1 + (int)rnd(3);
+    agg_tpl t;
+    CHECK(agg_tpl_compile(f, (uint32_t)strlen(f), &t)==0);
+    agg_ts_memo *m = agg_ts_memo_new(&t, unit, 0);
+    CHECK(m!=0);
+    if( m==0 ) break;
+    int64_t xs[N]; uint8_t tags[N]; uint32_t codes[N];
+    for(int batch=0; batch<4; batch++){
+      int anynull = 0;
+      for(int r=0; r<N; r++){
+        /* few distinct values in some batches, so the memo is hit */
+        xs[r] = batch==1 && r>16 ? xs[rnd(16)] : gen_ts(unit);
+        tags[r] = rnd(30)==0 ? CV_NULL : CV_INT;
+        anynull |= tags[r]==CV_NULL;
+      }
+      col_vector v; memset(&v, 0, sizeof(v));
+      v.form = CV_FLAT; v.type = CV_INT; v.n = N; v.i64 = xs; v.tags = anynull ? tags : 0;
+      int64_t other = agg_ts_memo_codes(m, &v, 0, N, codes);
+      CHECK(other>=0 && other<N);
+      const col_vector *dict = agg_ts_memo_dict(m);
+      for(int r=0; r<N && bad<5; r++){
+        char text[64], got[AGG_STRFTIME_CAP(32)];
+        int tn = agg_ts_text(xs[r], unit, text);
+        int n;
+        if( v.tags && tags[r]==CV_NULL ){ CHECK(codes[r]==AGG_TS_NULL); continue; }
+        if( codes[r]==AGG_TS_OTHER ){
+          pred_value x; memset(&x, 0, sizeof(x));
+          x.type = CV_TEXT; x.p = text; x.n = (uint32_t)tn;
+          n = agg_strftime(f, (uint32_t)strlen(f), &x, &d, got);
+        }else{
+          CHECK(codes[r] < dict->n);
+          if( codes[r] >= dict->n ){ bad++; continue; }
+          n = (int)dict->str[codes[r]].n;
+          memcpy(got, dict->str[codes[r]].p, (size_t)n);
+        }
+        sqlite3_bind_text(st, 1, f, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, text, tn, SQLITE_STATIC);
+        sqlite3_step(st);
+        const char *want = (const char*)sqlite3_column_text(st, 0);
+        int ok = same_text(got, n, want);
+        if( !ok ){
+          bad++; CHECK(ok);
+          fprintf(stderr, "  strftime('%s', %lld unit %d = '%s'): ours %.*s (code %u), sqlite %s\n", f,
+                  (long long)xs[r], unit, text, n<0 ? 4 : n, n<0 ? "NULL" : got, codes[r], want ? want : "NULL");
+        }
+        sqlite3_reset(st);
+      }
+      /* distinct entries: a value the template tells apart from no other */
+      for(uint32_t a=1; a<dict->n && a<200; a++){
+        for(uint32_t b=0; b<a; b++){
+          int same = dict->str[a].n==dict->str[b].n && memcmp(dict->str[a].p, dict->str[b].p, dict->str[a].n)==0;
+          /* %H:%M over many days repeats texts: only formats with a date part are unique */
+          if( strstr(f, "%Y") && strstr(f, "%m") && strstr(f, "%d") ) CHECK(!same);
+        }
+      }
+    }
+    agg_ts_memo_free(m);
+    agg_tpl_free(&t);
+  }
+  sqlite3_finalize(st);
+  /* date() and datetime() keep four year digits after a minus sign, and %f
+  ** rounds as this SQLite's printf does */
+  sqlite3_prepare_v2(db, "SELECT date(?1), datetime(?1), strftime('%f', ?1)", -1, &st, 0);
+  bad = 0;
+  for(int it=0; it<20000 && bad<5; it++){
+    char text[64];
+    int unit = 1 + (int)rnd(3);
+    int tn = agg_ts_text(gen_ts(unit), unit, text);
+    pred_value x; memset(&x, 0, sizeof(x));
+    x.type = CV_TEXT; x.p = text; x.n = (uint32_t)tn;
+    sqlite3_bind_text(st, 1, text, tn, SQLITE_STATIC);
+    sqlite3_step(st);
+    for(int c=0; c<3; c++){
+      char got[AGG_STRFTIME_CAP(32)];
+      int n = c<2 ? agg_date_text(c, &x, &d, got) : agg_strftime("%f", 2, &x, &d, got);
+      const char *want = (const char*)sqlite3_column_text(st, c);
+      int ok = same_text(got, n, want);
+      if( !ok ){
+        bad++; CHECK(ok);
+        fprintf(stderr, "  %s('%s'): ours %.*s, sqlite %s\n", c==0 ? "date" : c==1 ? "datetime" : "%f",
+                text, n<0 ? 4 : n, n<0 ? "NULL" : got, want ? want : "NULL");
+      }
+    }
+    sqlite3_reset(st);
+  }
+  sqlite3_finalize(st);
+  sqlite3_close(db);
 }
 
 /* The answers of later SQLite versions, forced whatever SQLite this links:
@@ -203,5 +340,6 @@ int main(void){
   RUN(test_string_functions);
   RUN(test_templates);
   RUN(test_strftime_oracle);
+  RUN(test_ts_memo);
   return unit_report("test_expr_strfn");
 }

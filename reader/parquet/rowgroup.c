@@ -47,8 +47,9 @@ void pq_rg_willneed(pq_file *f, int rg, const pq_rg_plan *plan){
 #endif
 }
 
+/* raw: a flat TIMESTAMP as its stored integers (pq_rg_plan.need & 4) */
 static int decode_field(pq_file *f, int fileno, int rg, const pq_schema *s, int field,
-                        pq_codec_ctx *codec, const uint8_t *rowmask,
+                        int raw, pq_codec_ctx *codec, const uint8_t *rowmask,
                         pq_rg_field *out, scan_stats *stats, col_error *err){
   const pq_field *F = &s->fields[field];
   const pq_node *N = &s->nodes[F->node];
@@ -83,7 +84,9 @@ static int decode_field(pq_file *f, int fileno, int rg, const pq_schema *s, int 
   if( F->nested ){
     rc = pq_assemble_json(s, field, out->chunks, R->num_rows, &out->col, err);
   }else{
-    rc = pq_convert_flat(&out->chunks[0], &s->leaves[N->leaf_first].conv, R->num_rows, rowmask, &out->col, err);
+    pq_conv conv = s->leaves[N->leaf_first].conv;
+    if( raw ){ conv.kind = PQC_INT64; conv.out = CV_INT; }
+    rc = pq_convert_flat(&out->chunks[0], &conv, R->num_rows, rowmask, &out->col, err);
   }
   if( rc ){
     snprintf(where, sizeof(where), "%s: row group %d, column %.*s: ", f->path, rg,
@@ -91,10 +94,11 @@ static int decode_field(pq_file *f, int fileno, int rg, const pq_schema *s, int 
     if( strstr(err->msg, f->path)==0 ) col_error_prefix(err, "%s", where);
     return rc;
   }
-  if( out->col.v.form==CV_DICT && fileno>=0 && fileno < (1<<20) && rg < (1<<27) && field < (1<<16) ){
-    /* file, row group and field name the chunk's dictionary; 1 above the
+  if( out->col.v.form==CV_DICT && fileno>=0 && fileno < (1<<20) && rg < (1<<27) && field < (1<<15) ){
+    /* file, row group, field and form name the chunk's dictionary; the
     ** top bit keeps it nonzero */
-    out->col.v.dict_id = (1ull<<63) | ((uint64_t)fileno<<43) | ((uint64_t)rg<<16) | (uint64_t)field;
+    out->col.v.dict_id = (1ull<<63) | ((uint64_t)fileno<<43) | ((uint64_t)rg<<16)
+                       | ((uint64_t)raw<<15) | (uint64_t)field;
   }
   out->decoded = 1;
   return COL_OK;
@@ -204,7 +208,7 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
           for(uint32_t i=0; i<nsel; i++) live[out->sel[i]] = 1;
           mask = live;
         }
-        if( !fd->decoded && decode_field(f, fileno, rg, plan->schema, pr->col, codec, mask, fd, &out->stats, err) ){
+        if( !fd->decoded && decode_field(f, fileno, rg, plan->schema, pr->col, 0, codec, mask, fd, &out->stats, err) ){
           col_arena_free(&scratch);
           free(allowed); free(live);
           return;
@@ -232,7 +236,7 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
   }
   for(int fi=0; fi<plan->nfield; fi++){
     if( (plan->need[fi] & 1) && !out->fields[fi].decoded ){
-      if( decode_field(f, fileno, rg, plan->schema, fi, codec, mask, &out->fields[fi], &out->stats, err) ) break;
+      if( decode_field(f, fileno, rg, plan->schema, fi, (plan->need[fi] & 4)!=0, codec, mask, &out->fields[fi], &out->stats, err) ) break;
     }
   }
   free(mask);

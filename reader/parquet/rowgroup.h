@@ -34,7 +34,8 @@ typedef struct pq_rg_data {
 typedef struct pq_rg_plan {
   const pq_schema *schema;
   int nfield;                /* schema fields */
-  const uint8_t *need;       /* need[f]: 1 projected, 2 filter only, 3 both */
+  const uint8_t *need;       /* need[f]: 1 projected, 2 filter only, 3 both;
+                             ** | 4: a TIMESTAMP as its stored integer */
   const scan_spec *spec;     /* predicates: their col is a schema field or
                              ** the filename column (== nfield) */
   const char *filename;      /* for filename-column predicates */

@@ -244,6 +244,24 @@ static int find_sorted(pq_dataset *ds){
   return COL_OK;
 }
 
+/* col_def.ts_unit of field i: a flat TIMESTAMP column whose unit every
+** file shares (the text hides a unit that differs between files; the
+** integers would not). */
+static uint8_t field_ts_unit(const pq_dataset *ds, int i){
+  int unit = 0;
+  for(int f=0; f<ds->nfile; f++){
+    const pq_schema *s = &ds->schemas[f];
+    if( i>=s->nfield || s->fields[i].nested ) return 0;
+    const pq_conv *cv = &s->leaves[s->nodes[s->fields[i].node].leaf].conv;
+    if( cv->kind!=PQC_TIMESTAMP || cv->phys!=PQ_INT64 ) return 0;
+    if( f>0 && cv->unit!=unit ) return 0;
+    unit = cv->unit;
+  }
+  _Static_assert((int)PQ_UNIT_MILLIS==(int)COL_TS_MILLIS && (int)PQ_UNIT_MICROS==(int)COL_TS_MICROS
+                 && (int)PQ_UNIT_NANOS==(int)COL_TS_NANOS, "units are the reader's");
+  return (uint8_t)unit;
+}
+
 int pq_dataset_open(const char *spec, const pq_options *opt, col_dataset **out, col_error *err){
   char **paths = 0;
   int npath = 0;
@@ -301,6 +319,7 @@ int pq_dataset_open(const char *spec, const pq_options *opt, col_dataset **out, 
     if( !cd->name ) goto open_nomem;
     cd->type = s->fields[i].type;
     cd->decl = s->fields[i].decl;
+    cd->ts_unit = field_ts_unit(ds, i);
     ds->base.schema.n = i+1;
   }
   if( opt->filename_column ){
@@ -589,6 +608,14 @@ static int scan_open(col_dataset *d, const scan_spec *spec, batch_source **out, 
   for(int p=0; p<spec->npred; p++){
     if( spec->preds[p].col<0 || spec->preds[p].col>sc->nfield ){ scan_close(&sc->base); return col_error_set(err, COL_ERROR, "bad predicate column"); }
     if( spec->preds[p].exact ) sc->need[spec->preds[p].col] |= 2;
+  }
+  /* raw integers for the timestamps asked for, unless a predicate reads
+  ** the column: predicates compare its text */
+  for(int k=0; k<spec->nproj && spec->raw; k++){
+    int f = spec->proj[k];
+    if( spec->raw[k] && f<sc->nfield && ds->base.schema.cols[f].ts_unit && !(sc->need[f] & 2) ){
+      sc->need[f] |= 4;
+    }
   }
   /* Row groups that min/max statistics exclude never become jobs: the
   ** check costs no I/O, and a lookup that keeps one row group of a
