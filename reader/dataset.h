@@ -42,6 +42,10 @@ typedef struct col_dataset_methods {
   /* Optional (NULL when the format keeps no usable metadata, as CSV):
   ** fill *out for source column col; what is unknown is left unset. */
   void (*summary)(col_dataset *ds, int col, col_summary *out);
+  /* Optional: rows of the parts that statistics cannot exclude under the
+  ** spec's predicates (no guessed selectivity: an upper bound on the rows
+  ** a scan decodes), at no I/O. */
+  int64_t (*rows_unpruned)(col_dataset *ds, const scan_spec *spec);
 } col_dataset_methods;
 
 struct col_dataset {

@@ -59,7 +59,7 @@ static const int *ds_sorted_by(col_dataset *base, int *n, const int **desc){
 }
 
 static const col_dataset_methods csv_ds_methods = {
-  ds_scan, ds_estimate, ds_sorted_by, ds_close, 0
+  ds_scan, ds_estimate, ds_sorted_by, ds_close, 0, 0
 };
 
 /* Expand o->filename into ds->files. */

@@ -115,20 +115,26 @@ static pq_rg_plan file_plan(const pq_dataset *ds, int i, const scan_spec *spec,
   return plan;
 }
 
-/* Rows of the row groups that statistics cannot exclude, times a guess of
-** each predicate's selectivity inside them. Costs no I/O. */
-static double ds_estimate(col_dataset *d, const scan_spec *spec){
+/* Rows of the row groups that statistics cannot exclude. Costs no I/O. */
+static int64_t ds_rows_unpruned(col_dataset *d, const scan_spec *spec){
   pq_dataset *ds = (pq_dataset*)d;
-  if( spec==0 || spec->npred==0 ) return (double)d->total_rows;
-  double rows = 0;
+  if( spec==0 || spec->npred==0 ) return d->total_rows;
+  int64_t rows = 0;
   for(int i=0; i<ds->nfile; i++){
     pq_rg_plan plan = file_plan(ds, i, spec, 0);
     for(int r=0; r<ds->files[i]->meta.n_row_groups; r++){
       if( pq_rg_stats_may_match(ds->files[i], r, &plan) ){
-        rows += (double)ds->files[i]->meta.row_groups[r].num_rows;
+        rows += ds->files[i]->meta.row_groups[r].num_rows;
       }
     }
   }
+  return rows;
+}
+
+/* Those rows times a guess of each predicate's selectivity inside them. */
+static double ds_estimate(col_dataset *d, const scan_spec *spec){
+  if( spec==0 || spec->npred==0 ) return (double)d->total_rows;
+  double rows = (double)ds_rows_unpruned(d, spec);
   for(int p=0; p<spec->npred; p++){
     switch( spec->preds[p].op ){
       case PRED_EQ: case PRED_IS: case PRED_ISNULL: rows *= 0.05; break;
@@ -156,7 +162,7 @@ static void ds_summary(col_dataset *d, int col, col_summary *out){
 static int scan_open(col_dataset *d, const scan_spec *spec, batch_source **out, col_error *err);
 
 static const col_dataset_methods pq_dataset_methods = {
-  scan_open, ds_estimate, ds_sorted_by, ds_close, ds_summary
+  scan_open, ds_estimate, ds_sorted_by, ds_close, ds_summary, ds_rows_unpruned
 };
 
 /* The min and max a row group's statistics give for leaf column `leaf`,
