@@ -90,19 +90,30 @@ static int agg_fold(agg_hasher *hs, const col_vector *v, const uint32_t *sel,
       hs->dict_cap = d->n;
     }
     uint64_t *dw = hs->dict_words;
-    if( d->n <= nsel ){
+    uint8_t *done = hs->dict_done;
+    /* A named dictionary keeps its words from batch to batch (a row
+    ** group's, or one that only grows: agg/ts_memo.h); entries appended
+    ** since are not done yet. */
+    int keep = v->dict_id!=0 && v->dict_id==hs->dict_id;
+    if( !keep ){ hs->dict_id = v->dict_id; hs->dict_n = 0; }
+    if( d->n > hs->dict_n ){
+      memset(done + hs->dict_n, 0, d->n - hs->dict_n);
+      hs->dict_n = d->n;
+    }
+    if( d->n <= nsel && !keep ){
       for(uint32_t j=0; j<d->n; j++){
         dw[j] = agg_flat_word(d, j, d->tags ? d->tags[j] : d->type);
       }
+      memset(done, 1, d->n);
     }else{
       /* A dictionary larger than the batch (a row group's strings, seen
-      ** through 2048-row batches): hash only the entries this batch uses,
-      ** each once, instead of the whole dictionary for every batch. */
-      uint8_t *done = hs->dict_done;
-      memset(done, 0, d->n);
+      ** through 2048-row batches), or one already met: hash only the
+      ** entries this batch uses and no batch hashed before. */
       AGG_FOR_ROWS(
         uint32_t c = v->codes[r];
-        if( !done[c] ){ done[c] = 1; dw[c] = agg_flat_word(d, c, d->tags ? d->tags[c] : d->type); } );
+        if( (v->tags==0 || v->tags[r]!=CV_NULL) && !done[c] ){
+          done[c] = 1; dw[c] = agg_flat_word(d, c, d->tags ? d->tags[c] : d->type);
+        } );
     }
     if( v->tags ){
       AGG_FOR_ROWS( h[r] = agg_mix(h[r], v->tags[r]==CV_NULL ? AGG_HASH_NULL : dw[v->codes[r]]) );

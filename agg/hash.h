@@ -23,7 +23,10 @@
 typedef struct agg_hasher {
   uint64_t *dict_words;   /* one word per dictionary entry (malloc'd) */
   uint32_t dict_cap;      /* capacity of dict_words and dict_done */
-  uint8_t *dict_done;     /* per entry: word computed for this batch */
+  uint8_t *dict_done;     /* per entry: word computed */
+  uint64_t dict_id;       /* the named dictionary (col_vector.dict_id) the
+                          ** words are kept for across batches, 0 none */
+  uint32_t dict_n;        /* entries of it dict_done describes */
 } agg_hasher;
 
 void agg_hasher_init(agg_hasher *hs);
