@@ -2,12 +2,13 @@
 /*
  * bench.mjs - the measuring half of `make bench` (bench/run.sh prepares the data and calls this).
  *
- * Prints three sections of side-by-side tables (best of TRIES hot runs, seconds):
+ * Prints four sections of side-by-side tables (best of TRIES hot runs, seconds):
  *   1. Parquet scans of 1, 2 and 3 columns: our parquet table through SQLite (threads 1, 2) vs the
  *      native SQLite table; our reader alone (build/bench_scan) vs DuckDB's scan, threads 1 and 2.
  *   2. Pushdown: the ClickBench queries with WHERE and without GROUP BY, ours vs native vs DuckDB.
  *   3. group_by: bench/queries-groupby.sql vs SQLite's GROUP BY over our parquet table vs native vs
  *      DuckDB, answers checked against DuckDB's.
+ *   4. group_by keys that are date functions of the TIMESTAMP column, over every row, the same way.
  *
  * Environment (run.sh sets the paths):
  *   BENCH_DIR     folder with hits.parquet and hits.sqlite          (required)
@@ -17,7 +18,7 @@
  *   TRIES         hot runs per measurement (default 3)
  *   TIMEOUT       seconds allowed per SQLite run (default 120); a run that exceeds it prints '>120'
  *   SLOW          seconds; a SQLite run slower than this is not repeated (default 5)
- *   SECTIONS      which sections to run (default 1,2,3)
+ *   SECTIONS      which sections to run (default 1,2,3,4)
  *   ONLY          ClickBench query numbers to run in sections 2 and 3 (e.g. 8,9,37-43; default all)
  *   SQLITE3       sqlite3 binary (default sqlite3)
  */
@@ -40,7 +41,7 @@ const SHARED = env.SHARED_BENCH || path.join(repo, '../shared/bench');
 const TRIES = +(env.TRIES || 3);
 const TIMEOUT = +(env.TIMEOUT || 120);
 const SLOW = +(env.SLOW || 5);
-const SECTIONS = new Set((env.SECTIONS || '1,2,3').split(',').map(Number));
+const SECTIONS = new Set((env.SECTIONS || '1,2,3,4').split(',').map(Number));
 const SQLITE3 = env.SQLITE3 || 'sqlite3';
 const ONLY = env.ONLY ? parseList(env.ONLY) : null;
 
@@ -341,6 +342,46 @@ if (SECTIONS.has(3)) {
   say('#  ' + summary('sql/pq / gb', rs, (r) => r.v >= 20 && r.bound !== '<', '>= 20x') + '; ' + summary('native / gb', rnat, (r) => r.v > 1 && r.bound !== '<', '> 1x'));
   say('#  ' + summary('gb/duck t1', r1s, (r) => r.v <= 1.5, '<= 1.5x') + '; ' + summary('gb/duck t2', r2s, (r) => r.v <= 1.5, '<= 1.5x'));
   for (const { q, why } of GB_SKIP) say(`#  Q${q} skipped: ${why}`);
+}
+
+// ---------------------------------------------------------------- 4. timestamp keys
+// Not ClickBench: GROUP BY a date function of the TIMESTAMP column over every row, which group_by
+// computes from the stored integers once per distinct minute/hour/day (agg/ts_memo.h).
+const TK = [
+  { q: 'T1', gb: "keys='date(EventTime) AS d', aggregates='count(*) AS c'", tail: 'ORDER BY d',
+    sql: 'SELECT date(EventTime) AS d, count(*) AS c FROM hits GROUP BY d ORDER BY d',
+    duck: "SELECT strftime(EventTime, '%Y-%m-%d') AS d, count(*) AS c FROM hits GROUP BY d ORDER BY d" },
+  { q: 'T2', gb: "keys='strftime(''%Y-%m-%d %H:00'', EventTime) AS h', aggregates='count(*) AS c, sum(IsRefresh) AS r'", tail: 'ORDER BY h',
+    sql: "SELECT strftime('%Y-%m-%d %H:00', EventTime) AS h, count(*) AS c, sum(IsRefresh) AS r FROM hits GROUP BY h ORDER BY h",
+    duck: "SELECT strftime(EventTime, '%Y-%m-%d %H:00') AS h, count(*) AS c, sum(IsRefresh) AS r FROM hits GROUP BY h ORDER BY h" },
+  { q: 'T3', gb: "keys='strftime(''%H:%M'', EventTime) AS m', aggregates='count(*) AS c'", tail: 'ORDER BY c DESC, m LIMIT 10',
+    sql: "SELECT strftime('%H:%M', EventTime) AS m, count(*) AS c FROM hits GROUP BY m ORDER BY c DESC, m LIMIT 10",
+    duck: "SELECT strftime(EventTime, '%H:%M') AS m, count(*) AS c FROM hits GROUP BY m ORDER BY c DESC, m LIMIT 10" },
+];
+if (SECTIONS.has(4)) {
+  say('');
+  say('## 4. group_by keys on timestamps (not ClickBench): date functions of EventTime over all rows');
+  say('#  columns as in section 3; targets as in section 3');
+  const rows = [], rs = [], r1s = [], r2s = [];
+  for (const t of TK) {
+    process.stderr.write(`bench: group_by ${t.q}\n`);
+    const gbsql = (th) => `CREATE VIRTUAL TABLE temp.g USING group_by(hits, threads=${th}, ${t.gb}); SELECT * FROM g ${t.tail};`;
+    const g1 = runSqlite({ pre: parquetTable(), timed: gbsql(1), post: 'DROP TABLE temp.g;' });
+    const g2 = runSqlite({ pre: parquetTable(), timed: gbsql(2), post: 'DROP TABLE temp.g;' });
+    const sp = runSqlite({ pre: parquetTable(2), timed: t.sql + ';' });
+    const nat = runSqlite({ db: SQLITEDB, ext: false, timed: t.sql + ';' });
+    const d1 = await runDuck(t.duck, 1), d2 = await runDuck(t.duck, 2);
+    for (const [name, m] of [['gb t1', g1], ['gb t2', g2], ['sql/pq', sp], ['native', nat], ['duck t1', d1], ['duck t2', d2]]) if (m && m.err) problems.push(`${t.q}: ${name}: ${m.err}`);
+    const rsp = ratio(sp, g2), x1 = ratio(g1, d1), x2 = ratio(g2, d2), xn = ratio(nat, g2);
+    rs.push(rsp); r1s.push(x1); r2s.push(x2);
+    const chk = check(g2, d1, true);
+    if (!['=', '~', 't'].includes(chk)) problems.push(`${t.q}: group_by vs DuckDB: ${chk}`);
+    rows.push([t.q, fmtT(g1), fmtT(g2), fmtT(sp), fmtT(nat), fmtT(d1), fmtT(d2), fmtR(rsp), fmtR(xn), fmtR(x1), fmtR(x2), g2.rows ? g2.rows.length : '-', chk]);
+  }
+  table(['query', 'gb t1', 'gb t2', 'sql/pq', 'native', 'duck t1', 'duck t2', 'sql/pq / gb', 'native / gb', 'gb/duck t1', 'gb/duck t2', 'rows', 'chk'], rows);
+  say('#  ' + summary('sql/pq / gb', rs, (r) => r.v >= 20 && r.bound !== '<', '>= 20x'));
+  say('#  ' + summary('gb/duck t1', r1s, (r) => r.v <= 1.5, '<= 1.5x') + '; ' + summary('gb/duck t2', r2s, (r) => r.v <= 1.5, '<= 1.5x'));
+  for (const t of TK) say(`#  ${t.q}: ${t.sql}`);
 }
 
 say('');
