@@ -15,12 +15,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Up to this many groups, the first term's values are read once into an
+** array before ordering: the heap and the sort compare each group's many
+** times, and reading a value through its column costs more than the
+** comparison (ORDER BY a text key LIMIT 10 OFFSET 1000 of 2880 groups:
+** a tenth of a 4 ms group by). Values point into the tables (or hold a
+** number), which stay as they are while ordering. */
+#define ORD_CACHE_MAX (1u << 16)
+
 typedef struct ord_ctx {
   const groupby *gb;
   const groupby_sort_term *terms;
   int nterm;
   col_error *err;         /* the first value error, if any */
+  pred_value *first;      /* the first term of every group, or NULL */
+  uint32_t *base;         /* per partition: its first group's index in it */
 } ord_ctx;
+
+/* Value of term i for group (part, slot), NaN read as NULL; buf >= 64. */
+static int ord_value(ord_ctx *o, int i, int part, uint32_t slot, pred_value *v, char *buf){
+  if( i==0 && o->first ){ *v = o->first[o->base[part] + slot]; return 0; }
+  if( groupby_value_at(o->gb, part, slot, o->terms[i].col, v, buf, o->err) ) return -1;
+  if( v->type==CV_REAL && isnan(v->f) ) v->type = CV_NULL;
+  return 0;
+}
 
 /* <0 when group a comes before group b: by the terms, then in output
 ** order (the row that first made each). */
@@ -30,12 +48,9 @@ static int ord_compare(ord_ctx *o, uint64_t a, uint64_t b){
   for(int i=0; i<o->nterm; i++){
     pred_value va, vb;
     char ba[64], bb[64];
-    if( groupby_value_at(o->gb, pa, sa, o->terms[i].col, &va, ba, o->err)
-     || groupby_value_at(o->gb, pb, sb, o->terms[i].col, &vb, bb, o->err) ){
+    if( ord_value(o, i, pa, sa, &va, ba) || ord_value(o, i, pb, sb, &vb, bb) ){
       return -1;   /* the caller sees o->err and stops */
     }
-    if( va.type==CV_REAL && isnan(va.f) ) va.type = CV_NULL;
-    if( vb.type==CV_REAL && isnan(vb.f) ) vb.type = CV_NULL;
     int c = agg_value_compare(&va, &vb);
     if( c ) return o->terms[i].desc ? -c : c;
   }
@@ -45,10 +60,7 @@ static int ord_compare(ord_ctx *o, uint64_t a, uint64_t b){
 
 /* The first term's value of group g (NaN read as NULL); buf >= 64 bytes. */
 static int ord_first(ord_ctx *o, uint64_t g, pred_value *v, char *buf){
-  if( groupby_value_at(o->gb, GROUPBY_GROUP_PART(g), GROUPBY_GROUP_SLOT(g),
-                       o->terms[0].col, v, buf, o->err) ) return -1;
-  if( v->type==CV_REAL && isnan(v->f) ) v->type = CV_NULL;
-  return 0;
+  return ord_value(o, 0, GROUPBY_GROUP_PART(g), GROUPBY_GROUP_SLOT(g), v, buf);
 }
 
 /* The heap's new top g: its first term's value, the row that first made
@@ -90,18 +102,48 @@ static void ord_sift_down(ord_ctx *o, uint64_t *h, uint32_t n, uint32_t i){
   }
 }
 
+/* Read the first term of all n groups into o->first. -1 on error. */
+static int ord_cache(ord_ctx *o, uint32_t n, int nparts){
+  uint64_t total = 0;
+  for(int part=0; part<nparts; part++) total += groupby_part_groups(o->gb, part);
+  if( total!=n ) return 0;   /* not the groups ordered: read as before */
+  o->first = malloc((size_t)n * sizeof(pred_value));
+  o->base = malloc(((size_t)nparts + 1) * sizeof(uint32_t));
+  if( o->first==0 || o->base==0 ){ free(o->first); free(o->base); o->first = 0; o->base = 0; return -1; }
+  pred_value *f = o->first;
+  uint32_t at = 0;
+  char buf[64];
+  for(int part=0; part<nparts; part++){
+    o->base[part] = at;
+    uint32_t ng = groupby_part_groups(o->gb, part);
+    for(uint32_t s=0; s<ng; s++){
+      if( groupby_value_at(o->gb, part, s, o->terms[0].col, &f[at], buf, o->err) ){
+        free(o->first); free(o->base); o->first = 0; o->base = 0;
+        return -1;
+      }
+      if( f[at].type==CV_REAL && isnan(f[at].f) ) f[at].type = CV_NULL;
+      at++;
+    }
+  }
+  return 0;
+}
+
 int groupby_order(const groupby *gb, const groupby_sort_term *terms, int nterm,
                   uint64_t k, uint64_t **groups, uint32_t *ngroups, col_error *err){
   uint32_t n = groupby_ngroups(gb);
   uint32_t m = k < n ? (uint32_t)k : n;
   int nparts = groupby_parts(gb);
-  ord_ctx o = { gb, terms, nterm, err };
+  ord_ctx o = { gb, terms, nterm, err, 0, 0 };
   uint64_t *r = malloc(((size_t)m + 1)*8);
   uint64_t *tmp = malloc(((size_t)m + 1)*8);
   *groups = 0; *ngroups = 0;
   if( r==0 || tmp==0 ){
     free(r); free(tmp);
     return col_error_set(err, COL_ENOMEM, "group_by: out of memory ordering the output");
+  }
+  if( n>1 && n<=ORD_CACHE_MAX && ord_cache(&o, n, nparts) ){
+    free(r); free(tmp);
+    return err->code ? err->code : col_error_set(err, COL_ENOMEM, "group_by: out of memory ordering the output");
   }
   uint32_t have = 0;
   pred_value topv;
@@ -171,6 +213,7 @@ int groupby_order(const groupby *gb, const groupby_sort_term *terms, int nterm,
   }
   if( err->code==COL_OK ) ord_sort(&o, r, tmp, m);
   free(tmp);
+  free(o.first); free(o.base);
   if( err->code ){ free(r); return err->code; }
   *groups = r; *ngroups = m;
   return COL_OK;
