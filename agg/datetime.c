@@ -20,7 +20,25 @@ typedef struct agg_dt {
   uint8_t valid_tz;       /* tz must be applied */
   uint8_t raw_s;          /* s holds a raw number */
   uint8_t error;          /* the value is not a date */
+  uint8_t rules;          /* DT_*: the SQLite version's reading */
 } agg_dt;
+
+/* agg_dt.rules: what later SQLite versions do differently (col_dialect) */
+#define DT_MS_CUT   1     /* date_ms_cut */
+#define DT_JD_EXACT 2     /* date_jd_exact */
+#define DT_HOUR24   4     /* date_hour24 */
+
+static int dt_rules(const col_dialect *d){
+  if( d==0 ) return 0;
+  return (d->date_ms_cut ? DT_MS_CUT : 0) | (d->date_jd_exact ? DT_JD_EXACT : 0)
+       | (d->date_hour24 ? DT_HOUR24 : 0);
+}
+
+static int dt_days_of_month(int Y, int M){
+  if( (1<<M) & 0x15aa ) return 31;
+  if( M!=2 ) return 30;
+  return Y%4==0 && (Y%100!=0 || Y%400==0) ? 29 : 28;
+}
 
 static int dt_isspace(char c){ return c==' '||c=='\t'||c=='\n'||c=='\v'||c=='\f'||c=='\r'; }
 static int dt_isdigit(char c){ return c>='0' && c<='9'; }
@@ -83,10 +101,12 @@ static int dt_hms(const char *z, agg_dt *p){
       z++;
       while( dt_isdigit(*z) ){ ms = ms*10.0 + (*z - '0'); scale *= 10.0; z++; }
       ms /= scale;
+      if( (p->rules & DT_MS_CUT) && ms>0.999 ) ms = 0.999;
     }
   }else{
     s = 0;
   }
+  if( (p->rules & DT_HOUR24) && h==24 && (m!=0 || s!=0 || ms!=0.0) ) return 1;
   p->valid_jd = 0; p->raw_s = 0; p->valid_hms = 1;
   p->h = h; p->m = m; p->s = s + ms;
   if( dt_timezone(z, p) ) return 1;
@@ -98,11 +118,15 @@ static void dt_compute_jd(agg_dt *p){
   int Y, M, D;
   if( p->valid_jd ) return;
   if( p->valid_ymd ){ Y = p->Y; M = p->M; D = p->D; }
-  else{ Y = 2000; M = 1; D = 1; }
+  else{
+    Y = 2000; M = 1; D = 1;
+    if( (p->rules & DT_HOUR24) && p->valid_hms && p->h==24 ){ p->h = 0; D = 2; }
+  }
   if( Y<-4713 || Y>9999 || p->raw_s ){ p->error = 1; return; }
   if( M<=2 ){ Y--; M += 12; }
-  int A = Y/100;
-  int B = 2 - A + (A/4);
+  int exact = (p->rules & DT_JD_EXACT)!=0;
+  int A = exact ? (Y+4800)/100 : Y/100;
+  int B = exact ? 38 - A + (A/4) : 2 - A + (A/4);
   int X1 = 36525*(Y+4716)/100;
   int X2 = 306001*(M+1)/10000;
   p->jd = (int64_t)((X1 + X2 + D + B - 1524.5) * 86400000);
@@ -124,7 +148,12 @@ static int dt_ymd(const char *z, agg_dt *p){
   z += 10;
   while( dt_isspace(*z) || *z=='T' ) z++;
   if( dt_hms(z, p)==0 ){
-    /* the time is set */
+    if( (p->rules & DT_HOUR24) && p->h==24 ){
+      /* 24:00:00 is the next day's midnight */
+      int mx = dt_days_of_month(Y, M);
+      p->h = 0;
+      if( ++D>mx ){ D -= mx; if( ++M>12 ){ M = 1; Y++; } }
+    }
   }else if( *z==0 ){
     p->valid_hms = 0;
   }else{
@@ -149,8 +178,9 @@ static int dt_valid_jd(int64_t jd){ return jd>=0 && jd<=464269060799999LL; }
 
 /* isDate() without modifiers: 0 when x is a date, else 1. normalize: a
 ** YYYY-MM-DD past its month's end is re-read from the Julian day. */
-static int dt_parse(const pred_value *x, int normalize, agg_dt *p){
+static int dt_parse(const pred_value *x, int normalize, int rules, agg_dt *p){
   memset(p, 0, sizeof(*p));
+  p->rules = (uint8_t)rules;
   if( x->type==CV_NULL ) return 1;
   if( x->type==CV_INT || x->type==CV_REAL ){
     dt_raw_number(p, x->type==CV_INT ? (double)x->i : x->f);
@@ -163,8 +193,8 @@ static int dt_parse(const pred_value *x, int normalize, agg_dt *p){
     uint32_t len = (uint32_t)strlen(buf);
     double r;
     if( dt_ymd(buf, p)==0 ){
-    }else if( (memset(p, 0, sizeof(*p)), dt_hms(buf, p)==0) ){
-    }else if( memset(p, 0, sizeof(*p)), agg_atof(buf, len, &r)>0 ){
+    }else if( (memset(p, 0, sizeof(*p)), p->rules = (uint8_t)rules, dt_hms(buf, p)==0) ){
+    }else if( memset(p, 0, sizeof(*p)), p->rules = (uint8_t)rules, agg_atof(buf, len, &r)>0 ){
       dt_raw_number(p, r);
     }else{
       return 1;
@@ -180,9 +210,14 @@ static void dt_compute_ymd(agg_dt *p){
   if( p->valid_ymd ) return;
   if( !p->valid_jd ){ p->Y = 2000; p->M = 1; p->D = 1; }
   else{
-    int Z = (int)((p->jd + 43200000)/86400000);
-    int A = (int)((Z - 1867216.25)/36524.25);
-    A = Z + 1 + A - (A/4);
+    int Z = (int)((p->jd + 43200000)/86400000), A;
+    if( p->rules & DT_JD_EXACT ){
+      int alpha = (int)((Z + 32044.75)/36524.25) - 52;
+      A = Z + 1 + alpha - ((alpha+100)/4) + 25;
+    }else{
+      A = (int)((Z - 1867216.25)/36524.25);
+      A = Z + 1 + A - (A/4);
+    }
     int B = A + 1524;
     int C = (int)((B - 122.1)/365.25);
     int D = (36525*(C&32767))/100;
@@ -246,7 +281,7 @@ int agg_strftime(const char *fmt, uint32_t nfmt, const pred_value *x,
                  const col_dialect *dia, char *out){
   agg_dt d;
   int v344 = dia && dia->strftime_344, v346 = dia && dia->strftime_346;
-  if( dt_parse(x, dia && dia->date_normalize, &d) ) return -1;
+  if( dt_parse(x, dia && dia->date_normalize, dt_rules(dia), &d) ) return -1;
   dt_compute_jd(&d);
   dt_compute_ymd(&d);
   dt_compute_hms(&d);

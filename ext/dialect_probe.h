@@ -23,9 +23,17 @@ static int columnar_real_text(double r, int digits, char *buf, size_t n){
   return (int)strlen(buf);
 }
 
+/* Through an sqlite3_str as strftime's own: 3.54's sqlite3_snprintf gives
+** "00.00" for this format and 0.0, its sqlite3_str "00.000". */
 static int columnar_seconds_text(double s, char *buf, size_t n){
-  sqlite3_snprintf((int)n, buf, "%06.3f", s);
-  return (int)strlen(buf);
+  sqlite3_str *str = sqlite3_str_new(0);
+  sqlite3_str_appendf(str, "%06.3f", s);
+  char *z = sqlite3_str_finish(str);
+  int len = z ? (int)strlen(z) : 0;
+  if( (size_t)len >= n ) len = n ? (int)n - 1 : 0;
+  if( n ){ memcpy(buf, z ? z : "", (size_t)len); buf[len] = 0; }
+  sqlite3_free(z);
+  return len;
 }
 
 /* Fill d from two probe queries on db: LIKE on a BLOB, U+FFFF in a GLOB
@@ -53,8 +61,15 @@ static void columnar_dialect_ask(sqlite3 *db, col_dialect *d){
   sqlite3_finalize(st);
   st = 0;
   if( sqlite3_prepare_v2(db, "SELECT date('2013-02-30'), strftime('%F', '2013-07-15'),"
-        " strftime('%V', '2013-07-15')", -1, &st, 0)==SQLITE_OK
+        " strftime('%V', '2013-07-15'), strftime('%f', '2000-01-01 00:00:45.9996'),"
+        " strftime('%J', '-1900-10-31'), time('2000-01-01 24:00:00')", -1, &st, 0)==SQLITE_OK
    && sqlite3_step(st)==SQLITE_ROW ){
+    const char *f = (const char*)sqlite3_column_text(st, 3);
+    const char *neg = (const char*)sqlite3_column_text(st, 4);
+    const char *h24 = (const char*)sqlite3_column_text(st, 5);
+    d->date_ms_cut = f && strcmp(f, "45.999")==0;
+    d->date_jd_exact = neg && strcmp(neg, "1027402.5")==0;   /* not 1027403.5 */
+    d->date_hour24 = h24 && strcmp(h24, "00:00:00")==0;
     d->date_normalize = sqlite3_column_type(st, 0)==SQLITE_TEXT
                      && strcmp((const char*)sqlite3_column_text(st, 0), "2013-03-02")==0;
     d->strftime_344 = sqlite3_column_type(st, 1)!=SQLITE_NULL;

@@ -46,6 +46,14 @@ typedef struct col_dialect {
   uint8_t strftime_344;   /* strftime knows %e %F %I %k %l %p %P %R %T %u
                           ** (3.44); 0: they make the result NULL */
   uint8_t strftime_346;   /* strftime knows %G %g %U %V (3.46) */
+  uint8_t date_ms_cut;    /* a fraction of a second past .999 is cut to
+                          ** .999 (by 3.50); 0: rounded into the next
+                          ** second ('...:45.9996' has %f 46.000, %s +1) */
+  uint8_t date_jd_exact;  /* Julian days of years before 1 without the
+                          ** truncating divisions (by 3.50):
+                          ** date('-1900-10-31') is itself; 0: '-1900-11-01' */
+  uint8_t date_hour24;    /* hour 24 only as 24:00:00, read as the next
+                          ** day's 00:00:00 (3.54); 0: 24:MM:SS as given */
   uint8_t like_case_sensitive; /* LIKE tells case apart (PRAGMA
                           ** case_sensitive_like, or a build with
                           ** SQLITE_CASE_SENSITIVE_LIKE); per statement */

@@ -28,6 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
   if( data[0] & 8 ){
     dia.like_blobs = dia.utf8_keep_nonchar = dia.utf8_lead_any = dia.sum_kbn = 1;
     dia.date_normalize = dia.strftime_344 = dia.strftime_346 = 1;
+    dia.date_ms_cut = dia.date_jd_exact = dia.date_hour24 = 1;
     dia.real_digits = 17;
     dia.real_text = fuzz_real_text;
   }

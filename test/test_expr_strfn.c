@@ -333,6 +333,48 @@ static void test_later_versions(void){
     if( n>0 ) CHECK_EQ_STR(out, cases[i].out);
     CHECK(agg_strftime("%F", 2, &x, 0, out)<0);   /* 3.40 has no %F */
   }
+  /* a fraction past .999, years before 1 and hour 24 (3.54.1's answers,
+  ** then 3.40's) */
+  col_dialect l; memset(&l, 0, sizeof(l));
+  l.date_ms_cut = l.date_jd_exact = l.date_hour24 = 1;
+  static const struct { int fn; const char *fmt, *in, *later, *old; } more[] = {
+    { 0, "%f", "2000-01-01 00:00:45.9996", "45.999", "46.000" },
+    { 0, "%s", "2035-12-23 19:20:59.9996", "2082050459", "2082050460" },
+    { 1, 0, "-1900-10-31", "-1900-10-31", "-1900-10-31" },
+    { 0, "%j", "-0001-03-01", "060", "060" },
+    { 2, 0, "2000-01-01 24:00:00", "2000-01-02 00:00:00", "2000-01-01 24:00:00" },
+    { 2, 0, "2000-12-31 24:00:00", "2001-01-01 00:00:00", "2000-12-31 24:00:00" },
+    { 2, 0, "2000-01-01 24:30:00", 0, "2000-01-01 24:30:00" },
+    { 0, "%H:%M:%S", "24:00:00", "00:00:00", "24:00:00" },
+  };
+  for(size_t i=0; i<sizeof(more)/sizeof(more[0]); i++){
+    pred_value x; memset(&x, 0, sizeof(x));
+    x.type = CV_TEXT; x.p = more[i].in; x.n = (uint32_t)strlen(more[i].in);
+    for(int later=1; later>=0; later--){
+      char out[AGG_STRFTIME_CAP(16)];
+      const col_dialect *dd = later ? &l : 0;
+      int n = more[i].fn ? agg_date_text(more[i].fn==2, &x, dd, out)
+                         : agg_strftime(more[i].fmt, (uint32_t)strlen(more[i].fmt), &x, dd, out);
+      const char *want = later ? more[i].later : more[i].old;
+      CHECK(same_text(out, n, want));
+      if( !same_text(out, n, want) ){
+        fprintf(stderr, "  case %d (%s): ours %.*s, want %s\n", (int)i, later ? "later" : "3.40",
+                n<0 ? 4 : n, n<0 ? "NULL" : out, want ? want : "NULL");
+      }
+    }
+  }
+  /* 3.46 re-reads a day past the 28th from the Julian day, which its
+  ** truncating divisions put a day late before year 1 */
+  col_dialect v346; memset(&v346, 0, sizeof(v346));
+  v346.date_normalize = 1;
+  pred_value x; memset(&x, 0, sizeof(x));
+  x.type = CV_TEXT; x.p = "-1900-10-31 00:00:00"; x.n = 20;
+  char out[64];
+  int n = agg_date_text(0, &x, &v346, out);
+  CHECK(same_text(out, n, "-1900-11-01"));
+  v346.date_jd_exact = 1;
+  n = agg_date_text(0, &x, &v346, out);
+  CHECK(same_text(out, n, "-1900-10-31"));
 }
 
 int main(void){
