@@ -1509,6 +1509,21 @@ static int ex_fast_rows(agg_expr *e, const col_vector **arg, const col_batch *b,
   return 1;
 }
 
+/* Does v, a column a date function may get as raw timestamps, hold them?
+** It holds the integers or the text, never both: a key column stored
+** with NULLs among them comes typed CV_NULL with tags, so the first live
+** non-NULL row tells. */
+static int ex_raw_ints(const col_vector *v, const col_batch *b){
+  if( v->type==CV_INT ) return 1;
+  if( v->type!=CV_NULL || v->tags==0 ) return 0;
+  uint32_t nsel = b->sel ? b->nsel : b->n;
+  for(uint32_t k=0; k<nsel; k++){
+    int t = cv_tag(v, b->sel ? b->sel[k] : k);
+    if( t!=CV_NULL ) return t==CV_INT;
+  }
+  return 0;
+}
+
 /* The same over a column the reader gave as raw timestamps: each row's
 ** entry of the memo's dictionary, returned as a DICT vector in e->tout
 ** (2), or FLAT (0) when a row must go through its text or the caller
@@ -1572,7 +1587,7 @@ static int ex_tpl_raw(agg_expr *e, const col_vector *tv, const col_batch *b,
 static int ex_tpl_rows(agg_expr *e, const col_vector **arg, const col_batch *b,
                        col_arena *arena, int flat_only){
   const col_vector *tv = arg[e->sub==FN_STRFTIME ? 1 : 0];
-  if( e->ts_unit && tv->type==CV_INT ) return ex_tpl_raw(e, tv, b, arena, flat_only);
+  if( e->ts_unit && ex_raw_ints(tv, b) ) return ex_tpl_raw(e, tv, b, arena, flat_only);
   if( tv->form!=CV_FLAT || tv->type!=CV_TEXT ) return 1;
   uint32_t nsel = b->sel ? b->nsel : b->n;
   const agg_tpl *t = &e->tpl;

@@ -7,6 +7,7 @@
 ** column-at-a-time update per aggregate over its (row, group) pairs.
 */
 #include "groupby.h"
+#include "ts_memo.h"
 #include "hash.h"
 #include "table.h"
 #include "aggregate.h"
@@ -90,6 +91,9 @@ struct groupby {
   int *proj;              /* their source indexes (malloc'd) */
   uint8_t *raw;           /* per proj entry: ask for raw timestamps
                           ** (scan_spec.raw; malloc'd) */
+  uint8_t *key_ts;        /* per key: a plain timestamp column the table
+                          ** may hold as its integers, its COL_TS_* unit
+                          ** (shown as the reader's text); 0 others */
   int nthread;            /* partitions rows are routed to (1: serial) */
   int nparts;             /* partitions held: nthread, more once folded
                           ** lanes' partitions are adopted (groupby_fold) */
@@ -215,7 +219,7 @@ void groupby_free(groupby *gb){
   free(gb->cut_keys); free(gb->cut_used); free(gb->cut_sel);
   agg_hasher_free(&gb->hasher);
   col_arena_free(&gb->arena);
-  free(gb->proj); free(gb->raw); free(gb->hashes); free(gb->kv); free(gb->av); free(gb->sv);
+  free(gb->proj); free(gb->raw); free(gb->key_ts); free(gb->hashes); free(gb->kv); free(gb->av); free(gb->sv);
   free(gb->order_part); free(gb->order_slot); free(gb->order_at);
   free(gb->bases); free(gb->lin_base); free(gb->lin_k);
   free(gb->kcol);
@@ -474,23 +478,30 @@ static int gb_derive_lazy(const groupby *gb, int part, uint32_t slot, col_error 
 }
 
 /* Timestamp columns read only as the time value of date functions with
-** a template come as their stored integers: those functions then compute
-** each distinct minute's (day's, ...) text once, not every row's text
-** twice (the reader's, then the function's parse of it). Sets raw. */
+** a template, or as keys of their own, come as their stored integers:
+** those functions then compute each distinct minute's (day's, ...) text
+** once, not every row's text twice (the reader's, then the function's
+** parse of it), and a key hashes and compares an integer, shown as the
+** reader's text when read (the text is a one-to-one function of it, so
+** the groups are the same). Sets raw and key_ts. */
 static int gb_raw_timestamps(groupby *gb, const col_schema *schema){
   gb->raw = calloc((size_t)gb->nproj + 1, 1);
-  if( gb->raw==0 ) return -1;
+  gb->key_ts = calloc((size_t)gb->keys.n + 1, 1);
+  if( gb->raw==0 || gb->key_ts==0 ) return -1;
   for(int c=0; c<gb->nproj; c++){
     int src = gb->proj[c];
     int unit = schema->cols[src].ts_unit;
     if( unit==0 || !agg_expr_ts_only(gb->where, src) ) continue;
     int ok = 1;
-    for(int i=0; i<gb->keys.n && ok; i++) ok = agg_expr_ts_only(gb->keys.items[i].expr, src);
+    for(int i=0; i<gb->keys.n && ok; i++){
+      ok = gb->keys.items[i].src_col==src || agg_expr_ts_only(gb->keys.items[i].expr, src);
+    }
     for(int i=0; i<gb->aggs.n && ok; i++){
       ok = agg_expr_ts_only(gb->aggs.items[i].expr, src) && agg_expr_ts_only(gb->aggs.items[i].sep, src);
     }
     if( !ok ) continue;
     gb->raw[c] = 1;
+    for(int i=0; i<gb->keys.n; i++) if( gb->keys.items[i].src_col==src ) gb->key_ts[i] = (uint8_t)unit;
     agg_expr_set_ts(gb->where, src, unit);
     for(int i=0; i<gb->keys.n; i++) agg_expr_set_ts(gb->keys.items[i].expr, src, unit);
     for(int i=0; i<gb->aggs.n; i++){
@@ -1541,10 +1552,15 @@ int groupby_value(const groupby *gb, uint32_t row, int col, pred_value *out,
   return groupby_value_at(gb, (int)gb->order_part[row], gb->order_slot[row], col, out, buf, err);
 }
 
+int groupby_value_in_buf(const groupby *gb, int col){
+  return col < gb->keys.n && gb->key_ts[col];
+}
+
 const int64_t *groupby_int_column(const groupby *gb, int part, int col){
   const gb_part *p = &gb->parts[part];
   uint32_t ng = p->table.ngroup;
   if( col < gb->keys.n ){
+    if( gb->key_ts[col] ) return 0;   /* shown as text, ordered as text */
     int kc = gb->kcol[col];
     const agg_keycol *k = kc>=0 ? &p->table.cols[kc] : kc==GB_DERIVED && p->dkeys ? &p->dkeys[col] : 0;
     if( k==0 || k->tags || k->utag!=CV_INT || k->cap<ng ) return 0;
@@ -1563,6 +1579,11 @@ int groupby_value_at(const groupby *gb, int part, uint32_t slot, int col,
     int kc = gb->kcol[col];
     if( kc>=0 ){
       *out = agg_table_key(&p->table, kc, slot);
+      if( gb->key_ts[col] && out->type==CV_INT ){
+        /* a timestamp kept as its integer: the text the reader shows */
+        int n = agg_ts_text(out->i, gb->key_ts[col], buf);
+        out->type = CV_TEXT; out->p = buf; out->n = (uint32_t)n;
+      }
     }else if( kc==GB_DERIVED ){
       *out = agg_keycol_value(&p->dkeys[col], slot);
     }else{

@@ -112,6 +112,10 @@ int groupby_value_at(const groupby *gb, int part, uint32_t slot, int col,
 ** key column of integers alone); else NULL. Lets a scan over millions of
 ** groups skip groupby_value_at. */
 const int64_t *groupby_int_column(const groupby *gb, int part, int col);
+/* May groupby_value_at put column col's values in its buf (a timestamp
+** key kept as its stored integer, shown as text)? Otherwise its values
+** stay valid while gb is unchanged. */
+int groupby_value_in_buf(const groupby *gb, int col);
 
 /* The error groupby_value would give for some row of output column col,
 ** if any (sum's "integer overflow"): SQLite sorting every row meets it. */

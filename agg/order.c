@@ -141,7 +141,7 @@ int groupby_order(const groupby *gb, const groupby_sort_term *terms, int nterm,
     free(r); free(tmp);
     return col_error_set(err, COL_ENOMEM, "group_by: out of memory ordering the output");
   }
-  if( n>1 && n<=ORD_CACHE_MAX && ord_cache(&o, n, nparts) ){
+  if( n>1 && n<=ORD_CACHE_MAX && !groupby_value_in_buf(gb, terms[0].col) && ord_cache(&o, n, nparts) ){
     free(r); free(tmp);
     return err->code ? err->code : col_error_set(err, COL_ENOMEM, "group_by: out of memory ordering the output");
   }
