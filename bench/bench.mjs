@@ -346,7 +346,8 @@ if (SECTIONS.has(3)) {
 
 // ---------------------------------------------------------------- 4. timestamp keys
 // Not ClickBench: GROUP BY a date function of the TIMESTAMP column over every row, which group_by
-// computes from the stored integers once per distinct minute/hour/day (agg/ts_memo.h).
+// computes from the stored integers once per distinct minute/hour/day (agg/ts_memo.h), or the column
+// itself, kept as its integers.
 const TK = [
   { q: 'T1', gb: "keys='date(EventTime) AS d', aggregates='count(*) AS c'", tail: 'ORDER BY d',
     sql: 'SELECT date(EventTime) AS d, count(*) AS c FROM hits GROUP BY d ORDER BY d',
@@ -357,10 +358,13 @@ const TK = [
   { q: 'T3', gb: "keys='strftime(''%H:%M'', EventTime) AS m', aggregates='count(*) AS c'", tail: 'ORDER BY c DESC, m LIMIT 10',
     sql: "SELECT strftime('%H:%M', EventTime) AS m, count(*) AS c FROM hits GROUP BY m ORDER BY c DESC, m LIMIT 10",
     duck: "SELECT strftime(EventTime, '%H:%M') AS m, count(*) AS c FROM hits GROUP BY m ORDER BY c DESC, m LIMIT 10" },
+  { q: 'T4', gb: "keys='EventTime', aggregates='count(*) AS c'", tail: 'ORDER BY c DESC, EventTime LIMIT 10',
+    sql: 'SELECT EventTime, count(*) AS c FROM hits GROUP BY EventTime ORDER BY c DESC, EventTime LIMIT 10',
+    duck: "SELECT strftime(EventTime, '%Y-%m-%d %H:%M:%S') AS t, count(*) AS c FROM hits GROUP BY EventTime ORDER BY c DESC, t LIMIT 10" },
 ];
 if (SECTIONS.has(4)) {
   say('');
-  say('## 4. group_by keys on timestamps (not ClickBench): date functions of EventTime over all rows');
+  say('## 4. group_by keys on timestamps (not ClickBench): date functions of EventTime, and EventTime itself, over all rows');
   say('#  columns as in section 3; targets as in section 3');
   const rows = [], rs = [], r1s = [], r2s = [];
   for (const t of TK) {
