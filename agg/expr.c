@@ -905,6 +905,10 @@ int agg_expr_uses(const agg_expr *e, int what){
   if( (what & AGG_USES_LIKE) && e->op==EX_LIKE && e->sub==0 ) return 1;
   if( (what & AGG_USES_GLOB) && e->op==EX_LIKE && e->sub!=0 ) return 1;
   if( (what & AGG_USES_CASE) && e->op==EX_FUNC && (e->sub==FN_LOWER || e->sub==FN_UPPER) ) return 1;
+  if( (what & AGG_USES_STRFN) && e->op==EX_FUNC
+   && (e->sub==FN_LENGTH || e->sub==FN_SUBSTR || e->sub==FN_INSTR) ) return 1;
+  if( (what & AGG_USES_DATE) && e->op==EX_FUNC && (e->sub==FN_STRFTIME || e->sub==FN_DATE
+       || e->sub==FN_TIME || e->sub==FN_DATETIME) ) return 1;
   for(int i=0; i<e->nargs && i<EX_MAXARG; i++) if( agg_expr_uses(e->args[i], what) ) return 1;
   return 0;
 }

@@ -74,10 +74,13 @@ void agg_expr_free(agg_expr *e);
 void agg_expr_set_dialect(agg_expr *e, const col_dialect *d);
 
 /* Does e use anywhere one of what: AGG_USES_LIKE (LIKE, not GLOB),
-** AGG_USES_CASE (lower() or upper()), AGG_USES_GLOB? */
+** AGG_USES_CASE (lower() or upper()), AGG_USES_GLOB, AGG_USES_STRFN,
+** AGG_USES_DATE? */
 #define AGG_USES_LIKE 1
 #define AGG_USES_CASE 2
 #define AGG_USES_GLOB 4
+#define AGG_USES_STRFN 8      /* length(), substr(), instr() */
+#define AGG_USES_DATE 16      /* strftime(), date(), time(), datetime() */
 int agg_expr_uses(const agg_expr *e, int what);
 
 /* Is e an OR at its top (so not a conjunction of terms)? */

@@ -5,6 +5,7 @@
 SQLITE_EXTENSION_INIT3
 #include "conn.h"
 #include "dialect_probe.h"
+#include "../agg/expr.h"
 #include <string.h>
 
 int columnar_conn_add(columnar_conn *cc, const char *name, scan_table *tab){
@@ -93,3 +94,26 @@ int columnar_glob_is_sqlites(sqlite3 *db){
   columnar_dialect_functions(db, &d);
   return !d.glob_foreign;
 }
+
+/* pragma_function_list shows a definition over SQLite's own with
+** builtin=0, and SQLite calls it rather than its own. */
+int columnar_functions_replaced(sqlite3 *db){
+  static const struct { const char *name; int what; } fns[] = {
+    { "length", AGG_USES_STRFN }, { "substr", AGG_USES_STRFN }, { "substring", AGG_USES_STRFN },
+    { "instr", AGG_USES_STRFN }, { "strftime", AGG_USES_DATE }, { "date", AGG_USES_DATE },
+    { "time", AGG_USES_DATE }, { "datetime", AGG_USES_DATE },
+  };
+  sqlite3_stmt *st = 0;
+  int out = 0;
+  if( sqlite3_prepare_v2(db, "SELECT name FROM pragma_function_list WHERE builtin=0", -1, &st, 0)==SQLITE_OK ){
+    while( sqlite3_step(st)==SQLITE_ROW ){
+      const char *name = (const char*)sqlite3_column_text(st, 0);
+      for(size_t i=0; name && i<sizeof(fns)/sizeof(fns[0]); i++){
+        if( sqlite3_stricmp(name, fns[i].name)==0 ) out |= fns[i].what;
+      }
+    }
+  }
+  sqlite3_finalize(st);
+  return out;
+}
+

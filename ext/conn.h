@@ -56,6 +56,14 @@ int columnar_collation(sqlite3 *db, const char *coll);
 ** exactly. */
 int columnar_glob_is_sqlites(sqlite3 *db);
 
+/* Which of the functions group_by evaluates itself, besides LIKE, GLOB,
+** lower() and upper() (probed by what they answer), the application or an
+** extension has defined over SQLite's own: AGG_USES_STRFN for length(),
+** substr()/substring() or instr(), AGG_USES_DATE for strftime(), date(),
+** time() or datetime() (agg/expr.h); 0 when pragma_function_list is not
+** there to ask. */
+int columnar_functions_replaced(sqlite3 *db);
+
 /* Ask the connection's SQLite, once, how it answers where versions and
 ** builds differ (reader/dialect.h), with the probe query of
 ** ext/dialect_probe.h. A failed probe leaves 3.40's answers. */
