@@ -23,6 +23,9 @@ struct agg_ts_memo {
   int unit, normalize;
   int64_t per;            /* ticks per second */
   int64_t step;           /* seconds the template cannot tell apart */
+  int64_t wrap;           /* steps in a day when the template shows the
+                          ** time of day alone ('%H:%M'): instants a whole
+                          ** number of days apart share an entry; else 0 */
   /* open addressing: truncated instant -> entry + 1 (0 empty) */
   int64_t *key;
   uint32_t *val;
@@ -40,12 +43,15 @@ static int64_t ts_per_second(int unit){
 
 /* The coarsest step of seconds whose instants the template's fields never
 ** tell apart: the finest field it copies (fixed separators are the same
-** in every canonical text). */
-static int64_t ts_step(const agg_tpl *t){
+** in every canonical text). *dated: it copies a field of the date. */
+static int64_t ts_step(const agg_tpl *t, int *dated){
   int finest = 0;   /* 0 day, 1 hour, 2 minute, 3 second */
+  *dated = 0;
   for(uint32_t i=0; i<t->n; i++){
     int at = t->run>=0 ? t->run + (int)i : t->code[i];
+    if( at<0 ) continue;   /* a literal byte */
     int f = at>=17 ? 3 : at==14 || at==15 ? 2 : at==11 || at==12 ? 1 : 0;
+    if( at<=9 && at!=4 && at!=7 ) *dated = 1;
     if( f>finest ) finest = f;
   }
   static const int64_t steps[4] = { 86400, 3600, 60, 1 };
@@ -59,7 +65,9 @@ agg_ts_memo *agg_ts_memo_new(const agg_tpl *t, int unit, int normalize){
   m->unit = unit;
   m->normalize = normalize;
   m->per = ts_per_second(unit);
-  m->step = ts_step(t);
+  int dated;
+  m->step = ts_step(t, &dated);
+  m->wrap = dated ? 0 : 86400 / m->step;
   m->nslot = 256;
   m->key = malloc(m->nslot * sizeof(int64_t));
   m->val = calloc(m->nslot, sizeof(uint32_t));
@@ -124,7 +132,7 @@ static int ts_put(agg_ts_memo *m, int64_t q, uint32_t v){
 /* q's entry + 1 made now (or AGG_TS_OTHER + 1 when it takes none); 0 when
 ** out of memory. */
 static __attribute__((noinline)) uint32_t ts_miss(agg_ts_memo *m, int64_t q){
-  int64_t secs = q * m->step;
+  int64_t secs = q * m->step;   /* wrap: a time of 1970-01-01 */
   if( secs < AGG_TS_MIN_SECS || secs > AGG_TS_MAX_SECS || m->n>=AGG_TS_MAX_ENTRIES ){
     return AGG_TS_OTHER + 1;
   }
@@ -166,9 +174,10 @@ int64_t ts_codes_flat(agg_ts_memo *m, const int64_t *xs, const uint8_t *tags,
     if( tags && tags[r]==CV_NULL ){ codes[r] = AGG_TS_NULL; continue; }
     int64_t x = xs[r];
     int64_t s = x / per;
-    if( s*per!=x ){ codes[r] = AGG_TS_OTHER; other++; continue; }
+    if( s*per!=x || s<AGG_TS_MIN_SECS || s>AGG_TS_MAX_SECS ){ codes[r] = AGG_TS_OTHER; other++; continue; }
     int64_t q = s / step;
     q -= q*step > s;      /* floor */
+    if( m->wrap ){ q %= m->wrap; q += q<0 ? m->wrap : 0; }
     uint32_t c = ts_find(m, q);
     if( c==0 && (c = ts_miss(m, q))==0 ) return -1;
     codes[r] = c - 1;
