@@ -2,7 +2,8 @@
 ** fuzz_parquet.c — whole Parquet files through the reader.
 **
 ** The input is a Parquet file (seeds: small fixtures, mutated by the driver).
-** It is opened through a memfd, every column is scanned with and without a
+** It is opened through a memfd, every column is scanned (first with
+** timestamps as their stored integers, scan_spec.raw) with and without a
 ** predicate, and every value is touched so ASan sees a bad pointer. Errors
 ** are fine; crashes, leaks, hangs and huge allocations are not.
 */
@@ -48,7 +49,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
   if( pq_dataset_open(path, &opt, &ds, &err)==COL_OK ){
     int n = ds->schema.n;
     int *proj = malloc(sizeof(int)*(size_t)(n ? n : 1));
-    for(int i=0; i<n; i++) proj[i] = i;
+    uint8_t *raw = malloc((size_t)(n ? n : 1));
+    for(int i=0; i<n; i++){ proj[i] = i; raw[i] = 1; }
     for(int pass=0; pass<3; pass++){
       scan_spec spec;
       scan_pred pred;
@@ -58,6 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
       spec.proj = proj;
       spec.batch_size = 100;
       spec.threads = pass==2 ? 2 : 1;
+      spec.raw = pass==0 ? raw : 0;   /* timestamps as their integers */
       if( pass==2 && n>0 ){
         pred.col = 0; pred.op = PRED_NOTNULL; pred.exact = 1;
         spec.npred = 1; spec.preds = &pred;
@@ -70,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
         src->m->close(src);
       }
     }
-    free(proj);
+    free(proj); free(raw);
     ds->m->close(ds);
   }
   close(fd);
