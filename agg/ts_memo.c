@@ -145,13 +145,13 @@ static __attribute__((noinline)) uint32_t ts_miss(agg_ts_memo *m, int64_t q){
     char *b = realloc(m->bytes, (size_t)cap*w + 1);
     if( b==0 ) return 0;
     m->bytes = b;
+    /* the bytes may have moved (before the next step can fail) */
+    for(uint32_t i=0; i<m->n; i++) m->str[i].p = b + (size_t)i*w;
     cv_str *s = realloc(m->str, (size_t)cap*sizeof(cv_str));
     if( s==0 ) return 0;
     m->str = s;
+    m->dict.str = s;
     m->cap = cap;
-    /* the bytes may have moved */
-    for(uint32_t i=0; i<m->n; i++) m->str[i].p = m->bytes + (size_t)i*w;
-    m->dict.str = m->str;
   }
   char *p = m->bytes + (size_t)m->n*w;
   agg_tpl_apply(m->tpl, text, p);
