@@ -178,9 +178,13 @@ static int dt_valid_jd(int64_t jd){ return jd>=0 && jd<=464269060799999LL; }
 
 /* isDate() without modifiers: 0 when x is a date, else 1. normalize: a
 ** YYYY-MM-DD past its month's end is re-read from the Julian day. */
-static int dt_parse(const pred_value *x, int normalize, int rules, agg_dt *p){
+static void dt_clear(agg_dt *p, int rules){
   memset(p, 0, sizeof(*p));
   p->rules = (uint8_t)rules;
+}
+
+static int dt_parse(const pred_value *x, int normalize, int rules, agg_dt *p){
+  dt_clear(p, rules);
   if( x->type==CV_NULL ) return 1;
   if( x->type==CV_INT || x->type==CV_REAL ){
     dt_raw_number(p, x->type==CV_INT ? (double)x->i : x->f);
@@ -193,8 +197,8 @@ static int dt_parse(const pred_value *x, int normalize, int rules, agg_dt *p){
     uint32_t len = (uint32_t)strlen(buf);
     double r;
     if( dt_ymd(buf, p)==0 ){
-    }else if( (memset(p, 0, sizeof(*p)), p->rules = (uint8_t)rules, dt_hms(buf, p)==0) ){
-    }else if( memset(p, 0, sizeof(*p)), p->rules = (uint8_t)rules, agg_atof(buf, len, &r)>0 ){
+    }else if( (dt_clear(p, rules), dt_hms(buf, p)==0) ){
+    }else if( dt_clear(p, rules), agg_atof(buf, len, &r)>0 ){
       dt_raw_number(p, r);
     }else{
       return 1;
@@ -277,8 +281,11 @@ static agg_dt dt_iso_thursday(const agg_dt *d){
   return y;
 }
 
-int agg_strftime(const char *fmt, uint32_t nfmt, const pred_value *x,
-                 const col_dialect *dia, char *out){
+/* strftime(fmt, x) into out; date_year: %Y as date() and datetime() print
+** it, four digits after the sign of a year before 1 ('-0007', where
+** strftime's %04d gives '-007'). */
+static int dt_format(const char *fmt, uint32_t nfmt, const pred_value *x,
+                     const col_dialect *dia, int date_year, char *out){
   agg_dt d;
   int v344 = dia && dia->strftime_344, v346 = dia && dia->strftime_346;
   if( dt_parse(x, dia && dia->date_normalize, dt_rules(dia), &d) ) return -1;
@@ -308,7 +315,10 @@ int agg_strftime(const char *fmt, uint32_t nfmt, const pred_value *x,
       case 's': o += sprintf(out+o, "%lld", (long long)(d.jd/1000 - 21086676*(int64_t)10000)); break;
       case 'S': o += dt_put2(out+o, (int)d.s); break;
       case 'w': out[o++] = (char)('0' + dt_days_after_sunday(&d)); break;
-      case 'Y': o += dt_put4(out+o, d.Y); break;
+      case 'Y':
+        if( date_year && d.Y<0 ){ out[o++] = '-'; o += dt_put4(out+o, -d.Y); }
+        else o += dt_put4(out+o, d.Y);
+        break;
       case '%': out[o++] = '%'; break;
       case 'e': if( !v344 ) return -1; o += sprintf(out+o, "%2d", d.D); break;
       case 'F':
@@ -363,14 +373,12 @@ int agg_strftime(const char *fmt, uint32_t nfmt, const pred_value *x,
   return o;
 }
 
+int agg_strftime(const char *fmt, uint32_t nfmt, const pred_value *x,
+                 const col_dialect *dia, char *out){
+  return dt_format(fmt, nfmt, x, dia, 0, out);
+}
+
 int agg_date_text(int with_time, const pred_value *x, const col_dialect *d, char *out){
   const char *f = with_time ? "%Y-%m-%d %H:%M:%S" : "%Y-%m-%d";
-  int n = agg_strftime(f, (uint32_t)strlen(f), x, d, out);
-  if( n>4 && out[0]=='-' && out[4]=='-' ){
-    /* -007-10-01: the year as %04d of -7; dateFunc prints -0007 */
-    memmove(out+2, out+1, (size_t)n - 1);
-    out[1] = '0';
-    n++;
-  }
-  return n;
+  return dt_format(f, (uint32_t)strlen(f), x, d, 1, out);
 }

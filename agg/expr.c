@@ -1545,14 +1545,14 @@ static int ex_tpl_raw(agg_expr *e, const col_vector *tv, const col_batch *b,
   int64_t other = agg_ts_memo_codes(e->ts, tv, b->sel, nsel, e->tcodes);
   if( other<0 ) return -1;
   const col_vector *d = agg_ts_memo_dict(e->ts);
-  const uint32_t *code = e->tcodes;
+  uint32_t *code = e->tcodes;
   if( other==0 && !flat_only ){
     uint8_t anynull = 0;
     for(uint32_t k=0; k<nsel; k++){
       uint32_t r = b->sel ? b->sel[k] : k;
-      uint8_t isnull = e->tcodes[r]==AGG_TS_NULL;
+      uint8_t isnull = code[r]==AGG_TS_NULL;
       e->tags[r] = isnull ? CV_NULL : CV_TEXT;
-      if( isnull ) e->tcodes[r] = 0;    /* a NULL row's code, as readers give it */
+      if( isnull ) code[r] = 0;    /* a NULL row's code, as readers give it */
       anynull |= isnull;
     }
     col_vector *o = &e->tout;

@@ -107,24 +107,20 @@ static int ord_cache(ord_ctx *o, uint32_t n, int nparts){
   uint64_t total = 0;
   for(int part=0; part<nparts; part++) total += groupby_part_groups(o->gb, part);
   if( total!=n ) return 0;   /* not the groups ordered: read as before */
-  o->first = malloc((size_t)n * sizeof(pred_value));
-  o->base = malloc(((size_t)nparts + 1) * sizeof(uint32_t));
-  if( o->first==0 || o->base==0 ){ free(o->first); free(o->base); o->first = 0; o->base = 0; return -1; }
-  pred_value *f = o->first;
+  pred_value *f = malloc((size_t)n * sizeof(pred_value));
+  uint32_t *base = malloc(((size_t)nparts + 1) * sizeof(uint32_t));
   uint32_t at = 0;
   char buf[64];
-  for(int part=0; part<nparts; part++){
-    o->base[part] = at;
+  for(int part=0; part<nparts && f && base; part++){
+    base[part] = at;
     uint32_t ng = groupby_part_groups(o->gb, part);
     for(uint32_t s=0; s<ng; s++){
-      if( groupby_value_at(o->gb, part, s, o->terms[0].col, &f[at], buf, o->err) ){
-        free(o->first); free(o->base); o->first = 0; o->base = 0;
-        return -1;
-      }
-      if( f[at].type==CV_REAL && isnan(f[at].f) ) f[at].type = CV_NULL;
-      at++;
+      /* read through the column: o->first is set once filled */
+      if( ord_value(o, 0, part, s, &f[at++], buf) ){ free(f); free(base); return -1; }
     }
   }
+  if( f==0 || base==0 ){ free(f); free(base); return -1; }
+  o->first = f; o->base = base;
   return 0;
 }
 
