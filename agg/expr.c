@@ -900,6 +900,15 @@ int agg_expr_parse(const char *text, const col_schema *schema, int term,
 
 void agg_expr_free(agg_expr *e){ ex_free(e); }
 
+uint64_t agg_expr_memory(const agg_expr *e){
+  if( e==0 ) return 0;
+  uint64_t m = sizeof(*e) + (uint64_t)e->cap*(1 + 8 + 8 + sizeof(cv_str))
+             + (uint64_t)e->tcap*4 + (uint64_t)e->dtags_cap
+             + (uint64_t)e->dcols_cap*sizeof(col_vector) + agg_ts_memo_bytes(e->ts);
+  for(int i=0; i<e->nargs && i<EX_MAXARG; i++) m += agg_expr_memory(e->args[i]);
+  return m;
+}
+
 int agg_expr_uses(const agg_expr *e, int what){
   if( e==0 ) return 0;
   if( (what & AGG_USES_LIKE) && e->op==EX_LIKE && e->sub==0 ) return 1;

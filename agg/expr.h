@@ -83,6 +83,10 @@ void agg_expr_set_dialect(agg_expr *e, const col_dialect *d);
 #define AGG_USES_DATE 16      /* strftime(), date(), time(), datetime() */
 int agg_expr_uses(const agg_expr *e, int what);
 
+/* Bytes e's nodes hold for evaluation: output arrays and date memos
+** (a subtree shared by two owners counts twice). */
+uint64_t agg_expr_memory(const agg_expr *e);
+
 /* Is e an OR at its top (so not a conjunction of terms)? */
 int agg_expr_is_or(const agg_expr *e);
 

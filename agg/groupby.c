@@ -946,7 +946,11 @@ static int gb_start_workers(groupby *gb, col_error *err){
 }
 
 uint64_t groupby_memory(const groupby *gb){
-  uint64_t m = (uint64_t)gb->hcap*8 + gb->arena.cap_total;
+  uint64_t m = (uint64_t)gb->hcap*8 + gb->arena.cap_total + agg_expr_memory(gb->where);
+  for(int k=0; k<gb->keys.n; k++) m += agg_expr_memory(gb->keys.items[k].expr);
+  for(int a=0; a<gb->aggs.n; a++){
+    m += agg_expr_memory(gb->aggs.items[a].expr) + agg_expr_memory(gb->aggs.items[a].sep);
+  }
   for(int i=0; i<gb->nparts; i++){
     const gb_part *p = &gb->parts[i];
     m += agg_table_footprint(&p->table) + agg_table_owned(&p->table);

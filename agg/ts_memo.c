@@ -83,6 +83,12 @@ void agg_ts_memo_free(agg_ts_memo *m){
   free(m);
 }
 
+uint64_t agg_ts_memo_bytes(const agg_ts_memo *m){
+  if( m==0 ) return 0;
+  return sizeof(*m) + (uint64_t)m->nslot*(sizeof(int64_t) + sizeof(uint32_t))
+       + (uint64_t)m->cap*(m->tpl->n + sizeof(cv_str));
+}
+
 const col_vector *agg_ts_memo_dict(const agg_ts_memo *m){ return &m->dict; }
 
 /* Distinct from the Parquet reader's names, whose top bit is set. */

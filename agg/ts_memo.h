@@ -47,6 +47,9 @@ int64_t agg_ts_memo_codes(agg_ts_memo *m, const col_vector *v, const uint32_t *s
 const col_vector *agg_ts_memo_dict(const agg_ts_memo *m);
 uint64_t agg_ts_memo_id(const agg_ts_memo *m);
 
+/* Bytes m holds (0 for NULL). */
+uint64_t agg_ts_memo_bytes(const agg_ts_memo *m);
+
 /* The text the reader shows for x counted in unit, into buf (64 bytes). */
 int agg_ts_text(int64_t x, int unit, char *buf);
 
