@@ -83,6 +83,8 @@ struct agg_expr {
   int dcols_cap;
   uint8_t *dtags;         /* dout's per-row tags when the column has NULLs */
   uint32_t dtags_cap;
+  uint64_t dsrc_id;       /* the named dictionary dout was last made over */
+  uint32_t dserial;       /* bumped when that changes: dout's name (ex_dict_name) */
 };
 
 /* length() and substr() split malformed UTF-8 as SQLite 3.54 does */
@@ -1659,6 +1661,20 @@ static void ex_untag(col_vector *v, const col_batch *b){
 static int ex_eval(agg_expr *e, const col_batch *b, col_arena *arena,
                    const col_vector **out, col_error *err, uint64_t tick);
 
+/* The name (col_vector.dict_id) of e's entries over the dictionary named
+** src, or 0 when src is 0. The entries are a function of src's, so they
+** keep src's promise (fixed, appended to at most) and a consumer may keep
+** per-entry results under the name. Names are bit 61, the node's address
+** and a serial bumped per dictionary met: distinct from the reader's (bit
+** 63) and the date memos' (bit 62, ts_memo.c), from other nodes', and from
+** this node's previous dictionary, which is all a consumer remembers. */
+static uint64_t ex_dict_name(agg_expr *e, uint64_t src){
+  if( src==0 ) return 0;
+  if( src!=e->dsrc_id ){ e->dsrc_id = src; e->dserial++; }
+  return (1ull<<61) | ((((uint64_t)(uintptr_t)e >> 3) & ((1ull<<44) - 1)) << 17)
+       | (e->dserial & 0x1ffff);
+}
+
 /* e reads only column dcol, which arrives as a dictionary: evaluate e once
 ** per dictionary entry and return a dictionary vector sharing the codes
 ** (strftime('%Y-%m', d) over a date column: once per distinct day, not per
@@ -1688,6 +1704,7 @@ static int ex_eval_dict(agg_expr *e, const col_batch *b, col_arena *arena,
   memset(o, 0, sizeof(*o));
   o->form = CV_DICT; o->n = b->n; o->type = fv->type;
   o->codes = cv->codes; o->dict = fv;
+  o->dict_id = ex_dict_name(e, cv->dict_id);
   if( cv->tags ){
     /* a NULL row stays NULL; the others take their entry's class */
     if( b->n > e->dtags_cap ){
