@@ -11,6 +11,7 @@
 #include "value.h"
 #include "datetime.h"
 #include "expr_strfn.h"
+#include "expr_scalar.h"
 #include "ts_memo.h"
 #include "../reader/predicate.h"
 #include <stdio.h>
@@ -20,7 +21,9 @@
 
 enum { EX_COL, EX_LIT, EX_BIN, EX_FUNC, EX_CMP, EX_LOGIC, EX_LIKE, EX_CASE, EX_IN };
 enum { FN_LENGTH, FN_SUBSTR, FN_LOWER, FN_UPPER, FN_STRFTIME, FN_DATE,
-       FN_TIME, FN_DATETIME, FN_INSTR, FN_IIF };
+       FN_TIME, FN_DATETIME, FN_INSTR, FN_IIF, FN_ABS, FN_COALESCE, FN_NULLIF,
+       FN_TYPEOF, FN_TRIM, FN_LTRIM, FN_RTRIM, FN_REPLACE, FN_MIN, FN_MAX,
+       FN_CAST /* CAST(x AS type): aff holds the AGG_CAST_* */ };
 /* EX_CMP subs */
 enum { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_IS, CMP_ISNOT };
 /* EX_LOGIC subs */
@@ -29,6 +32,11 @@ enum { LG_AND, LG_OR, LG_NOT, LG_ISNULL, LG_NOTNULL };
 enum { AFF_NONE = 0, AFF_BLOB = 'B', AFF_TEXT = 'T', AFF_NUM = 'N' };
 
 #define EX_MAXARG 33
+
+/* What a row's evaluation returns beside 0 and -1 (out of memory): the
+** errors SQLite raises in abs() and replace() */
+#define EX_OVERFLOW (-2)
+#define EX_TOOBIG (-3)
 
 struct agg_expr {
   int op;                 /* EX_COL, EX_LIT, EX_BIN, EX_FUNC */
@@ -288,7 +296,12 @@ static const struct { const char *name; int fn, lo, hi; } ex_funcs[] = {
   {"upper", FN_UPPER, 1, 1}, {"strftime", FN_STRFTIME, 2, 2},
   {"date", FN_DATE, 1, 1}, {"time", FN_TIME, 1, 1},
   {"datetime", FN_DATETIME, 1, 1}, {"instr", FN_INSTR, 2, 2},
-  {"iif", FN_IIF, 3, 3},
+  {"iif", FN_IIF, 3, 3}, {"abs", FN_ABS, 1, 1},
+  {"coalesce", FN_COALESCE, 2, EX_MAXARG}, {"ifnull", FN_COALESCE, 2, 2},
+  {"nullif", FN_NULLIF, 2, 2}, {"typeof", FN_TYPEOF, 1, 1},
+  {"trim", FN_TRIM, 1, 2}, {"ltrim", FN_LTRIM, 1, 2}, {"rtrim", FN_RTRIM, 1, 2},
+  {"replace", FN_REPLACE, 3, 3}, {"min", FN_MIN, 1, EX_MAXARG},
+  {"max", FN_MAX, 1, EX_MAXARG},
 };
 
 /* A date function with a known format gets its template (none for
@@ -304,6 +317,40 @@ static int ex_tpl(agg_expr *e){
       return agg_tpl_compile(e->args[0]->lit.p, e->args[0]->lit.n, &e->tpl)<0 ? -1 : 0;
     default: return 0;
   }
+}
+
+static agg_expr *ex_parse_expr(ex_parser *p);
+
+/* CAST ( expr AS type-name ) (the CAST keyword is current): the type name
+** is every token up to the closing parenthesis, as SQLite reads it. */
+static agg_expr *ex_cast(ex_parser *p){
+  ex_next(p);
+  if( !ex_is(p, '(') ){ ex_syntax(p); return 0; }
+  ex_next(p);
+  agg_expr *x = ex_parse_expr(p);
+  if( x==0 ) return 0;
+  if( !ex_kw(p, "AS") ){ ex_free(x); ex_syntax(p); return 0; }
+  ex_next(p);
+  size_t start = p->ts, end = p->ts;
+  int depth = 0;
+  while( p->tk!=TK_END && p->tk!=TK_BAD && !(depth==0 && ex_is(p, ')')) ){
+    if( ex_is(p, '(') ) depth++;
+    if( ex_is(p, ')') ) depth--;
+    end = p->ts + p->tn;
+    ex_next(p);
+  }
+  char c0 = p->z[start];
+  int name = (c0>='a'&&c0<='z') || (c0>='A'&&c0<='Z') || c0=='_' || c0=='"' || c0=='[' || c0=='`' || (c0&0x80);
+  if( end==start || !ex_is(p, ')') || !name ){
+    ex_free(x); ex_syntax(p); return 0;
+  }
+  ex_next(p);
+  agg_expr *e = ex_node(EX_FUNC);
+  if( e==0 ){ ex_free(x); return ex_oom(p); }
+  e->sub = FN_CAST;
+  e->aff = agg_cast_affinity(p->z + start, end - start);
+  e->nargs = 1; e->args[0] = x;
+  return e;
 }
 
 static agg_expr *ex_primary(ex_parser *p){
@@ -352,6 +399,7 @@ static agg_expr *ex_primary(ex_parser *p){
         return e;
       }
       if( ex_kw(p, "CASE") ) return ex_case(p);
+      if( ex_kw(p, "CAST") ) return ex_cast(p);
       ex_next(p);
       if( !ex_is(p, '(') ) return ex_column(p, p->z+ts, tn);
       int fn = -1, lo = 0, hi = 0;
@@ -386,6 +434,12 @@ static agg_expr *ex_primary(ex_parser *p){
       ex_next(p);
       if( e->nargs<lo || e->nargs>hi ){
         col_error_set(p->err, COL_ERROR, "wrong number of arguments to function %.*s()", (int)tn, p->z+ts);
+        ex_free(e);
+        return 0;
+      }
+      if( (fn==FN_MIN || fn==FN_MAX) && e->nargs==1 ){
+        /* min(x) and max(x) are the aggregates */
+        col_error_set(p->err, COL_ERROR, "misuse of aggregate function %.*s()", (int)tn, p->z+ts);
         ex_free(e);
         return 0;
       }
@@ -918,6 +972,7 @@ int agg_expr_uses(const agg_expr *e, int what){
   if( (what & AGG_USES_CASE) && e->op==EX_FUNC && (e->sub==FN_LOWER || e->sub==FN_UPPER) ) return 1;
   if( (what & AGG_USES_STRFN) && e->op==EX_FUNC
    && (e->sub==FN_LENGTH || e->sub==FN_SUBSTR || e->sub==FN_INSTR) ) return 1;
+  if( (what & AGG_USES_SCALAR) && e->op==EX_FUNC && e->sub>=FN_ABS && e->sub<=FN_MAX ) return 1;
   if( (what & AGG_USES_DATE) && e->op==EX_FUNC && (e->sub==FN_STRFTIME || e->sub==FN_DATE
        || e->sub==FN_TIME || e->sub==FN_DATETIME) ) return 1;
   for(int i=0; i<e->nargs && i<EX_MAXARG; i++) if( agg_expr_uses(e->args[i], what) ) return 1;
@@ -975,7 +1030,12 @@ static int ex_mark_dict(agg_expr *e){
     strict &= e->args[i]->dstrict;
   }
   switch( e->op ){
-    case EX_BIN: case EX_FUNC: case EX_LIKE: break;
+    case EX_FUNC:
+      /* coalesce(NULL, 1), typeof(NULL), nullif(1, NULL), replace(x, '', NULL) */
+      if( e->sub==FN_COALESCE || e->sub==FN_TYPEOF || e->sub==FN_NULLIF
+       || e->sub==FN_REPLACE ) strict = 0;
+      break;
+    case EX_BIN: case EX_LIKE: break;
     case EX_CMP: if( e->sub==CMP_IS || e->sub==CMP_ISNOT ) strict = 0; break;
     default: strict = 0; break;
   }
@@ -1007,7 +1067,9 @@ int agg_expr_never_text(const agg_expr *e){
     case EX_LIT: return e->lit.type!=CV_TEXT && e->lit.type!=CV_BLOB;
     case EX_BIN: return e->sub!='|';
     case EX_CMP: case EX_LOGIC: case EX_LIKE: case EX_IN: return 1;
-    case EX_FUNC: return e->sub==FN_LENGTH || e->sub==FN_INSTR;
+    case EX_FUNC:
+      return e->sub==FN_LENGTH || e->sub==FN_INSTR || e->sub==FN_ABS
+          || (e->sub==FN_CAST && e->aff!=AGG_CAST_TEXT && e->aff!=AGG_CAST_BLOB);
     default: return 0;
   }
 }
@@ -1198,6 +1260,71 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
       out->type = CV_TEXT; out->p = q; out->n = n;
       return 0;
     }
+    case FN_ABS: {
+      if( x[0].type==CV_NULL ) return 0;
+      if( x[0].type==CV_INT ){
+        if( x[0].i==INT64_MIN ) return EX_OVERFLOW;
+        out->type = CV_INT; out->i = x[0].i<0 ? -x[0].i : x[0].i;
+        return 0;
+      }
+      double r = agg_real_value(&x[0]);
+      out->type = CV_REAL; out->f = r<0 ? -r : r;
+      return 0;
+    }
+    case FN_COALESCE:
+      for(int i=0; i<nx; i++) if( x[i].type!=CV_NULL ){ *out = x[i]; break; }
+      return 0;
+    case FN_NULLIF:
+      if( agg_value_compare(&x[0], &x[1])!=0 ) *out = x[0];
+      return 0;
+    case FN_TYPEOF: {
+      static const char *const names[] = { "null", "integer", "real", "text", "blob" };
+      int t = x[0].type<=CV_BLOB ? x[0].type : CV_NULL;
+      out->type = CV_TEXT; out->p = names[t]; out->n = (uint32_t)strlen(out->p);
+      return 0;
+    }
+    case FN_MIN: case FN_MAX: {
+      int i = agg_minmax_pick(x, nx, e->sub==FN_MAX);
+      if( i>=0 ) *out = x[i];
+      return 0;
+    }
+    case FN_TRIM: case FN_LTRIM: case FN_RTRIM: {
+      if( x[0].type==CV_NULL || (nx==2 && x[1].type==CV_NULL) ) return 0;
+      const char *z, *set = " "; uint32_t n, nset = 1, off, len;
+      if( ex_text(e, &x[0], a, &z, &n) ) return -1;
+      if( nx==2 && ex_text(e, &x[1], a, &set, &nset) ) return -1;
+      int sides = e->sub==FN_LTRIM ? 1 : e->sub==FN_RTRIM ? 2 : 3;
+      agg_str_trim(z, n, set, nset, sides, &off, &len);
+      out->type = CV_TEXT; out->p = z + off; out->n = len;
+      return 0;
+    }
+    case FN_REPLACE: {
+      if( x[0].type==CV_NULL || x[1].type==CV_NULL ) return 0;
+      const char *z, *pat, *rp; uint32_t n, np, nr;
+      if( ex_text(e, &x[0], a, &z, &n) || ex_text(e, &x[1], a, &pat, &np) ) return -1;
+      /* replaceFunc reads the pattern as C text: one starting with NUL is empty */
+      if( np==0 || pat[0]==0 ){ *out = x[0]; return 0; }
+      if( x[2].type==CV_NULL ) return 0;
+      if( ex_text(e, &x[2], a, &rp, &nr) ) return -1;
+      size_t m = agg_str_replace(z, n, pat, np, rp, nr, 0);
+      if( m > 0x7fffffff ) return EX_TOOBIG;
+      char *q = col_arena_alloc(a, m ? m : 1);
+      if( q==0 ) return -1;
+      agg_str_replace(z, n, pat, np, rp, nr, q);
+      out->type = CV_TEXT; out->p = q; out->n = (uint32_t)m;
+      return 0;
+    }
+    case FN_CAST: {
+      if( x[0].type==CV_NULL ) return 0;
+      if( e->aff==AGG_CAST_TEXT || e->aff==AGG_CAST_BLOB ){
+        const char *z; uint32_t n;
+        if( ex_text(e, &x[0], a, &z, &n) ) return -1;
+        out->type = e->aff==AGG_CAST_TEXT ? CV_TEXT : CV_BLOB; out->p = z; out->n = n;
+        return 0;
+      }
+      *out = agg_cast_number(&x[0], e->aff);
+      return 0;
+    }
     default: {
       const char *f; uint32_t nf;
       const pred_value *d = &x[0];
@@ -1213,7 +1340,15 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
 
 /* ---- predicates ---------------------------------------------------------- */
 
-static int ex_aff(const agg_expr *e){ return e->op==EX_COL ? e->aff : AFF_NONE; }
+/* sqlite3ExprAffinity: a column's declared one, a CAST's target (INTEGER
+** and REAL compare as NUMERIC), none for anything else. */
+static int ex_aff(const agg_expr *e){
+  if( e->op==EX_COL ) return e->aff;
+  if( e->op==EX_FUNC && e->sub==FN_CAST ){
+    return e->aff==AGG_CAST_TEXT ? AFF_TEXT : e->aff==AGG_CAST_BLOB ? AFF_BLOB : AFF_NUM;
+  }
+  return AFF_NONE;
+}
 
 /* sqlite3CompareAffinity of two operands. */
 static int ex_cmp_aff(const agg_expr *l, const agg_expr *r){
@@ -1397,7 +1532,7 @@ static inline int ex_one_row(agg_expr *e, const col_vector **arg, uint32_t r, co
   int rc = e->op==EX_BIN ? ex_arith(e, e->sub, &x[0], &x[1], arena, &res)
          : e->op==EX_FUNC && e->sub!=FN_INSTR ? ex_func(e, x, e->nargs, arena, &res)
          : ex_row(e, x, arena, &res);
-  if( rc ) return -1;
+  if( rc ) return rc<0 ? rc : -1;
   ex_set(e, r, &res);
   return 0;
 }
@@ -1407,7 +1542,8 @@ static __attribute__((noinline)) int ex_rows(agg_expr *e, const col_vector **arg
                                             const col_batch *b, col_arena *arena){
   uint32_t nsel = b->sel ? b->nsel : b->n;
   for(uint32_t k=0; k<nsel; k++){
-    if( ex_one_row(e, arg, b->sel ? b->sel[k] : k, arena) ) return -1;
+    int rc = ex_one_row(e, arg, b->sel ? b->sel[k] : k, arena);
+    if( rc ) return rc;
   }
   return 0;
 }
@@ -1770,9 +1906,10 @@ static int ex_eval(agg_expr *e, const col_batch *b, col_arena *arena,
     if( rc<0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory evaluating an expression");
     if( rc==0 ) goto done;
   }
-  if( ex_rows(e, arg, b, arena) ){
-    return col_error_set(err, COL_ENOMEM, "group_by: out of memory evaluating an expression");
-  }
+  int rc = ex_rows(e, arg, b, arena);
+  if( rc==EX_OVERFLOW ) return col_error_set(err, COL_ERROR, "integer overflow");
+  if( rc==EX_TOOBIG ) return col_error_set(err, COL_ERROR, "string or blob too big");
+  if( rc ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory evaluating an expression");
 done:
   memset(v, 0, sizeof(*v));
   v->form = CV_FLAT; v->n = b->n; v->type = CV_NULL;

@@ -75,12 +75,14 @@ void agg_expr_set_dialect(agg_expr *e, const col_dialect *d);
 
 /* Does e use anywhere one of what: AGG_USES_LIKE (LIKE, not GLOB),
 ** AGG_USES_CASE (lower() or upper()), AGG_USES_GLOB, AGG_USES_STRFN,
-** AGG_USES_DATE? */
+** AGG_USES_DATE, AGG_USES_SCALAR? */
 #define AGG_USES_LIKE 1
 #define AGG_USES_CASE 2
 #define AGG_USES_GLOB 4
 #define AGG_USES_STRFN 8      /* length(), substr(), instr() */
 #define AGG_USES_DATE 16      /* strftime(), date(), time(), datetime() */
+#define AGG_USES_SCALAR 32    /* abs(), coalesce(), ifnull(), nullif(), typeof(),
+                              ** trim(), ltrim(), rtrim(), replace(), min(), max() */
 int agg_expr_uses(const agg_expr *e, int what);
 
 /* Bytes e's nodes hold for evaluation: output arrays and date memos
