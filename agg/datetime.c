@@ -378,6 +378,13 @@ int agg_strftime(const char *fmt, uint32_t nfmt, const pred_value *x,
   return dt_format(fmt, nfmt, x, dia, 0, out);
 }
 
+int agg_date_jd(const pred_value *x, const col_dialect *dia, int64_t *jd){
+  agg_dt d;
+  if( dt_parse(x, dia && dia->date_normalize, dt_rules(dia), &d) ) return 0;
+  *jd = d.jd;
+  return 1;
+}
+
 int agg_date_text(int with_time, const pred_value *x, const col_dialect *d, char *out){
   const char *f = with_time ? "%Y-%m-%d %H:%M:%S" : "%Y-%m-%d";
   return dt_format(f, (uint32_t)strlen(f), x, d, 1, out);

@@ -1,6 +1,6 @@
 /*
-** datetime.h — SQLite 3.40's strftime(), date(), time(), datetime() for
-** group_by keys, without modifiers.
+** datetime.h — SQLite 3.40's strftime(), date(), time(), datetime(),
+** julianday() and unixepoch() for group_by keys, without modifiers.
 **
 **   keys = 'strftime(''%Y-%m'', EventTime) AS month, date(EventTime)'
 **
@@ -36,5 +36,9 @@ int agg_strftime(const char *fmt, uint32_t nfmt, const pred_value *x,
 ** after its sign as SQLite's dateFunc prints it ('-0007-10-01', where
 ** strftime's %Y gives '-007'). Returns the length, or -1 for NULL. */
 int agg_date_text(int with_time, const pred_value *x, const col_dialect *d, char *out);
+
+/* julianday(x) and unixepoch(x) read x's instant: 1 with *jd set to it in
+** milliseconds of the Julian day (date.c's iJD), 0 when the result is NULL. */
+int agg_date_jd(const pred_value *x, const col_dialect *d, int64_t *jd);
 
 #endif

@@ -23,6 +23,7 @@ enum { EX_COL, EX_LIT, EX_BIN, EX_FUNC, EX_CMP, EX_LOGIC, EX_LIKE, EX_CASE, EX_I
 enum { FN_LENGTH, FN_SUBSTR, FN_LOWER, FN_UPPER, FN_STRFTIME, FN_DATE,
        FN_TIME, FN_DATETIME, FN_INSTR, FN_IIF, FN_ABS, FN_COALESCE, FN_NULLIF,
        FN_TYPEOF, FN_TRIM, FN_LTRIM, FN_RTRIM, FN_REPLACE, FN_MIN, FN_MAX,
+       FN_JULIANDAY, FN_UNIXEPOCH,
        FN_CAST /* CAST(x AS type): aff holds the AGG_CAST_* */ };
 /* EX_CMP subs */
 enum { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_IS, CMP_ISNOT };
@@ -301,7 +302,8 @@ static const struct { const char *name; int fn, lo, hi; } ex_funcs[] = {
   {"nullif", FN_NULLIF, 2, 2}, {"typeof", FN_TYPEOF, 1, 1},
   {"trim", FN_TRIM, 1, 2}, {"ltrim", FN_LTRIM, 1, 2}, {"rtrim", FN_RTRIM, 1, 2},
   {"replace", FN_REPLACE, 3, 3}, {"min", FN_MIN, 1, EX_MAXARG},
-  {"max", FN_MAX, 1, EX_MAXARG},
+  {"max", FN_MAX, 1, EX_MAXARG}, {"julianday", FN_JULIANDAY, 1, 1},
+  {"unixepoch", FN_UNIXEPOCH, 1, 1},
 };
 
 /* A date function with a known format gets its template (none for
@@ -973,6 +975,7 @@ int agg_expr_uses(const agg_expr *e, int what){
   if( (what & AGG_USES_STRFN) && e->op==EX_FUNC
    && (e->sub==FN_LENGTH || e->sub==FN_SUBSTR || e->sub==FN_INSTR) ) return 1;
   if( (what & AGG_USES_SCALAR) && e->op==EX_FUNC && e->sub>=FN_ABS && e->sub<=FN_MAX ) return 1;
+  if( (what & AGG_USES_DATE) && e->op==EX_FUNC && (e->sub==FN_JULIANDAY || e->sub==FN_UNIXEPOCH) ) return 1;
   if( (what & AGG_USES_DATE) && e->op==EX_FUNC && (e->sub==FN_STRFTIME || e->sub==FN_DATE
        || e->sub==FN_TIME || e->sub==FN_DATETIME) ) return 1;
   for(int i=0; i<e->nargs && i<EX_MAXARG; i++) if( agg_expr_uses(e->args[i], what) ) return 1;
@@ -1069,6 +1072,7 @@ int agg_expr_never_text(const agg_expr *e){
     case EX_CMP: case EX_LOGIC: case EX_LIKE: case EX_IN: return 1;
     case EX_FUNC:
       return e->sub==FN_LENGTH || e->sub==FN_INSTR || e->sub==FN_ABS
+          || e->sub==FN_JULIANDAY || e->sub==FN_UNIXEPOCH
           || (e->sub==FN_CAST && e->aff!=AGG_CAST_TEXT && e->aff!=AGG_CAST_BLOB);
     default: return 0;
   }
@@ -1312,6 +1316,13 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
       if( q==0 ) return -1;
       agg_str_replace(z, n, pat, np, rp, nr, q);
       out->type = CV_TEXT; out->p = q; out->n = (uint32_t)m;
+      return 0;
+    }
+    case FN_JULIANDAY: case FN_UNIXEPOCH: {
+      int64_t jd;
+      if( !agg_date_jd(&x[0], e->dialect, &jd) ) return 0;
+      if( e->sub==FN_JULIANDAY ){ out->type = CV_REAL; out->f = jd/86400000.0; }
+      else{ out->type = CV_INT; out->i = jd/1000 - 21086676*(int64_t)10000; }
       return 0;
     }
     case FN_CAST: {

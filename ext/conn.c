@@ -102,6 +102,7 @@ int columnar_functions_replaced(sqlite3 *db){
     { "length", AGG_USES_STRFN }, { "substr", AGG_USES_STRFN }, { "substring", AGG_USES_STRFN },
     { "instr", AGG_USES_STRFN }, { "strftime", AGG_USES_DATE }, { "date", AGG_USES_DATE },
     { "time", AGG_USES_DATE }, { "datetime", AGG_USES_DATE },
+    { "julianday", AGG_USES_DATE }, { "unixepoch", AGG_USES_DATE },
     { "abs", AGG_USES_SCALAR }, { "coalesce", AGG_USES_SCALAR }, { "ifnull", AGG_USES_SCALAR },
     { "nullif", AGG_USES_SCALAR }, { "typeof", AGG_USES_SCALAR }, { "trim", AGG_USES_SCALAR },
     { "ltrim", AGG_USES_SCALAR }, { "rtrim", AGG_USES_SCALAR }, { "replace", AGG_USES_SCALAR },
