@@ -183,7 +183,9 @@ static void dt_clear(agg_dt *p, int rules){
   p->rules = (uint8_t)rules;
 }
 
-static int dt_parse(const pred_value *x, int normalize, int rules, agg_dt *p){
+/* The value x as isDate() reads it before any modifier: 1 when it is not
+** a date at all. */
+static int dt_read(const pred_value *x, int rules, agg_dt *p){
   dt_clear(p, rules);
   if( x->type==CV_NULL ) return 1;
   if( x->type==CV_INT || x->type==CV_REAL ){
@@ -204,6 +206,11 @@ static int dt_parse(const pred_value *x, int normalize, int rules, agg_dt *p){
       return 1;
     }
   }
+  return 0;
+}
+
+static int dt_parse(const pred_value *x, int normalize, int rules, agg_dt *p){
+  if( dt_read(x, rules, p) ) return 1;
   dt_compute_jd(p);
   if( p->error || !dt_valid_jd(p->jd) ) return 1;
   if( normalize && p->valid_ymd && p->D>28 ) p->valid_ymd = 0;
@@ -213,6 +220,7 @@ static int dt_parse(const pred_value *x, int normalize, int rules, agg_dt *p){
 static void dt_compute_ymd(agg_dt *p){
   if( p->valid_ymd ) return;
   if( !p->valid_jd ){ p->Y = 2000; p->M = 1; p->D = 1; }
+  else if( !dt_valid_jd(p->jd) ){ p->error = 1; return; }
   else{
     int Z = (int)((p->jd + 43200000)/86400000), A;
     if( p->rules & DT_JD_EXACT ){
@@ -247,6 +255,161 @@ static void dt_compute_hms(agg_dt *p){
   p->s += s - p->m*60;
   p->raw_s = 0;
   p->valid_hms = 1;
+}
+
+/* ---- modifiers ----------------------------------------------------------- */
+
+static int dt_lower(int c){ return c>='A' && c<='Z' ? c + 32 : c; }
+static int dt_prefix(const char *z, uint32_t n, const char *w){
+  uint32_t k = (uint32_t)strlen(w);
+  if( n<k ) return 0;
+  for(uint32_t i=0; i<k; i++) if( dt_lower((unsigned char)z[i])!=w[i] ) return 0;
+  return 1;
+}
+static int dt_same(const char *z, uint32_t n, const char *w){
+  return n==strlen(w) && dt_prefix(z, n, w);
+}
+
+/* date.c's aXformType: unit name, limit of the amount, seconds per unit */
+static const struct { const char *name; double limit, secs; } dt_units[] = {
+  { "second", 4.6427e+14, 1.0 }, { "minute", 7.7379e+12, 60.0 },
+  { "hour", 1.2897e+11, 3600.0 }, { "day", 5373485.0, 86400.0 },
+  { "month", 176546.0, 2592000.0 }, { "year", 14713.0, 31536000.0 },
+};
+
+int agg_date_mod_parse(const char *z, uint32_t n, agg_date_mod *m){
+  memset(m, 0, sizeof(*m));
+  /* 3.40 reads at most 29 bytes of a modifier, later versions all of it */
+  if( n==0 || n>29 || memchr(z, 0, n) ) return 1;
+  char buf[32];
+  memcpy(buf, z, n); buf[n] = 0;
+  if( dt_prefix(buf, n, "start of ") ){
+    const char *u = buf + 9;
+    uint32_t k = n - 9;
+    if( dt_same(u, k, "day") ) m->kind = AGG_DM_START_DAY;
+    else if( dt_same(u, k, "month") ) m->kind = AGG_DM_START_MONTH;
+    else if( dt_same(u, k, "year") ) m->kind = AGG_DM_START_YEAR;
+    else return 1;
+    return 0;
+  }
+  if( dt_prefix(buf, n, "weekday ") ){
+    double r;
+    if( agg_atof(buf+8, n-8, &r)<=0 || !(r>=0.0 && r<7.0) || (int)r!=r ) return 1;
+    m->kind = AGG_DM_WEEKDAY; m->n = (int)r;
+    return 0;
+  }
+  if( !(buf[0]=='+' || buf[0]=='-' || dt_isdigit(buf[0])) ) return 1;
+  uint32_t k = 1;
+  while( k<n && buf[k]!=':' && !dt_isspace(buf[k]) ) k++;
+  double r;
+  if( agg_atof(buf, k, &r)<=0 ) return 1;
+  if( k<n && buf[k]==':' ){
+    /* (+|-)HH:MM[:SS[.FFF]]: a time of day as an offset, hour below 24 */
+    agg_dt tx;
+    const char *t = dt_isdigit(buf[0]) ? buf : buf + 1;
+    dt_clear(&tx, 0);
+    if( dt_hms(t, &tx) || tx.h>=24 ) return 1;
+    dt_compute_jd(&tx);
+    tx.jd -= 43200000;
+    tx.jd -= (tx.jd/86400000)*86400000;
+    m->kind = AGG_DM_ADD_MS;
+    m->ms = buf[0]=='-' ? -tx.jd : tx.jd;
+    return 0;
+  }
+  const char *u = buf + k;
+  while( dt_isspace(*u) ) u++;
+  uint32_t ul = (uint32_t)strlen(u);
+  if( ul<3 || ul>10 ) return 1;
+  if( dt_lower((unsigned char)u[ul-1])=='s' ) ul--;
+  for(int i=0; i<6; i++){
+    if( dt_same(u, ul, dt_units[i].name) ){
+      m->kind = AGG_DM_ADD; m->n = i; m->r = r;
+      /* an amount past the unit's limit makes the result NULL */
+      if( !(r>-dt_units[i].limit && r<dt_units[i].limit) ) m->kind = AGG_DM_NULL;
+      return 0;
+    }
+  }
+  return 1;
+}
+
+static void dt_clear_ymd_hms_tz(agg_dt *p){
+  p->valid_ymd = 0; p->valid_hms = 0; p->valid_tz = 0; p->tz = 0;
+}
+
+/* parseModifier for the modifiers agg_date_mod_parse takes: 1 when the
+** result is NULL. */
+static int dt_modify(agg_dt *p, const agg_date_mod *m){
+  switch( m->kind ){
+    case AGG_DM_START_DAY: case AGG_DM_START_MONTH: case AGG_DM_START_YEAR:
+      if( !p->valid_jd && !p->valid_ymd && !p->valid_hms ) return 1;
+      dt_compute_ymd(p);
+      if( p->error ) return 1;
+      p->valid_hms = 1;
+      p->h = p->m = 0; p->s = 0.0;
+      p->raw_s = 0; p->valid_tz = 0; p->tz = 0; p->valid_jd = 0;
+      if( m->kind==AGG_DM_START_MONTH ) p->D = 1;
+      if( m->kind==AGG_DM_START_YEAR ){ p->M = 1; p->D = 1; }
+      return 0;
+    case AGG_DM_WEEKDAY: {
+      dt_compute_ymd(p);
+      dt_compute_hms(p);
+      if( p->error ) return 1;
+      p->valid_tz = 0; p->tz = 0; p->valid_jd = 0;
+      dt_compute_jd(p);
+      if( p->error ) return 1;
+      int64_t Z = ((p->jd + 129600000)/86400000) % 7;
+      if( Z>m->n ) Z -= 7;
+      p->jd += (m->n - Z)*86400000;
+      dt_clear_ymd_hms_tz(p);
+      return 0;
+    }
+    case AGG_DM_ADD_MS:
+      dt_compute_jd(p);
+      if( p->error ) return 1;
+      dt_clear_ymd_hms_tz(p);
+      p->jd += m->ms;
+      return 0;
+    case AGG_DM_ADD: {
+      double r = m->r, rounder = r<0 ? -0.5 : +0.5;
+      dt_compute_jd(p);
+      if( p->error ) return 1;
+      if( m->n==4 || m->n==5 ){
+        /* whole months or years move the calendar date; the rest is time */
+        dt_compute_ymd(p);
+        dt_compute_hms(p);
+        if( p->error ) return 1;
+        if( m->n==4 ){
+          p->M += (int)r;
+          int x = p->M>0 ? (p->M-1)/12 : (p->M-12)/12;
+          p->Y += x;
+          p->M -= x*12;
+        }else{
+          p->Y += (int)r;
+        }
+        p->valid_jd = 0;
+        r -= (int)r;
+      }
+      dt_compute_jd(p);
+      if( p->error ) return 1;
+      p->jd += (int64_t)(r*1000.0*dt_units[m->n].secs + rounder);
+      dt_clear_ymd_hms_tz(p);
+      return 0;
+    }
+    default:
+      return 1;
+  }
+}
+
+/* isDate(): x, then every modifier, then the result's validity. Without
+** modifiers a day past its month's end may be re-read (normalize). */
+static int dt_eval(const pred_value *x, const agg_date_mod *mods, int nmods,
+                   const col_dialect *dia, agg_dt *p){
+  int rules = dt_rules(dia);
+  if( nmods==0 ) return dt_parse(x, dia && dia->date_normalize, rules, p);
+  if( dt_read(x, rules, p) ) return 1;
+  for(int i=0; i<nmods; i++) if( dt_modify(p, &mods[i]) || p->error ) return 1;
+  dt_compute_jd(p);
+  return p->error || !dt_valid_jd(p->jd);
 }
 
 /* "%02d" / "%04d" without printf for the values that fit (the common case). */
@@ -285,10 +448,11 @@ static agg_dt dt_iso_thursday(const agg_dt *d){
 ** it, four digits after the sign of a year before 1 ('-0007', where
 ** strftime's %04d gives '-007'). */
 static int dt_format(const char *fmt, uint32_t nfmt, const pred_value *x,
+                     const agg_date_mod *mods, int nmods,
                      const col_dialect *dia, int date_year, char *out){
   agg_dt d;
   int v344 = dia && dia->strftime_344, v346 = dia && dia->strftime_346;
-  if( dt_parse(x, dia && dia->date_normalize, dt_rules(dia), &d) ) return -1;
+  if( dt_eval(x, mods, nmods, dia, &d) ) return -1;
   dt_compute_jd(&d);
   dt_compute_ymd(&d);
   dt_compute_hms(&d);
@@ -309,7 +473,11 @@ static int dt_format(const char *fmt, uint32_t nfmt, const pred_value *x,
       case 'H': o += dt_put2(out+o, d.h); break;
       case 'W': o += sprintf(out+o, "%02d", (dt_days_after_jan01(&d) + 7 - dt_days_after_monday(&d))/7); break;
       case 'j': o += sprintf(out+o, "%03d", dt_days_after_jan01(&d) + 1); break;
-      case 'J': o += sprintf(out+o, "%.16g", d.jd/86400000.0); break;
+      case 'J':
+        /* SQLite's printf rounds some 16-digit values apart from the C library's */
+        o += dia && dia->jd_text ? dia->jd_text(d.jd/86400000.0, out+o, 32)
+                                 : sprintf(out+o, "%.16g", d.jd/86400000.0);
+        break;
       case 'm': o += dt_put2(out+o, d.M); break;
       case 'M': o += dt_put2(out+o, d.m); break;
       case 's': o += sprintf(out+o, "%lld", (long long)(d.jd/1000 - 21086676*(int64_t)10000)); break;
@@ -375,17 +543,28 @@ static int dt_format(const char *fmt, uint32_t nfmt, const pred_value *x,
 
 int agg_strftime(const char *fmt, uint32_t nfmt, const pred_value *x,
                  const col_dialect *dia, char *out){
-  return dt_format(fmt, nfmt, x, dia, 0, out);
+  return dt_format(fmt, nfmt, x, 0, 0, dia, 0, out);
 }
 
-int agg_date_jd(const pred_value *x, const col_dialect *dia, int64_t *jd){
+int agg_strftime_mod(const char *fmt, uint32_t nfmt, const pred_value *x,
+                     const agg_date_mod *mods, int nmods, const col_dialect *dia, char *out){
+  return dt_format(fmt, nfmt, x, mods, nmods, dia, 0, out);
+}
+
+int agg_date_jd(const pred_value *x, const agg_date_mod *mods, int nmods,
+                const col_dialect *dia, int64_t *jd){
   agg_dt d;
-  if( dt_parse(x, dia && dia->date_normalize, dt_rules(dia), &d) ) return 0;
+  if( dt_eval(x, mods, nmods, dia, &d) ) return 0;
   *jd = d.jd;
   return 1;
 }
 
 int agg_date_text(int with_time, const pred_value *x, const col_dialect *d, char *out){
+  return agg_date_text_mod(with_time, x, 0, 0, d, out);
+}
+
+int agg_date_text_mod(int with_time, const pred_value *x, const agg_date_mod *mods,
+                      int nmods, const col_dialect *d, char *out){
   const char *f = with_time ? "%Y-%m-%d %H:%M:%S" : "%Y-%m-%d";
-  return dt_format(f, (uint32_t)strlen(f), x, d, 1, out);
+  return dt_format(f, (uint32_t)strlen(f), x, mods, nmods, d, 1, out);
 }

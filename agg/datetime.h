@@ -1,6 +1,7 @@
 /*
 ** datetime.h — SQLite 3.40's strftime(), date(), time(), datetime(),
-** julianday() and unixepoch() for group_by keys, without modifiers.
+** julianday() and unixepoch() for group_by keys, with the modifiers every
+** version since 3.38 reads alike (agg_date_mod).
 **
 **   keys = 'strftime(''%Y-%m'', EventTime) AS month, date(EventTime)'
 **
@@ -21,6 +22,24 @@
 #include <stdint.h>
 #include "../reader/scan.h"
 
+/* A date modifier, parsed once from its literal text. The ones SQLite 3.38
+** and every later version read alike: 'start of day|month|year',
+** 'weekday N', '+N unit' (unit second, minute, hour, day, month, year,
+** with or without the s; N may have a fraction) and '+HH:MM[:SS[.FFF]]'. */
+enum { AGG_DM_NULL = 0,       /* the result is NULL (an amount past its limit) */
+       AGG_DM_START_DAY, AGG_DM_START_MONTH, AGG_DM_START_YEAR,
+       AGG_DM_WEEKDAY, AGG_DM_ADD, AGG_DM_ADD_MS };
+typedef struct agg_date_mod {
+  int kind;               /* AGG_DM_* */
+  int n;                  /* WEEKDAY: the day (0 Sunday); ADD: the unit 0..5 */
+  double r;               /* ADD: the amount */
+  int64_t ms;             /* ADD_MS: milliseconds to add */
+} agg_date_mod;
+
+/* Parse modifier z[0..n) into *m: 0, or 1 when it is not one of those
+** above (others, 'localtime' or 'auto' say, group_by leaves to SQLite). */
+int agg_date_mod_parse(const char *z, uint32_t n, agg_date_mod *m);
+
 /* Bytes out must have for a format of nfmt bytes. */
 #define AGG_STRFTIME_CAP(nfmt) ((size_t)(nfmt)*16 + 64)
 
@@ -37,8 +56,15 @@ int agg_strftime(const char *fmt, uint32_t nfmt, const pred_value *x,
 ** strftime's %Y gives '-007'). Returns the length, or -1 for NULL. */
 int agg_date_text(int with_time, const pred_value *x, const col_dialect *d, char *out);
 
+/* The same after modifiers mods[0..nmods) applied in order. */
+int agg_strftime_mod(const char *fmt, uint32_t nfmt, const pred_value *x,
+                     const agg_date_mod *mods, int nmods, const col_dialect *d, char *out);
+int agg_date_text_mod(int with_time, const pred_value *x, const agg_date_mod *mods,
+                      int nmods, const col_dialect *d, char *out);
+
 /* julianday(x) and unixepoch(x) read x's instant: 1 with *jd set to it in
 ** milliseconds of the Julian day (date.c's iJD), 0 when the result is NULL. */
-int agg_date_jd(const pred_value *x, const col_dialect *d, int64_t *jd);
+int agg_date_jd(const pred_value *x, const agg_date_mod *mods, int nmods,
+                const col_dialect *d, int64_t *jd);
 
 #endif

@@ -92,6 +92,8 @@ struct agg_expr {
   int dcols_cap;
   uint8_t *dtags;         /* dout's per-row tags when the column has NULLs */
   uint32_t dtags_cap;
+  agg_date_mod *mods;     /* a date function's modifiers (malloc'd), parsed */
+  int nmods;
   uint64_t dsrc_id;       /* the named dictionary dout was last made over */
   uint32_t dserial;       /* bumped when that changes: dout's name (ex_dict_name) */
 };
@@ -219,7 +221,7 @@ static void ex_free(agg_expr *e){
   for(int i=0; i<e->nargs; i++) ex_free(e->args[i]);
   free(e->lit_mem); free(e->tags); free(e->i64); free(e->f64); free(e->str);
   free(e->dcols); free(e->dtags);
-  agg_ts_memo_free(e->ts); free(e->tcodes);
+  agg_ts_memo_free(e->ts); free(e->tcodes); free(e->mods);
   agg_tpl_free(&e->tpl);
   free(e);
 }
@@ -294,16 +296,16 @@ static agg_expr *ex_column(ex_parser *p, const char *name, size_t n){
 static const struct { const char *name; int fn, lo, hi; } ex_funcs[] = {
   {"length", FN_LENGTH, 1, 1}, {"substr", FN_SUBSTR, 2, 3},
   {"substring", FN_SUBSTR, 2, 3}, {"lower", FN_LOWER, 1, 1},
-  {"upper", FN_UPPER, 1, 1}, {"strftime", FN_STRFTIME, 2, 2},
-  {"date", FN_DATE, 1, 1}, {"time", FN_TIME, 1, 1},
-  {"datetime", FN_DATETIME, 1, 1}, {"instr", FN_INSTR, 2, 2},
+  {"upper", FN_UPPER, 1, 1}, {"strftime", FN_STRFTIME, 2, EX_MAXARG},
+  {"date", FN_DATE, 1, EX_MAXARG}, {"time", FN_TIME, 1, EX_MAXARG},
+  {"datetime", FN_DATETIME, 1, EX_MAXARG}, {"instr", FN_INSTR, 2, 2},
   {"iif", FN_IIF, 3, 3}, {"abs", FN_ABS, 1, 1},
   {"coalesce", FN_COALESCE, 2, EX_MAXARG}, {"ifnull", FN_COALESCE, 2, 2},
   {"nullif", FN_NULLIF, 2, 2}, {"typeof", FN_TYPEOF, 1, 1},
   {"trim", FN_TRIM, 1, 2}, {"ltrim", FN_LTRIM, 1, 2}, {"rtrim", FN_RTRIM, 1, 2},
   {"replace", FN_REPLACE, 3, 3}, {"min", FN_MIN, 1, EX_MAXARG},
-  {"max", FN_MAX, 1, EX_MAXARG}, {"julianday", FN_JULIANDAY, 1, 1},
-  {"unixepoch", FN_UNIXEPOCH, 1, 1},
+  {"max", FN_MAX, 1, EX_MAXARG}, {"julianday", FN_JULIANDAY, 1, EX_MAXARG},
+  {"unixepoch", FN_UNIXEPOCH, 1, EX_MAXARG},
 };
 
 /* A date function with a known format gets its template (none for
@@ -322,6 +324,38 @@ static int ex_tpl(agg_expr *e){
 }
 
 static agg_expr *ex_parse_expr(ex_parser *p);
+
+/* The modifiers after a date function's time value: literals group_by
+** reads (agg_date_mod_parse), else an error saying it leaves them to
+** SQLite. A NULL modifier makes every result NULL, as in SQLite. */
+static int ex_date_mods(ex_parser *p, agg_expr *e){
+  int first;
+  switch( e->sub ){
+    case FN_STRFTIME: first = 2; break;
+    case FN_DATE: case FN_TIME: case FN_DATETIME: case FN_JULIANDAY: case FN_UNIXEPOCH:
+      first = 1; break;
+    default: return 0;
+  }
+  if( e->op!=EX_FUNC || e->nargs<=first ) return 0;
+  e->mods = calloc((size_t)(e->nargs - first), sizeof(agg_date_mod));
+  if( e->mods==0 ){ ex_oom(p); return 1; }
+  for(int i=first; i<e->nargs; i++){
+    const agg_expr *a = e->args[i];
+    agg_date_mod *m = &e->mods[e->nmods++];
+    if( a->op==EX_LIT && a->lit.type==CV_NULL ){ m->kind = AGG_DM_NULL; continue; }
+    if( a->op!=EX_LIT || a->lit.type!=CV_TEXT ){
+      col_error_set(p->err, COL_ERROR, "group_by evaluates date modifiers given as text literals only (use SQLite's own GROUP BY)");
+      return 1;
+    }
+    if( agg_date_mod_parse(a->lit.p, a->lit.n, m) ){
+      col_error_set(p->err, COL_ERROR, "group_by does not evaluate the date modifier '%.*s' "
+                    "(it reads 'start of day|month|year', 'weekday N', '+N days|hours|minutes|seconds|months|years' "
+                    "and '+HH:MM[:SS]'; use SQLite's own GROUP BY)", (int)a->lit.n, a->lit.p);
+      return 1;
+    }
+  }
+  return 0;
+}
 
 /* CAST ( expr AS type-name ) (the CAST keyword is current): the type name
 ** is every token up to the closing parenthesis, as SQLite reads it. */
@@ -446,7 +480,8 @@ static agg_expr *ex_primary(ex_parser *p){
         return 0;
       }
       if( fn==FN_IIF ){ e->op = EX_CASE; e->sub = 0; e->has_else = 1; }
-      if( ex_tpl(e) ){ ex_free(e); return ex_oom(p); }
+      if( ex_date_mods(p, e) ){ ex_free(e); return 0; }
+      if( e->nmods==0 && ex_tpl(e) ){ ex_free(e); return ex_oom(p); }
       return e;
     }
     case TK_PUNCT:
@@ -1208,8 +1243,8 @@ static int ex_date_value(const agg_expr *e, const char *f, uint32_t nf,
   char *q = col_arena_alloc(a, AGG_STRFTIME_CAP(nf) + 1);
   if( q==0 ) return -1;
   int len = e->sub==FN_DATE || e->sub==FN_DATETIME
-          ? agg_date_text(e->sub==FN_DATETIME, d, e->dialect, q)
-          : agg_strftime(f, nf, d, e->dialect, q);
+          ? agg_date_text_mod(e->sub==FN_DATETIME, d, e->mods, e->nmods, e->dialect, q)
+          : agg_strftime_mod(f, nf, d, e->mods, e->nmods, e->dialect, q);
   if( len<0 ) return 0;
   out->type = CV_TEXT; out->p = q; out->n = (uint32_t)len;
   return 0;
@@ -1320,7 +1355,7 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
     }
     case FN_JULIANDAY: case FN_UNIXEPOCH: {
       int64_t jd;
-      if( !agg_date_jd(&x[0], e->dialect, &jd) ) return 0;
+      if( !agg_date_jd(&x[0], e->mods, e->nmods, e->dialect, &jd) ) return 0;
       if( e->sub==FN_JULIANDAY ){ out->type = CV_REAL; out->f = jd/86400000.0; }
       else{ out->type = CV_INT; out->i = jd/1000 - 21086676*(int64_t)10000; }
       return 0;

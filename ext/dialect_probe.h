@@ -23,17 +23,28 @@ static int columnar_real_text(double r, int digits, char *buf, size_t n){
   return (int)strlen(buf);
 }
 
-/* Through an sqlite3_str as strftime's own: 3.54's sqlite3_snprintf gives
-** "00.00" for this format and 0.0, its sqlite3_str "00.000". */
-static int columnar_seconds_text(double s, char *buf, size_t n){
+/* fmt of one double through an sqlite3_str, as strftime renders its
+** fields, into buf[n]. */
+static int columnar_str_double(const char *fmt, double r, char *buf, size_t n){
   sqlite3_str *str = sqlite3_str_new(0);
-  sqlite3_str_appendf(str, "%06.3f", s);
+  sqlite3_str_appendf(str, fmt, r);
   char *z = sqlite3_str_finish(str);
   int len = z ? (int)strlen(z) : 0;
   if( (size_t)len >= n ) len = n ? (int)n - 1 : 0;
   if( n ){ memcpy(buf, z ? z : "", (size_t)len); buf[len] = 0; }
   sqlite3_free(z);
   return len;
+}
+
+/* 3.54's sqlite3_snprintf gives "00.00" for this format and 0.0, its
+** sqlite3_str "00.000". */
+static int columnar_seconds_text(double s, char *buf, size_t n){
+  return columnar_str_double("%06.3f", s, buf, n);
+}
+
+/* %J: SQLite's printf rounds some 16th digits apart from the C library's */
+static int columnar_jd_text(double jd, char *buf, size_t n){
+  return columnar_str_double("%.16g", jd, buf, n);
 }
 
 /* Fill d from two probe queries on db: LIKE on a BLOB, U+FFFF in a GLOB
@@ -47,6 +58,7 @@ static void columnar_dialect_ask(sqlite3 *db, col_dialect *d){
   memset(d, 0, sizeof(*d));
   d->real_text = columnar_real_text;
   d->seconds_text = columnar_seconds_text;
+  d->jd_text = columnar_jd_text;
   if( sqlite3_prepare_v2(db, "SELECT x'41' LIKE 'A',"
         " CAST(x'efbfbd' AS TEXT) GLOB '[' || CAST(x'efbfbf' AS TEXT) || ']',"
         " length(CAST(x'808061' AS TEXT)),"

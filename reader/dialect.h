@@ -75,6 +75,10 @@ typedef struct col_dialect {
   ** 41.9995 up to 42.000, later versions to 41.999) into buf[n]; NULL: the
   ** C library's printf, the later versions' answer. */
   int (*seconds_text)(double s, char *buf, size_t n);
+  /* strftime's %J: a Julian day as SQLite's printf renders "%.16g" into
+  ** buf[n] (its rounding of the 16th digit is its own); NULL: the C
+  ** library's */
+  int (*jd_text)(double jd, char *buf, size_t n);
 } col_dialect;
 
 #endif /* COLUMNAR_DIALECT_H */

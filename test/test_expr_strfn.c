@@ -377,8 +377,65 @@ static void test_later_versions(void){
   CHECK(same_text(out, n, "-1900-10-31"));
 }
 
+/* Date modifiers against this SQLite: strftime(f, x, m1[, m2]) over
+** random instants (some raw Julian day numbers), the modifiers drawn from
+** the forms agg_date_mod_parse reads, amounts near month and year ends. */
+static void test_date_modifiers(void){
+  static const char *mods[] = { "start of day", "start of month", "start of year",
+    "weekday 0", "weekday 6", "+1 month", "-1 month", "+13 months", "+1.5 months", "-0.5 months",
+    "+1 year", "-3.75 years", "+10 days", "-0.25 day", "+25 hours", "-90 minutes",
+    "+86399 seconds", "+0.001 seconds", "+05:30", "-08:00", "+01:02:03.5", "+14712 years",
+    "-14712 years", "+176545 months", "+5373484 days", "START OF MONTH", "+2 MONTHS", "+1e2 days" };
+  static const char *fmts[] = { "%Y-%m-%d %H:%M:%f", "%j %w %W", "%s", "%J" };
+  sqlite3 *db; col_dialect d;
+  sqlite3_stmt *st = oracle_open(&db, &d, "SELECT strftime(?1, ?2, ?3, ?4)");
+  int bad = 0;
+  const int nm = (int)(sizeof(mods)/sizeof(mods[0]));
+  for(int it=0; it<40000 && bad<5; it++){
+    char z[40];
+    unsigned Y = rnd(4)==0 ? rnd(10000) : 1990 + rnd(40);
+    snprintf(z, sizeof(z), "%04u-%02u-%02u %02u:%02u:%02u", Y, 1 + rnd(12),
+             rnd(3) ? 1 + rnd(28) : 28 + rnd(4), rnd(24), rnd(60), rnd(60));
+    pred_value x; memset(&x, 0, sizeof(x));
+    x.type = CV_TEXT; x.p = z; x.n = (uint32_t)strlen(z);
+    if( rnd(10)==0 ){ x.type = CV_REAL; x.f = rnd(5400000) + rnd(1000)/1000.0; }
+    /* two modifiers, the second often a no-op */
+    agg_date_mod m[2];
+    const char *mz[2] = { mods[rnd(nm)], rnd(2) ? mods[rnd(nm)] : "+0 days" };
+    for(int i=0; i<2; i++) CHECK(agg_date_mod_parse(mz[i], (uint32_t)strlen(mz[i]), &m[i])==0);
+    const char *f = fmts[rnd(4)];
+    char got[AGG_STRFTIME_CAP(32)];
+    int n = agg_strftime_mod(f, (uint32_t)strlen(f), &x, m, 2, &d, got);
+    sqlite3_bind_text(st, 1, f, -1, SQLITE_STATIC);
+    if( x.type==CV_TEXT ) sqlite3_bind_text(st, 2, z, -1, SQLITE_STATIC);
+    else sqlite3_bind_double(st, 2, x.f);
+    sqlite3_bind_text(st, 3, mz[0], -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, mz[1], -1, SQLITE_STATIC);
+    sqlite3_step(st);
+    const char *want = (const char*)sqlite3_column_text(st, 0);
+    int ok = same_text(got, n, want);
+    if( !ok ){
+      bad++; CHECK(ok);
+      fprintf(stderr, "  strftime('%s', %s, '%s', '%s'): ours %.*s, sqlite %s\n", f, x.type==CV_TEXT ? z : "raw",
+              mz[0], mz[1], n<0 ? 4 : n, n<0 ? "NULL" : got, want ? want : "NULL");
+    }
+    sqlite3_reset(st);
+  }
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  /* what group_by leaves to SQLite */
+  static const char *refused[] = { "localtime", "utc", "auto", "unixepoch", "julianday", "subsec",
+    "floor", "ceiling", "+0001-02-03", "start of week", "weekday 7", "weekday 1.5", "+1 fortnight",
+    "+1.0000000000000000000000001 days", "", "+24:00" };
+  for(size_t i=0; i<sizeof(refused)/sizeof(refused[0]); i++){
+    agg_date_mod m;
+    CHECK(agg_date_mod_parse(refused[i], (uint32_t)strlen(refused[i]), &m)!=0);
+  }
+}
+
 int main(void){
   RUN(test_later_versions);
+  RUN(test_date_modifiers);
   RUN(test_string_functions);
   RUN(test_templates);
   RUN(test_strftime_oracle);
