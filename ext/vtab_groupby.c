@@ -493,6 +493,17 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
     sqlite3_value *v = argv[ai++];
     pred_value x;
     memset(&x, 0, sizeof(x));
+    const char *decl = gb_decl(&t->ds->schema, col);
+    sqlite3_value *dup = 0;
+    if( sqlite3_value_type(v)==SQLITE_TEXT && decl
+     && (sqlite3_stricmp(decl, "INTEGER")==0 || sqlite3_stricmp(decl, "REAL")==0) ){
+      /* numeric affinity through this SQLite's own text-to-number reading,
+      ** whose rounding of some texts ('1e-300') differs between versions */
+      dup = sqlite3_value_dup(v);
+      if( dup==0 ){ rc = SQLITE_NOMEM; goto filter_fail; }
+      sqlite3_value_numeric_type(dup);
+      v = dup;
+    }
     switch( sqlite3_value_type(v) ){
       case SQLITE_INTEGER: x.type = CV_INT; x.i = sqlite3_value_int64(v); break;
       case SQLITE_FLOAT: x.type = CV_REAL; x.f = sqlite3_value_double(v); break;
@@ -501,14 +512,15 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
       default: break;
     }
     char buf[48];
-    x = agg_apply_affinity(gb_decl(&t->ds->schema, col), x, &dialect, buf);
+    x = agg_apply_affinity(decl, x, &dialect, buf);
     if( x.type==CV_TEXT || x.type==CV_BLOB ){
       char *cp = sqlite3_malloc64((sqlite3_uint64)x.n + 1);
-      if( cp==0 ){ rc = SQLITE_NOMEM; goto filter_fail; }
+      if( cp==0 ){ sqlite3_value_free(dup); rc = SQLITE_NOMEM; goto filter_fail; }
       if( x.n ) memcpy(cp, x.p, x.n);
       texts[ntext++] = cp;
       x.p = cp;
     }
+    sqlite3_value_free(dup);
     p->v = x;
   }
   int has_like = 0, has_glob = 0;
