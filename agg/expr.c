@@ -22,7 +22,7 @@
 enum { EX_COL, EX_LIT, EX_BIN, EX_FUNC, EX_CMP, EX_LOGIC, EX_LIKE, EX_CASE, EX_IN };
 enum { FN_LENGTH, FN_SUBSTR, FN_LOWER, FN_UPPER, FN_STRFTIME, FN_DATE,
        FN_TIME, FN_DATETIME, FN_INSTR, FN_IIF, FN_ABS, FN_COALESCE, FN_NULLIF,
-       FN_TYPEOF, FN_TRIM, FN_LTRIM, FN_RTRIM, FN_REPLACE, FN_MIN, FN_MAX,
+       FN_TYPEOF, FN_TRIM, FN_LTRIM, FN_RTRIM, FN_REPLACE, FN_ROUND, FN_MIN, FN_MAX,
        FN_JULIANDAY, FN_UNIXEPOCH,
        FN_CAST /* CAST(x AS type): aff holds the AGG_CAST_* */ };
 /* EX_CMP subs */
@@ -303,7 +303,7 @@ static const struct { const char *name; int fn, lo, hi; } ex_funcs[] = {
   {"coalesce", FN_COALESCE, 2, EX_MAXARG}, {"ifnull", FN_COALESCE, 2, 2},
   {"nullif", FN_NULLIF, 2, 2}, {"typeof", FN_TYPEOF, 1, 1},
   {"trim", FN_TRIM, 1, 2}, {"ltrim", FN_LTRIM, 1, 2}, {"rtrim", FN_RTRIM, 1, 2},
-  {"replace", FN_REPLACE, 3, 3}, {"min", FN_MIN, 1, EX_MAXARG},
+  {"replace", FN_REPLACE, 3, 3}, {"round", FN_ROUND, 1, 2}, {"min", FN_MIN, 1, EX_MAXARG},
   {"max", FN_MAX, 1, EX_MAXARG}, {"julianday", FN_JULIANDAY, 1, EX_MAXARG},
   {"unixepoch", FN_UNIXEPOCH, 1, EX_MAXARG},
 };
@@ -1106,7 +1106,7 @@ int agg_expr_never_text(const agg_expr *e){
     case EX_BIN: return e->sub!='|';
     case EX_CMP: case EX_LOGIC: case EX_LIKE: case EX_IN: return 1;
     case EX_FUNC:
-      return e->sub==FN_LENGTH || e->sub==FN_INSTR || e->sub==FN_ABS
+      return e->sub==FN_LENGTH || e->sub==FN_INSTR || e->sub==FN_ABS || e->sub==FN_ROUND
           || e->sub==FN_JULIANDAY || e->sub==FN_UNIXEPOCH
           || (e->sub==FN_CAST && e->aff!=AGG_CAST_TEXT && e->aff!=AGG_CAST_BLOB);
     default: return 0;
@@ -1351,6 +1351,32 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
       if( q==0 ) return -1;
       agg_str_replace(z, n, pat, np, rp, nr, q);
       out->type = CV_TEXT; out->p = q; out->n = (uint32_t)m;
+      return 0;
+    }
+    case FN_ROUND: {
+      /* roundFunc: the places as sqlite3_value_int (3.40) or _int64 read them */
+      int64_t places = 0;
+      if( nx==2 ){
+        if( x[1].type==CV_NULL ) return 0;
+        places = agg_int_value(&x[1]);
+        if( !(e->dialect && e->dialect->round_n64) ) places = (int32_t)(uint32_t)(uint64_t)places;
+        if( places>30 ) places = 30;
+        if( places<0 ) places = 0;
+      }
+      if( x[0].type==CV_NULL ) return 0;
+      double r = agg_real_value(&x[0]);
+      if( r<-4503599627370496.0 || r>4503599627370496.0 ){
+        /* no fraction to round */
+      }else if( places==0 ){
+        r = (double)(int64_t)(r + (r<0 ? -0.5 : +0.5));
+      }else{
+        char buf[128];
+        int len = e->dialect && e->dialect->fixed_text
+                ? e->dialect->fixed_text(r, (int)places, buf, sizeof(buf))
+                : snprintf(buf, sizeof(buf), "%.*f", (int)places, r);
+        agg_atof(buf, (uint32_t)len, &r);
+      }
+      out->type = CV_REAL; out->f = r;
       return 0;
     }
     case FN_JULIANDAY: case FN_UNIXEPOCH: {

@@ -82,7 +82,7 @@ void agg_expr_set_dialect(agg_expr *e, const col_dialect *d);
 #define AGG_USES_STRFN 8      /* length(), substr(), instr() */
 #define AGG_USES_DATE 16      /* strftime(), date(), time(), datetime() */
 #define AGG_USES_SCALAR 32    /* abs(), coalesce(), ifnull(), nullif(), typeof(),
-                              ** trim(), ltrim(), rtrim(), replace(), min(), max() */
+                              ** trim(), ltrim(), rtrim(), replace(), round(), min(), max() */
 int agg_expr_uses(const agg_expr *e, int what);
 
 /* Bytes e's nodes hold for evaluation: output arrays and date memos

@@ -106,7 +106,7 @@ int columnar_functions_replaced(sqlite3 *db){
     { "abs", AGG_USES_SCALAR }, { "coalesce", AGG_USES_SCALAR }, { "ifnull", AGG_USES_SCALAR },
     { "nullif", AGG_USES_SCALAR }, { "typeof", AGG_USES_SCALAR }, { "trim", AGG_USES_SCALAR },
     { "ltrim", AGG_USES_SCALAR }, { "rtrim", AGG_USES_SCALAR }, { "replace", AGG_USES_SCALAR },
-    { "min", AGG_USES_SCALAR }, { "max", AGG_USES_SCALAR },
+    { "min", AGG_USES_SCALAR }, { "max", AGG_USES_SCALAR }, { "round", AGG_USES_SCALAR },
   };
   sqlite3_stmt *st = 0;
   int out = 0;

@@ -23,11 +23,9 @@ static int columnar_real_text(double r, int digits, char *buf, size_t n){
   return (int)strlen(buf);
 }
 
-/* fmt of one double through an sqlite3_str, as strftime renders its
-** fields, into buf[n]. */
-static int columnar_str_double(const char *fmt, double r, char *buf, size_t n){
-  sqlite3_str *str = sqlite3_str_new(0);
-  sqlite3_str_appendf(str, fmt, r);
+/* What str holds, finished, into buf[n] (cut to fit); returns its length.
+** Fields go through an sqlite3_str as strftime renders its own. */
+static int columnar_str_into(sqlite3_str *str, char *buf, size_t n){
   char *z = sqlite3_str_finish(str);
   int len = z ? (int)strlen(z) : 0;
   if( (size_t)len >= n ) len = n ? (int)n - 1 : 0;
@@ -39,12 +37,28 @@ static int columnar_str_double(const char *fmt, double r, char *buf, size_t n){
 /* 3.54's sqlite3_snprintf gives "00.00" for this format and 0.0, its
 ** sqlite3_str "00.000". */
 static int columnar_seconds_text(double s, char *buf, size_t n){
-  return columnar_str_double("%06.3f", s, buf, n);
+  sqlite3_str *str = sqlite3_str_new(0);
+  sqlite3_str_appendf(str, "%06.3f", s);
+  return columnar_str_into(str, buf, n);
 }
 
 /* %J: SQLite's printf rounds some 16th digits apart from the C library's */
 static int columnar_jd_text(double jd, char *buf, size_t n){
-  return columnar_str_double("%.16g", jd, buf, n);
+  sqlite3_str *str = sqlite3_str_new(0);
+  sqlite3_str_appendf(str, "%.16g", jd);
+  return columnar_str_into(str, buf, n);
+}
+
+/* round()'s printing: "%.*f", or "%!.*f" where the probe found it */
+static int columnar_fixed_text(double r, int places, char *buf, size_t n){
+  sqlite3_str *str = sqlite3_str_new(0);
+  sqlite3_str_appendf(str, "%.*f", places, r);
+  return columnar_str_into(str, buf, n);
+}
+static int columnar_fixed_text_alt(double r, int places, char *buf, size_t n){
+  sqlite3_str *str = sqlite3_str_new(0);
+  sqlite3_str_appendf(str, "%!.*f", places, r);
+  return columnar_str_into(str, buf, n);
 }
 
 /* Fill d from two probe queries on db: LIKE on a BLOB, U+FFFF in a GLOB
@@ -59,16 +73,23 @@ static void columnar_dialect_ask(sqlite3 *db, col_dialect *d){
   d->real_text = columnar_real_text;
   d->seconds_text = columnar_seconds_text;
   d->jd_text = columnar_jd_text;
+  d->fixed_text = columnar_fixed_text;
   if( sqlite3_prepare_v2(db, "SELECT x'41' LIKE 'A',"
         " CAST(x'efbfbd' AS TEXT) GLOB '[' || CAST(x'efbfbf' AS TEXT) || ']',"
         " length(CAST(x'808061' AS TEXT)),"
-        " (SELECT sum(column1) FROM (VALUES(1e308),(3),(-1e308)))", -1, &st, 0)==SQLITE_OK
+        " (SELECT sum(column1) FROM (VALUES(1e308),(3),(-1e308))),"
+        " round(1.23456, 4294967297), round(0.1 + 0.2, 20) <> 0.3", -1, &st, 0)==SQLITE_OK
    && sqlite3_step(st)==SQLITE_ROW ){
     d->like_blobs = sqlite3_column_int(st, 0)==1;
     d->utf8_keep_nonchar = sqlite3_column_int(st, 1)==0;
     d->utf8_lead_any = sqlite3_column_int(st, 2)==2;
     /* 1e308 + 3 - 1e308: 0.0 added plainly, 3.0 compensated */
     d->sum_kbn = sqlite3_column_double(st, 3)==3.0;
+    /* 4294967297 places: 1 as an int, 30 as an int64 */
+    d->round_n64 = sqlite3_column_double(st, 4)!=1.2;
+    /* 20 places of 0.30000000000000004: 16 digits print 0.3 */
+    d->round_alt = sqlite3_column_int(st, 5)!=0;
+    if( d->round_alt ) d->fixed_text = columnar_fixed_text_alt;
   }
   sqlite3_finalize(st);
   st = 0;

@@ -588,7 +588,7 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
     { replaced & AGG_USES_STRFN, groupby_uses(c->gb, AGG_USES_STRFN), "length(), substr() or instr() here is an extension's" },
     { replaced & AGG_USES_DATE, groupby_uses(c->gb, AGG_USES_DATE), "a date function here is an extension's" },
     { replaced & AGG_USES_SCALAR, groupby_uses(c->gb, AGG_USES_SCALAR),
-      "abs(), coalesce(), ifnull(), nullif(), typeof(), trim(), ltrim(), rtrim(), replace(), min() or max() here is an extension's" },
+      "abs(), coalesce(), ifnull(), nullif(), typeof(), trim(), ltrim(), rtrim(), replace(), round(), min() or max() here is an extension's" },
     { dialect.like_foreign, has_like || groupby_uses(c->gb, AGG_USES_LIKE), "LIKE here is an extension's like()" },
     { dialect.glob_foreign, has_glob || groupby_uses(c->gb, AGG_USES_GLOB), "GLOB here is an extension's glob()" },
     { dialect.case_foreign, groupby_uses(c->gb, AGG_USES_CASE), "lower() or upper() here is an extension's" },

@@ -79,6 +79,13 @@ typedef struct col_dialect {
   ** buf[n] (its rounding of the 16th digit is its own); NULL: the C
   ** library's */
   int (*jd_text)(double jd, char *buf, size_t n);
+  /* round(x, n): x as SQLite's printf renders "%.*f" (round_alt: "%!.*f",
+  ** up to 26 significant digits, not 16) into buf[sz]; NULL: the C
+  ** library's "%.*f" */
+  int (*fixed_text)(double r, int n, char *buf, size_t sz);
+  uint8_t round_alt;      /* roundFunc prints with "%!.*f" (see fixed_text) */
+  uint8_t round_n64;      /* roundFunc reads its places as a 64-bit integer;
+                          ** 0: as an int (round(x, 4294967297) rounds to 1) */
 } col_dialect;
 
 #endif /* COLUMNAR_DIALECT_H */
