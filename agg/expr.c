@@ -1346,7 +1346,7 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
       if( x[2].type==CV_NULL ) return 0;
       if( ex_text(e, &x[2], a, &rp, &nr) ) return -1;
       size_t m = agg_str_replace(z, n, pat, np, rp, nr, 0);
-      if( m > 0x7fffffff ) return EX_TOOBIG;
+      if( m > 1000000000 ) return EX_TOOBIG;   /* SQLITE_MAX_LENGTH, the default limit */
       char *q = col_arena_alloc(a, m ? m : 1);
       if( q==0 ) return -1;
       agg_str_replace(z, n, pat, np, rp, nr, q);
