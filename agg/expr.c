@@ -898,7 +898,7 @@ static int ex_item(ex_parser *p, int aggs, agg_item *it){
     }else{
       if( ex_kw(p, "DISTINCT") ){ it->distinct = 1; ex_next(p); }
       else if( ex_kw(p, "ALL") ) ex_next(p);
-      it->expr = ex_share(ex_parse_expr(p));
+      it->expr = ex_parse_expr(p);    /* shared below, after any FILTER */
       if( it->expr==0 ) return p->err->code;
       if( ex_is(p, ',') ){
         if( kind!=AGG_GROUP_CONCAT ){
@@ -917,6 +917,30 @@ static int ex_item(ex_parser *p, int aggs, agg_item *it){
       return col_error_set(p->err, COL_ERROR, "wrong number of arguments to function %.*s()", (int)fn, p->z+fs);
     }
     ex_next(p);
+    if( ex_kw(p, "FILTER") ){
+      /* agg(x) FILTER (WHERE c) is agg(CASE WHEN c THEN x END): every
+      ** aggregate here skips NULLs, and count(*) counts a 1 */
+      ex_next(p);
+      if( !ex_is(p, '(') ) return ex_syntax(p);
+      ex_next(p);
+      if( !ex_kw(p, "WHERE") ) return ex_syntax(p);
+      ex_next(p);
+      agg_expr *cond = ex_parse_expr(p);
+      if( cond==0 ) return p->err->code;
+      if( !ex_is(p, ')') ){ ex_free(cond); return ex_syntax(p); }
+      ex_next(p);
+      agg_expr *val = it->expr;
+      if( kind==AGG_COUNT_STAR ){
+        if( (val = ex_node(EX_LIT))==0 ){ ex_free(cond); return col_error_set(p->err, COL_ENOMEM, "out of memory"); }
+        val->lit.type = CV_INT; val->lit.i = 1;
+        kind = AGG_COUNT;
+      }
+      agg_expr *c = ex_node(EX_CASE);
+      if( c==0 ){ ex_free(cond); if( val!=it->expr ) ex_free(val); return col_error_set(p->err, COL_ENOMEM, "out of memory"); }
+      c->nargs = 2; c->args[0] = cond; c->args[1] = val;
+      it->expr = c;
+    }
+    if( it->expr && (it->expr = ex_share(it->expr))==0 ) return col_error_set(p->err, COL_ENOMEM, "out of memory");
     it->kind = kind;
   }else{
     it->expr = ex_share(ex_parse_expr(p));
