@@ -912,6 +912,10 @@ static int ex_item(ex_parser *p, int aggs, agg_item *it){
         if( it->sep==0 ) return p->err->code;
       }
     }
+    if( ex_kw(p, "ORDER") ){
+      return col_error_set(p->err, COL_ERROR, "group_by does not evaluate ORDER BY inside "
+                           "%.*s() (use SQLite's own GROUP BY)", (int)fn, p->z+fs);
+    }
     if( !ex_is(p, ')') ) return ex_syntax(p);
     if( it->sep==0 && fn==10 && strncasecmp(p->z+fs, "string_agg", 10)==0 ){
       return col_error_set(p->err, COL_ERROR, "wrong number of arguments to function %.*s()", (int)fn, p->z+fs);
