@@ -344,7 +344,7 @@ if (SECTIONS.has(3)) {
   for (const { q, why } of GB_SKIP) say(`#  Q${q} skipped: ${why}`);
 }
 
-// ---------------------------------------------------------------- 4. timestamp keys
+// ---------------------------------------------------------------- 4. timestamp and expression keys
 // Not ClickBench: GROUP BY a date function of the TIMESTAMP column over every row, which group_by
 // computes from the stored integers once per distinct minute/hour/day (agg/ts_memo.h), or the column
 // itself, kept as its integers.
@@ -361,10 +361,18 @@ const TK = [
   { q: 'T4', gb: "keys='EventTime', aggregates='count(*) AS c'", tail: 'ORDER BY c DESC, EventTime LIMIT 10',
     sql: 'SELECT EventTime, count(*) AS c FROM hits GROUP BY EventTime ORDER BY c DESC, EventTime LIMIT 10',
     duck: "SELECT strftime(EventTime, '%Y-%m-%d %H:%M:%S') AS t, count(*) AS c FROM hits GROUP BY EventTime ORDER BY c DESC, t LIMIT 10" },
+  // a date modifier (the text path, not the memo) and an aggregate FILTER
+  { q: 'T5', gb: "keys='date(EventTime, ''start of month'', ''+1 month'', ''-1 day'') AS me, TraficSourceID AS t', aggregates='count(*) AS c, count(*) FILTER (WHERE IsRefresh = 1) AS r'", tail: 'ORDER BY me, t',
+    sql: "SELECT date(EventTime, 'start of month', '+1 month', '-1 day') AS me, TraficSourceID AS t, count(*) AS c, count(*) FILTER (WHERE IsRefresh = 1) AS r FROM hits GROUP BY me, t ORDER BY me, t",
+    duck: "SELECT strftime(last_day(EventTime), '%Y-%m-%d') AS me, TraficSourceID AS t, count(*) AS c, count(*) FILTER (WHERE IsRefresh = 1) AS r FROM hits GROUP BY me, t ORDER BY me, t" },
+  // scalar functions over a dictionary-encoded text column (once per entry)
+  { q: 'T6', gb: "keys='length(coalesce(nullif(SearchPhrase, ''''), ''-'')) AS l', aggregates='count(*) AS c, sum(abs(RegionID - 200)) AS s'", tail: 'ORDER BY l',
+    sql: "SELECT length(coalesce(nullif(SearchPhrase, ''), '-')) AS l, count(*) AS c, sum(abs(RegionID - 200)) AS s FROM hits GROUP BY l ORDER BY l",
+    duck: "SELECT length(coalesce(nullif(SearchPhrase, ''), '-')) AS l, count(*) AS c, sum(abs(RegionID - 200)) AS s FROM hits GROUP BY l ORDER BY l" },
 ];
 if (SECTIONS.has(4)) {
   say('');
-  say('## 4. group_by keys on timestamps (not ClickBench): date functions of EventTime, and EventTime itself, over all rows');
+  say('## 4. group_by keys on timestamps and expressions (not ClickBench): date functions of EventTime, EventTime itself, a date modifier with FILTER, scalar functions, over all rows');
   say('#  columns as in section 3; targets as in section 3');
   const rows = [], rs = [], r1s = [], r2s = [];
   for (const t of TK) {
