@@ -96,6 +96,15 @@ struct agg_expr {
   int nmods;
   uint64_t dsrc_id;       /* the named dictionary dout was last made over */
   uint32_t dserial;       /* bumped when that changes: dout's name (ex_dict_name) */
+  /* A named dictionary larger than the batch (a row group's URLs): the
+  ** entries its rows used so far, computed once each (ex_eval_dict_cached) */
+  uint64_t ec_id;         /* the dictionary they are of, 0 none */
+  col_vector ec;          /* FLAT, ec_cap slots; valid where ec_done */
+  uint8_t *ec_done, *ec_tags;
+  int64_t *ec_i64; double *ec_f64; cv_str *ec_str;
+  uint32_t ec_cap;
+  uint32_t *ec_need;      /* codes to compute this batch, ascending */
+  col_arena ec_bytes;     /* the entries' TEXT and BLOB bytes */
 };
 
 /* length() and substr() split malformed UTF-8 as SQLite 3.54 does */
@@ -222,6 +231,8 @@ static void ex_free(agg_expr *e){
   free(e->lit_mem); free(e->tags); free(e->i64); free(e->f64); free(e->str);
   free(e->dcols); free(e->dtags);
   agg_ts_memo_free(e->ts); free(e->tcodes); free(e->mods);
+  free(e->ec_done); free(e->ec_tags); free(e->ec_i64); free(e->ec_f64); free(e->ec_str);
+  free(e->ec_need); col_arena_free(&e->ec_bytes);
   agg_tpl_free(&e->tpl);
   free(e);
 }
@@ -1025,7 +1036,8 @@ uint64_t agg_expr_memory(const agg_expr *e){
   if( e==0 ) return 0;
   uint64_t m = sizeof(*e) + (uint64_t)e->cap*(1 + 8 + 8 + sizeof(cv_str))
              + (uint64_t)e->tcap*4 + (uint64_t)e->dtags_cap
-             + (uint64_t)e->dcols_cap*sizeof(col_vector) + agg_ts_memo_bytes(e->ts);
+             + (uint64_t)e->dcols_cap*sizeof(col_vector) + agg_ts_memo_bytes(e->ts)
+             + (uint64_t)e->ec_cap*(1 + 1 + 8 + 8 + sizeof(cv_str) + 4) + e->ec_bytes.cap_total;
   for(int i=0; i<e->nargs && i<EX_MAXARG; i++) m += agg_expr_memory(e->args[i]);
   return m;
 }
@@ -1911,18 +1923,19 @@ static uint64_t ex_dict_name(agg_expr *e, uint64_t src){
        | (e->dserial & 0x1ffff);
 }
 
-/* e reads only column dcol, which arrives as a dictionary: evaluate e once
-** per dictionary entry and return a dictionary vector sharing the codes
-** (strftime('%Y-%m', d) over a date column: once per distinct day, not per
-** row). Only when the dictionary is no bigger than the live rows, and when
-** a NULL row can be given NULL (dstrict) if the column has NULLs. Returns
-** COL_OK, an error, or -1 to go row by row. */
-static int ex_eval_dict(agg_expr *e, const col_batch *b, col_arena *arena,
-                        const col_vector **out, col_error *err, uint64_t tick){
-  const col_vector *cv = &b->cols[e->dcol];
-  const col_vector *d = cv->dict;
-  uint32_t nsel = b->sel ? b->nsel : b->n;
-  if( d==0 || d->n==0 || d->n > nsel || (cv->tags && !e->dstrict) ) return -1;
+static int ex_eval(agg_expr *e, const col_batch *b, col_arena *arena,
+                   const col_vector **out, col_error *err, uint64_t tick);
+
+static int ex_u32_cmp(const void *a, const void *b){
+  uint32_t x = *(const uint32_t*)a, y = *(const uint32_t*)b;
+  return x<y ? -1 : x>y;
+}
+
+/* A batch of b's columns with column dcol replaced by its dictionary d
+** (FLAT), for evaluating e over the entries; rows sel[0..nsel) of it, or
+** all of them when sel is NULL. */
+static int ex_dict_batch(agg_expr *e, const col_batch *b, const col_vector *d,
+                         const uint32_t *sel, uint32_t nsel, col_batch *db, col_error *err){
   if( b->ncols > e->dcols_cap ){
     col_vector *c = realloc(e->dcols, (size_t)b->ncols * sizeof(col_vector));
     if( c==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory evaluating an expression");
@@ -1930,19 +1943,25 @@ static int ex_eval_dict(agg_expr *e, const col_batch *b, col_arena *arena,
   }
   memcpy(e->dcols, b->cols, (size_t)b->ncols * sizeof(col_vector));
   e->dcols[e->dcol] = *d;
-  col_batch db;
-  memset(&db, 0, sizeof(db));
-  db.n = d->n; db.nsel = d->n; db.ncols = b->ncols; db.cols = e->dcols;
-  const col_vector *fv;
-  int rc = ex_eval(e, &db, arena, &fv, err, tick | EX_DICT_TICK);
-  if( rc ) return rc;
+  memset(db, 0, sizeof(*db));
+  db->n = d->n; db->nsel = sel ? nsel : d->n; db->sel = sel;
+  db->ncols = b->ncols; db->cols = e->dcols;
+  return COL_OK;
+}
+
+/* e's result for b: the DICT vector of b's codes into entries (e's values
+** of the dictionary's entries), named after them; a NULL row stays NULL,
+** the others take their entry's class. */
+static int ex_dict_out(agg_expr *e, const col_batch *b, const col_vector *entries,
+                       const col_vector **out, col_error *err, uint64_t tick){
+  const col_vector *cv = &b->cols[e->dcol];
+  uint32_t nsel = b->sel ? b->nsel : b->n;
   col_vector *o = &e->dout;
   memset(o, 0, sizeof(*o));
-  o->form = CV_DICT; o->n = b->n; o->type = fv->type;
-  o->codes = cv->codes; o->dict = fv;
+  o->form = CV_DICT; o->n = b->n; o->type = entries->type;
+  o->codes = cv->codes; o->dict = entries;
   o->dict_id = ex_dict_name(e, cv->dict_id);
   if( cv->tags ){
-    /* a NULL row stays NULL; the others take their entry's class */
     if( b->n > e->dtags_cap ){
       uint8_t *t = realloc(e->dtags, b->n);
       if( t==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory evaluating an expression");
@@ -1950,8 +1969,9 @@ static int ex_eval_dict(agg_expr *e, const col_batch *b, col_arena *arena,
     }
     for(uint32_t k=0; k<nsel; k++){
       uint32_t r = b->sel ? b->sel[k] : k;
+      uint32_t c = cv->codes[r];
       e->dtags[r] = cv->tags[r]==CV_NULL ? CV_NULL
-                  : (uint8_t)(fv->tags ? fv->tags[cv->codes[r]] : fv->type);
+                  : (uint8_t)(entries->tags ? entries->tags[c] : entries->type);
     }
     o->tags = e->dtags;
   }
@@ -1959,6 +1979,107 @@ static int ex_eval_dict(agg_expr *e, const col_batch *b, col_arena *arena,
   e->last = o;
   *out = o;
   return COL_OK;
+}
+
+/* ex_eval_dict over a named dictionary larger than the batch: compute the
+** entries this batch's rows use that no batch of the dictionary computed
+** before, keep them (bytes copied: the batch's arena is reset), and return
+** the rows as codes into the kept entries. A row group's dictionary of
+** 16000 phrases seen through 2048-row batches is computed once per entry,
+** not once per row. Returns COL_OK, an error, or -1 to go row by row. */
+static int ex_eval_dict_cached(agg_expr *e, const col_batch *b, col_arena *arena,
+                               const col_vector **out, col_error *err, uint64_t tick){
+  const col_vector *cv = &b->cols[e->dcol];
+  const col_vector *d = cv->dict;
+  uint32_t nd = d->n, nsel = b->sel ? b->nsel : b->n;
+  if( nd > e->ec_cap ){
+    uint32_t cap = nd;
+    uint8_t *dn = realloc(e->ec_done, cap); if( dn ) e->ec_done = dn;
+    uint8_t *tg = realloc(e->ec_tags, cap); if( tg ) e->ec_tags = tg;
+    int64_t *iv = realloc(e->ec_i64, (size_t)cap*8); if( iv ) e->ec_i64 = iv;
+    double *fv = realloc(e->ec_f64, (size_t)cap*8); if( fv ) e->ec_f64 = fv;
+    cv_str *sv = realloc(e->ec_str, (size_t)cap*sizeof(cv_str)); if( sv ) e->ec_str = sv;
+    uint32_t *nv = realloc(e->ec_need, (size_t)cap*4); if( nv ) e->ec_need = nv;
+    if( !dn || !tg || !iv || !fv || !sv || !nv ){
+      return col_error_set(err, COL_ENOMEM, "group_by: out of memory evaluating an expression");
+    }
+    /* entries of the current dictionary past the old capacity: not done */
+    if( e->ec_id ) memset(e->ec_done + e->ec_cap, 0, cap - e->ec_cap);
+    e->ec_cap = cap;
+  }
+  if( cv->dict_id!=e->ec_id ){
+    e->ec_id = cv->dict_id;
+    memset(e->ec_done, 0, e->ec_cap);   /* all: this one may grow */
+    col_arena_reset(&e->ec_bytes);
+  }
+  /* the codes to compute, each once, ascending (a batch's sel) */
+  uint32_t m = 0;
+  for(uint32_t k=0; k<nsel; k++){
+    uint32_t r = b->sel ? b->sel[k] : k;
+    if( cv->tags && cv->tags[r]==CV_NULL ) continue;
+    uint32_t c = cv->codes[r];
+    if( e->ec_done[c] ) continue;
+    e->ec_done[c] = 2;          /* pending */
+    e->ec_need[m++] = c;
+  }
+  if( m ){
+    qsort(e->ec_need, m, 4, ex_u32_cmp);
+    col_batch db;
+    if( ex_dict_batch(e, b, d, e->ec_need, m, &db, err) ) return err->code;
+    const col_vector *fv;
+    int rc = ex_eval(e, &db, arena, &fv, err, tick | EX_DICT_TICK);
+    if( rc ) return rc;
+    if( fv->form==CV_DICT ){
+      /* (a date memo's codes): leave this batch to the row-by-row path */
+      for(uint32_t j=0; j<m; j++) e->ec_done[e->ec_need[j]] = 0;
+      return -1;
+    }
+    for(uint32_t j=0; j<m; j++){
+      uint32_t c = e->ec_need[j];
+      int t = cv_tag(fv, c);
+      uint32_t sl = cv_slot(fv, c);
+      e->ec_tags[c] = (uint8_t)t;
+      if( t==CV_INT ) e->ec_i64[c] = fv->i64[sl];
+      else if( t==CV_REAL ) e->ec_f64[c] = fv->f64[sl];
+      else if( t==CV_TEXT || t==CV_BLOB ){
+        const cv_str *z = &fv->str[sl];
+        char *q = z->n ? col_arena_dup(&e->ec_bytes, z->p, z->n) : (char*)"";
+        if( q==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory evaluating an expression");
+        e->ec_str[c].p = q; e->ec_str[c].n = z->n;
+      }
+      e->ec_done[c] = 1;
+    }
+  }
+  col_vector *ec = &e->ec;
+  memset(ec, 0, sizeof(*ec));
+  ec->form = CV_FLAT; ec->type = CV_NULL; ec->n = nd;
+  ec->tags = e->ec_tags; ec->i64 = e->ec_i64; ec->f64 = e->ec_f64; ec->str = e->ec_str;
+  return ex_dict_out(e, b, ec, out, err, tick);
+}
+
+/* e reads only column dcol, which arrives as a dictionary: evaluate e once
+** per dictionary entry and return a dictionary vector sharing the codes
+** (strftime('%Y-%m', d) over a date column: once per distinct day, not per
+** row). A dictionary larger than the live rows is computed entry by entry
+** as rows use it when it is named (ex_eval_dict_cached), else row by row;
+** and a NULL row must be given NULL (dstrict) if the column has NULLs.
+** Returns COL_OK, an error, or -1 to go row by row. */
+static int ex_eval_dict(agg_expr *e, const col_batch *b, col_arena *arena,
+                        const col_vector **out, col_error *err, uint64_t tick){
+  const col_vector *cv = &b->cols[e->dcol];
+  const col_vector *d = cv->dict;
+  uint32_t nsel = b->sel ? b->nsel : b->n;
+  if( d==0 || d->n==0 || (cv->tags && !e->dstrict) ) return -1;
+  if( d->n > nsel ){
+    if( cv->dict_id==0 ) return -1;
+    return ex_eval_dict_cached(e, b, arena, out, err, tick);
+  }
+  col_batch db;
+  if( ex_dict_batch(e, b, d, 0, 0, &db, err) ) return err->code;
+  const col_vector *fv;
+  int rc = ex_eval(e, &db, arena, &fv, err, tick | EX_DICT_TICK);
+  if( rc ) return rc;
+  return ex_dict_out(e, b, fv, out, err, tick);
 }
 
 static int ex_eval(agg_expr *e, const col_batch *b, col_arena *arena,
