@@ -10,7 +10,6 @@
 int agg_cast_affinity(const char *z, size_t n){
   uint32_t h = 0;
   int aff = AGG_CAST_NUMERIC;
-  if( n==0 ) return AGG_CAST_BLOB;
   for(size_t i=0; i<n; i++){
     unsigned char c = (unsigned char)z[i];
     if( c>='A' && c<='Z' ) c += 32;
