@@ -332,6 +332,33 @@ int agg_date_mod_parse(const char *z, uint32_t n, agg_date_mod *m){
   return 1;
 }
 
+int agg_date_mods_daily(const agg_date_mod *mods, int nmods){
+  for(int i=0; i<nmods; i++){
+    const agg_date_mod *m = &mods[i];
+    switch( m->kind ){
+      case AGG_DM_START_DAY: case AGG_DM_START_MONTH: case AGG_DM_START_YEAR:
+      case AGG_DM_WEEKDAY:
+        break;
+      case AGG_DM_ADD:
+        /* whole days, months or years move the date, never the time */
+        if( m->n<3 || m->r!=(double)(int64_t)m->r ) return 0;
+        break;
+      default:
+        return 0;
+    }
+  }
+  return 1;
+}
+
+int agg_fmt_date_only(const char *fmt, uint32_t n){
+  for(uint32_t i=0; i<n; i++){
+    if( fmt[i]==0 ) return 0;
+    if( fmt[i]!='%' ) continue;
+    if( ++i>=n || strchr("dmYjwWUuGgVFe%", fmt[i])==0 || fmt[i]==0 ) return 0;
+  }
+  return 1;
+}
+
 static void dt_clear_ymd_hms_tz(agg_dt *p){
   p->valid_ymd = 0; p->valid_hms = 0; p->valid_tz = 0; p->tz = 0;
 }

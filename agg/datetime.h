@@ -40,6 +40,13 @@ typedef struct agg_date_mod {
 ** above (others, 'localtime' or 'auto' say, group_by leaves to SQLite). */
 int agg_date_mod_parse(const char *z, uint32_t n, agg_date_mod *m);
 
+/* Do mods only move whole days (start of day, month or year, weekday N,
+** +N days, months or years with N whole)? Then, with a format showing only
+** fields of the date (agg_fmt_date_only: %d %m %Y %j %w %W %U %u %G %g %V
+** %F %e %%), the result is a function of the value's day alone. */
+int agg_date_mods_daily(const agg_date_mod *mods, int nmods);
+int agg_fmt_date_only(const char *fmt, uint32_t nfmt);
+
 /* Bytes out must have for a format of nfmt bytes. */
 #define AGG_STRFTIME_CAP(nfmt) ((size_t)(nfmt)*16 + 64)
 

@@ -94,6 +94,9 @@ struct agg_expr {
   uint32_t dtags_cap;
   agg_date_mod *mods;     /* a date function's modifiers (malloc'd), parsed */
   int nmods;
+  int ts_daily;           /* date() or strftime() whose modifiers and format
+                          ** see the day alone: a memo per day serves it over
+                          ** raw timestamps (agg_ts_memo_new_daily) */
   uint64_t dsrc_id;       /* the named dictionary dout was last made over */
   uint32_t dserial;       /* bumped when that changes: dout's name (ex_dict_name) */
   /* A named dictionary larger than the batch (a row group's URLs): the
@@ -492,6 +495,11 @@ static agg_expr *ex_primary(ex_parser *p){
       }
       if( fn==FN_IIF ){ e->op = EX_CASE; e->sub = 0; e->has_else = 1; }
       if( ex_date_mods(p, e) ){ ex_free(e); return 0; }
+      if( e->nmods && agg_date_mods_daily(e->mods, e->nmods) ){
+        e->ts_daily = e->sub==FN_DATE
+                   || (e->sub==FN_STRFTIME && e->args[0]->op==EX_LIT && e->args[0]->lit.type==CV_TEXT
+                       && agg_fmt_date_only(e->args[0]->lit.p, e->args[0]->lit.n));
+      }
       if( e->nmods==0 && ex_tpl(e) ){ ex_free(e); return ex_oom(p); }
       return e;
     }
@@ -1075,7 +1083,7 @@ void agg_expr_columns(const agg_expr *e, void (*fn)(void *, int), void *ctx){
 
 /* Is e a template date function whose time value is column src? */
 static int ex_is_ts_of(const agg_expr *e, int src){
-  if( e->op!=EX_FUNC || e->tpl.code==0 ) return 0;
+  if( e->op!=EX_FUNC || (e->tpl.code==0 && !e->ts_daily) ) return 0;
   const agg_expr *t = e->args[e->sub==FN_STRFTIME ? 1 : 0];
   return t->op==EX_COL && t->src==src;
 }
@@ -1787,6 +1795,20 @@ static int ex_raw_ints(const col_vector *v, const col_batch *b){
   return 0;
 }
 
+/* A ts_daily function's text for one day (agg_ts_entry_fn): its
+** modifiers and format over the day's canonical text; -1 for NULL. */
+static int ex_daily_entry(void *ctx, const char *text, uint32_t n, char *out){
+  const agg_expr *e = ctx;
+  pred_value x;
+  memset(&x, 0, sizeof(x));
+  x.type = CV_TEXT; x.p = text; x.n = n;
+  if( e->sub==FN_DATE ) return agg_date_text_mod(0, &x, e->mods, e->nmods, e->dialect, out);
+  return agg_strftime_mod(e->args[0]->lit.p, e->args[0]->lit.n, &x, e->mods, e->nmods, e->dialect, out);
+}
+static uint32_t ex_daily_width(const agg_expr *e){
+  return (uint32_t)AGG_STRFTIME_CAP(e->sub==FN_DATE ? 8 : e->args[0]->lit.n) + 1;
+}
+
 /* The same over a column the reader gave as raw timestamps: each row's
 ** entry of the memo's dictionary, returned as a DICT vector in e->tout
 ** (2), or FLAT (0) when a row must go through its text or the caller
@@ -1795,7 +1817,12 @@ static int ex_raw_ints(const col_vector *v, const col_batch *b){
 static int ex_tpl_raw(agg_expr *e, const col_vector *tv, const col_batch *b,
                       col_arena *arena, int flat_only){
   uint32_t nsel = b->sel ? b->nsel : b->n;
-  if( e->ts==0 && (e->ts = agg_ts_memo_new(&e->tpl, e->ts_unit, EX_DATE_NORMALIZE(e)))==0 ) return -1;
+  if( e->ts==0 ){
+    e->ts = e->ts_daily
+          ? agg_ts_memo_new_daily(ex_daily_entry, e, ex_daily_width(e), e->ts_unit, EX_DATE_NORMALIZE(e))
+          : agg_ts_memo_new(&e->tpl, e->ts_unit, EX_DATE_NORMALIZE(e));
+    if( e->ts==0 ) return -1;
+  }
   if( b->n > e->tcap ){
     uint32_t *c = realloc(e->tcodes, (size_t)b->n*4);
     if( c==0 ) return -1;
@@ -1851,7 +1878,7 @@ static int ex_tpl_rows(agg_expr *e, const col_vector **arg, const col_batch *b,
                        col_arena *arena, int flat_only){
   const col_vector *tv = arg[e->sub==FN_STRFTIME ? 1 : 0];
   if( e->ts_unit && ex_raw_ints(tv, b) ) return ex_tpl_raw(e, tv, b, arena, flat_only);
-  if( tv->form!=CV_FLAT || tv->type!=CV_TEXT ) return 1;
+  if( e->tpl.code==0 || tv->form!=CV_FLAT || tv->type!=CV_TEXT ) return 1;
   uint32_t nsel = b->sel ? b->nsel : b->n;
   const agg_tpl *t = &e->tpl;
   char *q = 0;
@@ -2116,7 +2143,7 @@ static int ex_eval(agg_expr *e, const col_batch *b, col_arena *arena,
     ex_case_rows(e, arg, b);
     goto done;
   }
-  if( e->op==EX_FUNC && e->tpl.code ){
+  if( e->op==EX_FUNC && (e->tpl.code || e->ts_daily) ){
     int rc = ex_tpl_rows(e, arg, b, arena, (tick & EX_DICT_TICK)!=0);
     if( rc<0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory evaluating an expression");
     if( rc==2 ){ e->last = &e->tout; *out = &e->tout; return COL_OK; }

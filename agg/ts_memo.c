@@ -35,6 +35,10 @@ struct agg_ts_memo {
   cv_str *str;
   uint32_t n, cap;
   col_vector dict;
+  /* agg_ts_memo_new_daily: entries made by fn, up to width bytes each */
+  agg_ts_entry_fn fn;
+  void *ctx;
+  uint32_t width;
 };
 
 static int64_t ts_per_second(int unit){
@@ -58,22 +62,36 @@ static int64_t ts_step(const agg_tpl *t, int *dated){
   return steps[finest];
 }
 
-agg_ts_memo *agg_ts_memo_new(const agg_tpl *t, int unit, int normalize){
+/* An empty memo stepping step seconds (wrap: steps in a day, or 0). */
+static agg_ts_memo *ts_memo_alloc(int unit, int normalize, int64_t step, int64_t wrap){
   agg_ts_memo *m = calloc(1, sizeof(*m));
   if( m==0 ) return 0;
-  m->tpl = t;
   m->unit = unit;
   m->normalize = normalize;
   m->per = ts_per_second(unit);
-  int dated;
-  m->step = ts_step(t, &dated);
-  m->wrap = dated ? 0 : 86400 / m->step;
+  m->step = step;
+  m->wrap = wrap;
   m->nslot = 256;
   m->key = malloc(m->nslot * sizeof(int64_t));
   m->val = calloc(m->nslot, sizeof(uint32_t));
   if( m->key==0 || m->val==0 ){ agg_ts_memo_free(m); return 0; }
   m->dict.type = CV_TEXT;
   m->dict.form = CV_FLAT;
+  return m;
+}
+
+agg_ts_memo *agg_ts_memo_new(const agg_tpl *t, int unit, int normalize){
+  int dated;
+  int64_t step = ts_step(t, &dated);
+  agg_ts_memo *m = ts_memo_alloc(unit, normalize, step, dated ? 0 : 86400 / step);
+  if( m ) m->tpl = t;
+  return m;
+}
+
+agg_ts_memo *agg_ts_memo_new_daily(agg_ts_entry_fn fn, void *ctx, uint32_t width,
+                                   int unit, int normalize){
+  agg_ts_memo *m = ts_memo_alloc(unit, normalize, 86400, 0);
+  if( m ){ m->fn = fn; m->ctx = ctx; m->width = width; }
   return m;
 }
 
@@ -86,7 +104,7 @@ void agg_ts_memo_free(agg_ts_memo *m){
 uint64_t agg_ts_memo_bytes(const agg_ts_memo *m){
   if( m==0 ) return 0;
   return sizeof(*m) + (uint64_t)m->nslot*(sizeof(int64_t) + sizeof(uint32_t))
-       + (uint64_t)m->cap*(m->tpl->n + sizeof(cv_str));
+       + (uint64_t)m->cap*((m->fn ? m->width : m->tpl->n) + sizeof(cv_str));
 }
 
 const col_vector *agg_ts_memo_dict(const agg_ts_memo *m){ return &m->dict; }
@@ -145,24 +163,39 @@ static __attribute__((noinline)) uint32_t ts_miss(agg_ts_memo *m, int64_t q){
   char text[PQ_TEXT_MAX];
   int len = pq_format_timestamp(secs*1000, COL_TS_MILLIS, text);
   if( !agg_ts_canonical(text, (uint32_t)len, m->normalize) ) return AGG_TS_OTHER + 1;
-  uint32_t w = m->tpl->n;
+  uint32_t w = m->fn ? m->width : m->tpl->n;
+  char *made = 0;
+  int mlen = 0;
+  if( m->fn ){
+    /* the entry first: one the function gives NULL for takes the text path */
+    made = malloc(w);
+    if( made==0 ) return 0;
+    mlen = m->fn(m->ctx, text, (uint32_t)len, made);
+    if( mlen<0 || (uint32_t)mlen>w ){ free(made); return AGG_TS_OTHER + 1; }
+  }
   if( m->n==m->cap ){
     uint32_t cap = m->cap ? m->cap*2 : 64;
     char *b = realloc(m->bytes, (size_t)cap*w + 1);
-    if( b==0 ) return 0;
+    if( b==0 ){ free(made); return 0; }
     m->bytes = b;
     /* the bytes may have moved (before the next step can fail) */
     for(uint32_t i=0; i<m->n; i++) m->str[i].p = b + (size_t)i*w;
     cv_str *s = realloc(m->str, (size_t)cap*sizeof(cv_str));
-    if( s==0 ) return 0;
+    if( s==0 ){ free(made); return 0; }
     m->str = s;
     m->dict.str = s;
     m->cap = cap;
   }
   char *p = m->bytes + (size_t)m->n*w;
-  agg_tpl_apply(m->tpl, text, p);
+  if( m->fn ){
+    memcpy(p, made, (size_t)mlen);
+    free(made);
+    m->str[m->n].n = (uint32_t)mlen;
+  }else{
+    agg_tpl_apply(m->tpl, text, p);
+    m->str[m->n].n = w;
+  }
   m->str[m->n].p = p;
-  m->str[m->n].n = w;
   if( ts_put(m, q, m->n + 1) ) return 0;
   m->dict.n = ++m->n;
   return m->n;

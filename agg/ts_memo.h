@@ -36,6 +36,15 @@ typedef struct agg_ts_memo agg_ts_memo;
 agg_ts_memo *agg_ts_memo_new(const agg_tpl *t, int unit, int normalize);
 void agg_ts_memo_free(agg_ts_memo *m);
 
+/* A memo whose entries are one per day: fn(ctx, text, n, out) writes the
+** result for canonical timestamp text[0..n) (the day's midnight) into out
+** (width bytes) and returns its length, or -1 for NULL (those days then
+** take the text path). For a date function whose modifiers and format
+** see only the day (agg_date_mods_daily). */
+typedef int (*agg_ts_entry_fn)(void *ctx, const char *text, uint32_t n, char *out);
+agg_ts_memo *agg_ts_memo_new_daily(agg_ts_entry_fn fn, void *ctx, uint32_t width,
+                                   int unit, int normalize);
+
 /* For the live rows of v (CV_INT timestamps; sel/nsel as in col_batch):
 ** codes[r] = the row's dictionary entry, AGG_TS_NULL or AGG_TS_OTHER.
 ** Returns the number of AGG_TS_OTHER rows, or -1 when out of memory. The
