@@ -52,4 +52,11 @@ CREATE VIRTUAL TABLE temp.by_product USING group_by(
   filter = 'region <> ''west'''
 );
 SELECT * FROM by_product ORDER BY qty DESC;
+.print "-- group_by with date modifiers, CAST and FILTER: a month-end key, per region"
+CREATE VIRTUAL TABLE temp.by_month USING group_by(
+  'demo/sample.parquet',
+  keys = 'date(sold_on, ''start of month'', ''+1 month'', ''-1 day'') AS month_end, region',
+  aggregates = 'count(*) AS n, count(*) FILTER (WHERE qty >= 10) AS big, total(CAST(price AS REAL) * qty) AS revenue'
+);
+SELECT * FROM by_month ORDER BY month_end, region LIMIT 6;
 SQL
