@@ -276,20 +276,17 @@ static int ex_hexval(char c){
   return c>='0'&&c<='9' ? c-'0' : c>='a'&&c<='f' ? c-'a'+10 : c>='A'&&c<='F' ? c-'A'+10 : -1;
 }
 
-static int ex_has(const char *d, const char *w){
-  size_t n = strlen(w);
-  for(; *d; d++) if( strncasecmp(d, w, n)==0 ) return 1;
-  return 0;
+/* The affinity comparisons see for an AGG_CAST_* type affinity: INTEGER
+** and REAL compare as NUMERIC. */
+static int ex_cmp_affinity(int cast_aff){
+  return cast_aff==AGG_CAST_TEXT ? AFF_TEXT : cast_aff==AGG_CAST_BLOB ? AFF_BLOB : AFF_NUM;
 }
 
-/* sqlite3AffinityType: INT -> INTEGER, CHAR/CLOB/TEXT -> TEXT, BLOB or no
-** type -> BLOB, REAL/FLOA/DOUB -> REAL, anything else NUMERIC. */
+/* A column's declared type as sqlite3AffinityType reads it; no type is
+** BLOB. */
 static int ex_decl_aff(const char *d){
   if( d==0 || d[0]==0 ) return AFF_BLOB;
-  if( ex_has(d, "INT") ) return AFF_NUM;
-  if( ex_has(d, "CHAR") || ex_has(d, "CLOB") || ex_has(d, "TEXT") ) return AFF_TEXT;
-  if( ex_has(d, "BLOB") ) return AFF_BLOB;
-  return AFF_NUM;
+  return ex_cmp_affinity(agg_cast_affinity(d, strlen(d)));
 }
 
 static agg_expr *ex_column(ex_parser *p, const char *name, size_t n){
@@ -1464,9 +1461,7 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
 ** and REAL compare as NUMERIC), none for anything else. */
 static int ex_aff(const agg_expr *e){
   if( e->op==EX_COL ) return e->aff;
-  if( e->op==EX_FUNC && e->sub==FN_CAST ){
-    return e->aff==AGG_CAST_TEXT ? AFF_TEXT : e->aff==AGG_CAST_BLOB ? AFF_BLOB : AFF_NUM;
-  }
+  if( e->op==EX_FUNC && e->sub==FN_CAST ) return ex_cmp_affinity(e->aff);
   return AFF_NONE;
 }
 

@@ -11,9 +11,10 @@
 #include <stdint.h>
 #include "../reader/scan.h"
 
-/* What CAST(x AS type) converts to: sqlite3AffinityType of the type's text
-** ("VARCHAR(10)" is TEXT, "BIGINT" INTEGER, "DOUBLE PRECISION" REAL, "BLOB"
-** BLOB, anything else NUMERIC; CAST's type name is never empty). */
+/* What CAST(x AS type) converts to, and a declared column type's affinity:
+** sqlite3AffinityType of the type's text ("VARCHAR(10)" is TEXT, "BIGINT"
+** INTEGER, "DOUBLE PRECISION" REAL, "BLOB" BLOB, anything else NUMERIC). A
+** column declared without a type is BLOB: the caller's case. */
 enum { AGG_CAST_BLOB = 'B', AGG_CAST_TEXT = 'T', AGG_CAST_NUMERIC = 'N',
        AGG_CAST_INTEGER = 'I', AGG_CAST_REAL = 'R' };
 int agg_cast_affinity(const char *z, size_t n);
