@@ -6,6 +6,7 @@
 #include "value.h"
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 /* A parsed date and time (SQLite's DateTime, without the modifier state). */
 typedef struct agg_dt {
@@ -259,12 +260,9 @@ static void dt_compute_hms(agg_dt *p){
 
 /* ---- modifiers ----------------------------------------------------------- */
 
-static int dt_lower(int c){ return c>='A' && c<='Z' ? c + 32 : c; }
 static int dt_prefix(const char *z, uint32_t n, const char *w){
-  uint32_t k = (uint32_t)strlen(w);
-  if( n<k ) return 0;
-  for(uint32_t i=0; i<k; i++) if( dt_lower((unsigned char)z[i])!=w[i] ) return 0;
-  return 1;
+  size_t k = strlen(w);
+  return n>=k && strncasecmp(z, w, k)==0;
 }
 static int dt_same(const char *z, uint32_t n, const char *w){
   return n==strlen(w) && dt_prefix(z, n, w);
@@ -320,7 +318,7 @@ int agg_date_mod_parse(const char *z, uint32_t n, agg_date_mod *m){
   while( dt_isspace(*u) ) u++;
   uint32_t ul = (uint32_t)strlen(u);
   if( ul<3 || ul>10 ) return 1;
-  if( dt_lower((unsigned char)u[ul-1])=='s' ) ul--;
+  if( u[ul-1]=='s' || u[ul-1]=='S' ) ul--;
   for(int i=0; i<6; i++){
     if( dt_same(u, ul, dt_units[i].name) ){
       m->kind = AGG_DM_ADD; m->n = i; m->r = r;
@@ -569,12 +567,7 @@ static int dt_format(const char *fmt, uint32_t nfmt, const pred_value *x,
 }
 
 int agg_strftime(const char *fmt, uint32_t nfmt, const pred_value *x,
-                 const col_dialect *dia, char *out){
-  return dt_format(fmt, nfmt, x, 0, 0, dia, 0, out);
-}
-
-int agg_strftime_mod(const char *fmt, uint32_t nfmt, const pred_value *x,
-                     const agg_date_mod *mods, int nmods, const col_dialect *dia, char *out){
+                 const agg_date_mod *mods, int nmods, const col_dialect *dia, char *out){
   return dt_format(fmt, nfmt, x, mods, nmods, dia, 0, out);
 }
 
@@ -586,12 +579,8 @@ int agg_date_jd(const pred_value *x, const agg_date_mod *mods, int nmods,
   return 1;
 }
 
-int agg_date_text(int with_time, const pred_value *x, const col_dialect *d, char *out){
-  return agg_date_text_mod(with_time, x, 0, 0, d, out);
-}
-
-int agg_date_text_mod(int with_time, const pred_value *x, const agg_date_mod *mods,
-                      int nmods, const col_dialect *d, char *out){
+int agg_date_text(int with_time, const pred_value *x, const agg_date_mod *mods,
+                  int nmods, const col_dialect *d, char *out){
   const char *f = with_time ? "%Y-%m-%d %H:%M:%S" : "%Y-%m-%d";
   return dt_format(f, (uint32_t)strlen(f), x, mods, nmods, d, 1, out);
 }

@@ -50,24 +50,20 @@ int agg_fmt_date_only(const char *fmt, uint32_t nfmt);
 /* Bytes out must have for a format of nfmt bytes. */
 #define AGG_STRFTIME_CAP(nfmt) ((size_t)(nfmt)*16 + 64)
 
-/* strftime(fmt, x) into out (AGG_STRFTIME_CAP bytes), as the SQLite d
-** describes computes it (NULL: 3.40; later versions normalize a day past
+/* strftime(fmt, x, mods...) into out (AGG_STRFTIME_CAP bytes), with the
+** modifiers mods[0..nmods) applied in order (none: nmods 0), as the SQLite
+** d describes computes it (NULL: 3.40; later versions normalize a day past
 ** the month's end and know more % letters). Returns the length, or -1
 ** when the result is NULL. */
 int agg_strftime(const char *fmt, uint32_t nfmt, const pred_value *x,
-                 const col_dialect *d, char *out);
+                 const agg_date_mod *mods, int nmods, const col_dialect *d, char *out);
 
-/* date(x) (with_time 0) or datetime(x) (1): strftime's '%Y-%m-%d' and
-** '%Y-%m-%d %H:%M:%S', except that a year before 1 keeps four digits
-** after its sign as SQLite's dateFunc prints it ('-0007-10-01', where
-** strftime's %Y gives '-007'). Returns the length, or -1 for NULL. */
-int agg_date_text(int with_time, const pred_value *x, const col_dialect *d, char *out);
-
-/* The same after modifiers mods[0..nmods) applied in order. */
-int agg_strftime_mod(const char *fmt, uint32_t nfmt, const pred_value *x,
-                     const agg_date_mod *mods, int nmods, const col_dialect *d, char *out);
-int agg_date_text_mod(int with_time, const pred_value *x, const agg_date_mod *mods,
-                      int nmods, const col_dialect *d, char *out);
+/* date(x, mods...) (with_time 0) or datetime(x, mods...) (1): strftime's
+** '%Y-%m-%d' and '%Y-%m-%d %H:%M:%S', except that a year before 1 keeps
+** four digits after its sign as SQLite's dateFunc prints it ('-0007-10-01',
+** where strftime's %Y gives '-007'). Returns the length, or -1 for NULL. */
+int agg_date_text(int with_time, const pred_value *x, const agg_date_mod *mods,
+                  int nmods, const col_dialect *d, char *out);
 
 /* julianday(x) and unixepoch(x) read x's instant: 1 with *jd set to it in
 ** milliseconds of the Julian day (date.c's iJD), 0 when the result is NULL. */

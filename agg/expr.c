@@ -1288,8 +1288,8 @@ static int ex_date_value(const agg_expr *e, const char *f, uint32_t nf,
   char *q = col_arena_alloc(a, AGG_STRFTIME_CAP(nf) + 1);
   if( q==0 ) return -1;
   int len = e->sub==FN_DATE || e->sub==FN_DATETIME
-          ? agg_date_text_mod(e->sub==FN_DATETIME, d, e->mods, e->nmods, e->dialect, q)
-          : agg_strftime_mod(f, nf, d, e->mods, e->nmods, e->dialect, q);
+          ? agg_date_text(e->sub==FN_DATETIME, d, e->mods, e->nmods, e->dialect, q)
+          : agg_strftime(f, nf, d, e->mods, e->nmods, e->dialect, q);
   if( len<0 ) return 0;
   out->type = CV_TEXT; out->p = q; out->n = (uint32_t)len;
   return 0;
@@ -1797,8 +1797,8 @@ static int ex_daily_entry(void *ctx, const char *text, uint32_t n, char *out){
   pred_value x;
   memset(&x, 0, sizeof(x));
   x.type = CV_TEXT; x.p = text; x.n = n;
-  if( e->sub==FN_DATE ) return agg_date_text_mod(0, &x, e->mods, e->nmods, e->dialect, out);
-  return agg_strftime_mod(e->args[0]->lit.p, e->args[0]->lit.n, &x, e->mods, e->nmods, e->dialect, out);
+  if( e->sub==FN_DATE ) return agg_date_text(0, &x, e->mods, e->nmods, e->dialect, out);
+  return agg_strftime(e->args[0]->lit.p, e->args[0]->lit.n, &x, e->mods, e->nmods, e->dialect, out);
 }
 static uint32_t ex_daily_width(const agg_expr *e){
   return (uint32_t)AGG_STRFTIME_CAP(e->sub==FN_DATE ? 8 : e->args[0]->lit.n) + 1;

@@ -584,16 +584,16 @@ static void test_strftime(void){
   char out[256];
   pred_value x = tv_text("2024-02-29 13:45:59.999");
   const char *f = "%Y %m %d %H %M %S %j %w";
-  CHECK(agg_strftime(f, (uint32_t)strlen(f), &x, 0, out)>0);
+  CHECK(agg_strftime(f, (uint32_t)strlen(f), &x, 0, 0, 0, out)>0);
   CHECK_EQ_STR(out, "2024 02 29 13 45 59 060 4");
   x = tv_text("2024-02-30");
-  agg_strftime("%Y-%m-%d", 8, &x, 0, out); CHECK_EQ_STR(out, "2024-02-30");
+  agg_strftime("%Y-%m-%d", 8, &x, 0, 0, 0, out); CHECK_EQ_STR(out, "2024-02-30");
   x = tv_text("2024-13-01");
-  CHECK(agg_strftime("%Y-%m-%d", 8, &x, 0, out)<0);
+  CHECK(agg_strftime("%Y-%m-%d", 8, &x, 0, 0, 0, out)<0);
   x = tv_text("2023-12-31");
-  agg_strftime("%j", 2, &x, 0, out); CHECK_EQ_STR(out, "365");
+  agg_strftime("%j", 2, &x, 0, 0, 0, out); CHECK_EQ_STR(out, "365");
   x = tv_int(2460000);
-  agg_strftime("%Y-%m-%d %H", 11, &x, 0, out); CHECK_EQ_STR(out, "2023-02-24 12");
+  agg_strftime("%Y-%m-%d %H", 11, &x, 0, 0, 0, out); CHECK_EQ_STR(out, "2023-02-24 12");
 }
 
 /* ---- differential test against SQLite ----------------------------------- */

@@ -112,7 +112,7 @@ static void test_templates(void){
     pred_value x; memset(&x, 0, sizeof(x));
     x.type = CV_TEXT; x.p = z; x.n = 19;
     char want[AGG_STRFTIME_CAP(16)], got[64];
-    int n = agg_strftime(fmts[f], nf, &x, 0, want);
+    int n = agg_strftime(fmts[f], nf, &x, 0, 0, 0, want);
     agg_tpl_apply(&t, z, got);
     int ok = n==(int)t.n && memcmp(want, got, t.n)==0;
     if( ok && t.run>=0 ) ok = memcmp(z + t.run, want, t.n)==0;
@@ -142,7 +142,7 @@ static void test_strftime_oracle(void){
     pred_value x; memset(&x, 0, sizeof(x));
     x.type = CV_TEXT; x.p = z; x.n = (uint32_t)strlen(z);
     char got[AGG_STRFTIME_CAP(16)];
-    int n = agg_strftime(f, (uint32_t)strlen(f), &x, &d, got);
+    int n = agg_strftime(f, (uint32_t)strlen(f), &x, 0, 0, &d, got);
     sqlite3_bind_text(st, 1, f, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, z, -1, SQLITE_STATIC);
     sqlite3_step(st);
@@ -166,7 +166,7 @@ static void test_strftime_oracle(void){
     pred_value x; memset(&x, 0, sizeof(x));
     x.type = CV_TEXT; x.p = days[i]; x.n = 19;
     char want[64], got[16];
-    int n = agg_strftime("%Y-%m-%d", 8, &x, &nd, want);
+    int n = agg_strftime("%Y-%m-%d", 8, &x, 0, 0, &nd, want);
     CHECK_EQ_INT(n, 10);
     if( agg_ts_canonical(days[i], 19, 1) ){
       agg_tpl_apply(&t, days[i], got);
@@ -236,7 +236,7 @@ static void test_ts_memo(void){
         if( codes[r]==AGG_TS_OTHER ){
           pred_value x; memset(&x, 0, sizeof(x));
           x.type = CV_TEXT; x.p = text; x.n = (uint32_t)tn;
-          n = agg_strftime(f, (uint32_t)strlen(f), &x, &d, got);
+          n = agg_strftime(f, (uint32_t)strlen(f), &x, 0, 0, &d, got);
         }else{
           CHECK(codes[r] < dict->n);
           if( codes[r] >= dict->n ){ bad++; continue; }
@@ -282,7 +282,7 @@ static void test_ts_memo(void){
     sqlite3_step(st);
     for(int c=0; c<3; c++){
       char got[AGG_STRFTIME_CAP(32)];
-      int n = c<2 ? agg_date_text(c, &x, &d, got) : agg_strftime("%f", 2, &x, &d, got);
+      int n = c<2 ? agg_date_text(c, &x, 0, 0, &d, got) : agg_strftime("%f", 2, &x, 0, 0, &d, got);
       const char *want = (const char*)sqlite3_column_text(st, c);
       int ok = same_text(got, n, want);
       if( !ok ){
@@ -328,10 +328,10 @@ static void test_later_versions(void){
     pred_value x; memset(&x, 0, sizeof(x));
     x.type = CV_TEXT; x.p = cases[i].in; x.n = (uint32_t)strlen(cases[i].in);
     char out[AGG_STRFTIME_CAP(64)];
-    int n = agg_strftime(f, (uint32_t)strlen(f), &x, &d, out);
+    int n = agg_strftime(f, (uint32_t)strlen(f), &x, 0, 0, &d, out);
     CHECK(n>0);
     if( n>0 ) CHECK_EQ_STR(out, cases[i].out);
-    CHECK(agg_strftime("%F", 2, &x, 0, out)<0);   /* 3.40 has no %F */
+    CHECK(agg_strftime("%F", 2, &x, 0, 0, 0, out)<0);   /* 3.40 has no %F */
   }
   /* a fraction past .999, years before 1 and hour 24 (3.54.1's answers,
   ** then 3.40's) */
@@ -353,8 +353,8 @@ static void test_later_versions(void){
     for(int later=1; later>=0; later--){
       char out[AGG_STRFTIME_CAP(16)];
       const col_dialect *dd = later ? &l : 0;
-      int n = more[i].fn ? agg_date_text(more[i].fn==2, &x, dd, out)
-                         : agg_strftime(more[i].fmt, (uint32_t)strlen(more[i].fmt), &x, dd, out);
+      int n = more[i].fn ? agg_date_text(more[i].fn==2, &x, 0, 0, dd, out)
+                         : agg_strftime(more[i].fmt, (uint32_t)strlen(more[i].fmt), &x, 0, 0, dd, out);
       const char *want = later ? more[i].later : more[i].old;
       CHECK(same_text(out, n, want));
       if( !same_text(out, n, want) ){
@@ -370,10 +370,10 @@ static void test_later_versions(void){
   pred_value x; memset(&x, 0, sizeof(x));
   x.type = CV_TEXT; x.p = "-1900-10-31 00:00:00"; x.n = 20;
   char out[64];
-  int n = agg_date_text(0, &x, &v346, out);
+  int n = agg_date_text(0, &x, 0, 0, &v346, out);
   CHECK(same_text(out, n, "-1900-11-01"));
   v346.date_jd_exact = 1;
-  n = agg_date_text(0, &x, &v346, out);
+  n = agg_date_text(0, &x, 0, 0, &v346, out);
   CHECK(same_text(out, n, "-1900-10-31"));
 }
 
@@ -405,7 +405,7 @@ static void test_date_modifiers(void){
     for(int i=0; i<2; i++) CHECK(agg_date_mod_parse(mz[i], (uint32_t)strlen(mz[i]), &m[i])==0);
     const char *f = fmts[rnd(4)];
     char got[AGG_STRFTIME_CAP(32)];
-    int n = agg_strftime_mod(f, (uint32_t)strlen(f), &x, m, 2, &d, got);
+    int n = agg_strftime(f, (uint32_t)strlen(f), &x, m, 2, &d, got);
     sqlite3_bind_text(st, 1, f, -1, SQLITE_STATIC);
     if( x.type==CV_TEXT ) sqlite3_bind_text(st, 2, z, -1, SQLITE_STATIC);
     else sqlite3_bind_double(st, 2, x.f);
