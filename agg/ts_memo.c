@@ -164,32 +164,25 @@ static __attribute__((noinline)) uint32_t ts_miss(agg_ts_memo *m, int64_t q){
   int len = pq_format_timestamp(secs*1000, COL_TS_MILLIS, text);
   if( !agg_ts_canonical(text, (uint32_t)len, m->normalize) ) return AGG_TS_OTHER + 1;
   uint32_t w = m->fn ? m->width : m->tpl->n;
-  char *made = 0;
-  int mlen = 0;
-  if( m->fn ){
-    /* the entry first: one the function gives NULL for takes the text path */
-    made = malloc(w);
-    if( made==0 ) return 0;
-    mlen = m->fn(m->ctx, text, (uint32_t)len, made);
-    if( mlen<0 || (uint32_t)mlen>w ){ free(made); return AGG_TS_OTHER + 1; }
-  }
   if( m->n==m->cap ){
     uint32_t cap = m->cap ? m->cap*2 : 64;
     char *b = realloc(m->bytes, (size_t)cap*w + 1);
-    if( b==0 ){ free(made); return 0; }
+    if( b==0 ) return 0;
     m->bytes = b;
     /* the bytes may have moved (before the next step can fail) */
     for(uint32_t i=0; i<m->n; i++) m->str[i].p = b + (size_t)i*w;
     cv_str *s = realloc(m->str, (size_t)cap*sizeof(cv_str));
-    if( s==0 ){ free(made); return 0; }
+    if( s==0 ) return 0;
     m->str = s;
     m->dict.str = s;
     m->cap = cap;
   }
   char *p = m->bytes + (size_t)m->n*w;
   if( m->fn ){
-    memcpy(p, made, (size_t)mlen);
-    free(made);
+    /* a day the function gives NULL for takes no entry (its slot stays
+    ** free) and its rows the text path */
+    int mlen = m->fn(m->ctx, text, (uint32_t)len, p);
+    if( mlen<0 ) return AGG_TS_OTHER + 1;
     m->str[m->n].n = (uint32_t)mlen;
   }else{
     agg_tpl_apply(m->tpl, text, p);
