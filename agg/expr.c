@@ -13,6 +13,7 @@
 #include "expr_strfn.h"
 #include "expr_scalar.h"
 #include "ts_memo.h"
+#include "ordered.h"
 #include "../reader/predicate.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -818,11 +819,11 @@ static uint64_t ex_node_hash(const agg_expr *e){
   return h ^ (h>>29);
 }
 
-static int ex_node_same(const agg_expr *a, const agg_expr *b){
+/* a and b alike but for their arguments */
+static int ex_fields_same(const agg_expr *a, const agg_expr *b){
   if( a->op!=b->op || a->sub!=b->sub || a->src!=b->src || a->aff!=b->aff || a->neg!=b->neg
    || a->esc!=b->esc || a->has_base!=b->has_base || a->has_else!=b->has_else
    || a->nargs!=b->nargs ) return 0;
-  for(int i=0; i<a->nargs; i++) if( a->args[i]!=b->args[i] ) return 0;
   if( a->op!=EX_LIT ) return 1;
   if( a->lit.type!=b->lit.type ) return 0;
   switch( a->lit.type ){
@@ -832,6 +833,21 @@ static int ex_node_same(const agg_expr *a, const agg_expr *b){
       return a->lit.n==b->lit.n && (a->lit.n==0 || memcmp(a->lit.p, b->lit.p, a->lit.n)==0);
     default: return 1;
   }
+}
+
+static int ex_node_same(const agg_expr *a, const agg_expr *b){
+  if( !ex_fields_same(a, b) ) return 0;
+  for(int i=0; i<a->nargs; i++) if( a->args[i]!=b->args[i] ) return 0;
+  return 1;
+}
+
+/* Two trees that compute the same thing the same way (sqlite3ExprCompare's
+** question, asked of parsed trees). */
+static int ex_tree_same(const agg_expr *a, const agg_expr *b){
+  if( a==b ) return 1;
+  if( a==0 || b==0 || !ex_fields_same(a, b) ) return 0;
+  for(int i=0; i<a->nargs; i++) if( !ex_tree_same(a->args[i], b->args[i]) ) return 0;
+  return 1;
 }
 
 /* e, or the node identical to it seen before (then e is freed). Out of
@@ -881,6 +897,10 @@ void agg_item_list_free(agg_item_list *l){
     free(l->items[i].name);
     ex_free(l->items[i].expr);
     ex_free(l->items[i].sep);
+    for(int t=0; t<l->items[i].nob; t++) ex_free(l->items[i].ob[t]);
+    free(l->items[i].ob);
+    free(l->items[i].ob_desc);
+    free(l->items[i].ob_nulls_first);
   }
   free(l->items);
   l->n = 0; l->items = 0;
@@ -892,6 +912,51 @@ static char *ex_span(const char *z, size_t a, size_t b){
   char *s = malloc(b-a+1);
   if( s ){ memcpy(s, z+a, b-a); s[b-a] = 0; }
   return s;
+}
+
+static void ex_order_by_drop(agg_item *it){
+  for(int t=0; t<it->nob; t++) ex_free(it->ob[t]);
+  free(it->ob); free(it->ob_desc); free(it->ob_nulls_first);
+  it->ob = 0; it->ob_desc = 0; it->ob_nulls_first = 0;
+  it->nob = 0;
+}
+
+/* ORDER BY term [ASC|DESC] [NULLS FIRST|LAST], ... inside an aggregate's
+** parentheses, into it->ob (at ORDER). */
+static int ex_order_by(ex_parser *p, agg_item *it){
+  ex_next(p);
+  if( !ex_kw(p, "BY") ) return ex_syntax(p);
+  do{
+    ex_next(p);
+    if( it->nob % 8==0 ){
+      size_t cap = (size_t)it->nob + 8;
+      agg_expr **ob = realloc(it->ob, cap*sizeof(*ob));
+      if( ob ) it->ob = ob;
+      uint8_t *d = realloc(it->ob_desc, cap);
+      if( d ) it->ob_desc = d;
+      uint8_t *nf = realloc(it->ob_nulls_first, cap);
+      if( nf ) it->ob_nulls_first = nf;
+      if( !ob || !d || !nf ) return col_error_set(p->err, COL_ENOMEM, "out of memory");
+    }
+    agg_expr *e = ex_share(ex_parse_expr(p));
+    if( e==0 ) return p->err->code;
+    int desc = 0;
+    if( ex_kw(p, "DESC") ){ desc = 1; ex_next(p); }
+    else if( ex_kw(p, "ASC") ) ex_next(p);
+    int nulls_first = !desc;
+    if( ex_kw(p, "NULLS") ){
+      ex_next(p);
+      if( ex_kw(p, "FIRST") ) nulls_first = 1;
+      else if( ex_kw(p, "LAST") ) nulls_first = 0;
+      else{ ex_free(e); return ex_syntax(p); }
+      ex_next(p);
+    }
+    it->ob[it->nob] = e;
+    it->ob_desc[it->nob] = (uint8_t)desc;
+    it->ob_nulls_first[it->nob] = (uint8_t)nulls_first;
+    it->nob++;
+  }while( ex_is(p, ',') );
+  return COL_OK;
 }
 
 /* One item: an expression or aggregate call, then an optional alias. */
@@ -928,9 +993,14 @@ static int ex_item(ex_parser *p, int aggs, agg_item *it){
         if( it->sep==0 ) return p->err->code;
       }
     }
-    if( ex_kw(p, "ORDER") ){
-      return col_error_set(p->err, COL_ERROR, "group_by does not evaluate ORDER BY inside "
-                           "%.*s() (use SQLite's own GROUP BY)", (int)fn, p->z+fs);
+    if( kind!=AGG_COUNT_STAR && ex_kw(p, "ORDER") ){
+      int rc = ex_order_by(p, it);
+      if( rc ) return rc;
+      if( kind==AGG_MIN || kind==AGG_MAX ){
+        ex_order_by_drop(it);     /* SQLite ignores it there (NEEDCOLL) */
+      }else if( it->distinct ){
+        it->ob_distinct = it->nob==1 && ex_tree_same(it->ob[0], it->expr) ? AGG_ORD_LAST : AGG_ORD_FIRST;
+      }
     }
     if( !ex_is(p, ')') ) return ex_syntax(p);
     if( it->sep==0 && fn==10 && strncasecmp(p->z+fs, "string_agg", 10)==0 ){

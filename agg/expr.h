@@ -47,6 +47,13 @@ typedef struct agg_item {
   int distinct;           /* aggregates: DISTINCT was given */
   int src_col;            /* a plain column reference: its source column
                           ** index, else -1 */
+  int nob;                /* aggregates: ORDER BY terms inside the call
+                          ** (agg/ordered.h; min/max drop theirs, as SQLite) */
+  agg_expr **ob;          /* their expressions (malloc'd array of nob) */
+  uint8_t *ob_desc;       /* per term: DESC */
+  uint8_t *ob_nulls_first; /* per term: NULLs first (ASC's default) */
+  int ob_distinct;        /* with DISTINCT: AGG_ORD_FIRST, or AGG_ORD_LAST
+                          ** when the one term is the argument itself */
 } agg_item;
 
 typedef struct agg_item_list {

@@ -13,6 +13,7 @@
 #include "aggregate.h"
 #include "value.h"
 #include "bigmem.h"
+#include "ordered.h"
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,8 @@ typedef struct gb_part {
   uint64_t *dd_hash;      /* gb_part_dedup: its table's hashes */
   uint32_t *dd_rep;       /* and representatives (+1; 0 empty) */
   uint32_t dd_cap;        /* slots of both, a power of two */
+  agg_ordbuf *ord;        /* per aggregate: its rows, when it has ORDER BY
+                          ** terms (replayed into states at finish) */
 } gb_part;
 
 /* sum, total and avg over `column + k` (k an INTEGER literal, 0 for the
@@ -115,6 +118,8 @@ struct groupby {
   const col_vector **kv;  /* table key vectors of the current batch */
   const col_vector **av;  /* argument vectors (NULL for count(*)) */
   const col_vector **sv;  /* separator vectors (NULL when none) */
+  const col_vector **ov;  /* ORDER BY term vectors of every aggregate */
+  int *ov_at;             /* per aggregate: where its terms start in ov */
   const col_batch *batch; /* the batch being consumed */
   uint64_t row_base;      /* rows consumed before this batch (partitions
                           ** order groups by it; a lane uses first_row) */
@@ -161,10 +166,16 @@ static int gb_part_init(groupby *gb, gb_part *p, col_error *err){
   if( p->states==0 ) goto oom;
   for(int a=0; a<gb->aggs.n; a++){
     const agg_item *it = &gb->aggs.items[a];
-    if( agg_state_init(&p->states[a], (agg_kind)it->kind, it->distinct, gb->keys.n==0) ) goto oom;
+    /* an ORDER BY aggregate's rows reach its state deduplicated */
+    if( agg_state_init(&p->states[a], (agg_kind)it->kind, it->distinct && !it->nob, gb->keys.n==0) ) goto oom;
     p->states[a].track_abs = gb->lane;
     p->states[a].kbn = gb->dialect.sum_kbn;
     p->states[a].dialect = &gb->dialect;
+    if( it->nob ){
+      if( p->ord==0 && (p->ord = calloc((size_t)gb->aggs.n, sizeof(agg_ordbuf)))==0 ) goto oom;
+      if( agg_ordbuf_init(&p->ord[a], it->nob, it->ob_desc, it->ob_nulls_first, it->sep ? 2 : 1,
+                          it->distinct ? it->ob_distinct : AGG_ORD_ALL) ) goto oom;
+    }
   }
   return COL_OK;
 oom:
@@ -175,6 +186,10 @@ static void gb_part_free(groupby *gb, gb_part *p){
   agg_table_free(&p->table);
   if( p->states ){
     for(int a=0; a<gb->aggs.n; a++) agg_state_free(&p->states[a]);
+  }
+  if( p->ord ){
+    for(int a=0; a<gb->aggs.n; a++) agg_ordbuf_free(&p->ord[a]);
+    free(p->ord);
   }
   free(p->states); agg_mem_free(p->first_row);
   free(p->rows); free(p->gid); free(p->rows2); free(p->gid2);
@@ -220,6 +235,7 @@ void groupby_free(groupby *gb){
   agg_hasher_free(&gb->hasher);
   col_arena_free(&gb->arena);
   free(gb->proj); free(gb->raw); free(gb->key_ts); free(gb->hashes); free(gb->kv); free(gb->av); free(gb->sv);
+  free(gb->ov); free(gb->ov_at);
   free(gb->order_part); free(gb->order_slot); free(gb->order_at);
   free(gb->bases); free(gb->lin_base); free(gb->lin_k);
   free(gb->kcol);
@@ -498,6 +514,7 @@ static int gb_raw_timestamps(groupby *gb, const col_schema *schema){
     }
     for(int i=0; i<gb->aggs.n && ok; i++){
       ok = agg_expr_ts_only(gb->aggs.items[i].expr, src) && agg_expr_ts_only(gb->aggs.items[i].sep, src);
+      for(int t=0; t<gb->aggs.items[i].nob && ok; t++) ok = agg_expr_ts_only(gb->aggs.items[i].ob[t], src);
     }
     if( !ok ) continue;
     gb->raw[c] = 1;
@@ -507,6 +524,7 @@ static int gb_raw_timestamps(groupby *gb, const col_schema *schema){
     for(int i=0; i<gb->aggs.n; i++){
       agg_expr_set_ts(gb->aggs.items[i].expr, src, unit);
       agg_expr_set_ts(gb->aggs.items[i].sep, src, unit);
+      for(int t=0; t<gb->aggs.items[i].nob; t++) agg_expr_set_ts(gb->aggs.items[i].ob[t], src, unit);
     }
   }
   return 0;
@@ -545,6 +563,7 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
   for(int i=0; i<gb->aggs.n; i++){
     agg_expr_set_dialect(gb->aggs.items[i].expr, &gb->dialect);
     agg_expr_set_dialect(gb->aggs.items[i].sep, &gb->dialect);
+    for(int t=0; t<gb->aggs.items[i].nob; t++) agg_expr_set_dialect(gb->aggs.items[i].ob[t], &gb->dialect);
   }
   agg_expr_set_dialect(gb->where, &gb->dialect);
   /* The projection: every column any expression reads, in first-use order. */
@@ -556,6 +575,7 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
   for(int i=0; i<gb->aggs.n; i++){
     agg_expr_columns(gb->aggs.items[i].expr, gb_add_col, &cs);
     agg_expr_columns(gb->aggs.items[i].sep, gb_add_col, &cs);
+    for(int t=0; t<gb->aggs.items[i].nob; t++) agg_expr_columns(gb->aggs.items[i].ob[t], gb_add_col, &cs);
   }
   agg_expr_columns(gb->where, gb_add_col, &cs);
   for(int i=0; i<cs.n; i++) map[cs.cols[i]] = i;
@@ -563,6 +583,7 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
   for(int i=0; i<gb->aggs.n; i++){
     agg_expr_bind(gb->aggs.items[i].expr, map);
     agg_expr_bind(gb->aggs.items[i].sep, map);
+    for(int t=0; t<gb->aggs.items[i].nob; t++) agg_expr_bind(gb->aggs.items[i].ob[t], map);
   }
   agg_expr_bind(gb->where, map);
   free(map);
@@ -578,7 +599,7 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
     const agg_item *it = &gb->aggs.items[i];
     int bcol; int64_t k;
     gb->lin_base[i] = -1;
-    if( it->distinct || (it->kind!=AGG_SUM && it->kind!=AGG_TOTAL && it->kind!=AGG_AVG) ) continue;
+    if( it->distinct || it->nob || (it->kind!=AGG_SUM && it->kind!=AGG_TOTAL && it->kind!=AGG_AVG) ) continue;
     if( !agg_expr_linear(it->expr, &bcol, &k) ) continue;
     int b = 0;
     while( b<gb->nbase && gb->bases[b].bcol!=bcol ) b++;
@@ -591,9 +612,13 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
   gb->kv = calloc((size_t)gb->nindep + 1, sizeof(*gb->kv));
   gb->av = calloc((size_t)gb->aggs.n + 1, sizeof(*gb->av));
   gb->sv = calloc((size_t)gb->aggs.n + 1, sizeof(*gb->sv));
+  gb->ov_at = calloc((size_t)gb->aggs.n + 1, sizeof(int));
+  if( gb->ov_at==0 ) goto oom;
+  for(int i=0; i<gb->aggs.n; i++) gb->ov_at[i+1] = gb->ov_at[i] + gb->aggs.items[i].nob;
+  gb->ov = calloc((size_t)gb->ov_at[gb->aggs.n] + 1, sizeof(*gb->ov));
   gb->nparts = gb->nthread;
   gb->parts = calloc((size_t)gb->nthread, sizeof(gb_part));
-  if( !gb->kv || !gb->av || !gb->sv || !gb->parts ) goto oom;
+  if( !gb->kv || !gb->av || !gb->sv || !gb->ov || !gb->parts ) goto oom;
   for(int i=0; i<gb->nthread; i++){
     if( gb_part_init(gb, &gb->parts[i], err) ) goto fail;
   }
@@ -661,6 +686,7 @@ int groupby_uses(const groupby *gb, int what){
   for(int i=0; i<gb->keys.n; i++) if( agg_expr_uses(gb->keys.items[i].expr, what) ) return 1;
   for(int i=0; i<gb->aggs.n; i++){
     if( agg_expr_uses(gb->aggs.items[i].expr, what) || agg_expr_uses(gb->aggs.items[i].sep, what) ) return 1;
+    for(int t=0; t<gb->aggs.items[i].nob; t++) if( agg_expr_uses(gb->aggs.items[i].ob[t], what) ) return 1;
   }
   return agg_expr_uses(gb->where, what);
 }
@@ -864,6 +890,12 @@ static int gb_part_consume(groupby *gb, int w){
   for(int a=0; a<gb->aggs.n; a++){
     agg_state *s = &p->states[a];
     if( gb->lin_base[a]>=0 && gb->bases[gb->lin_base[a]].active ) continue;
+    if( gb->aggs.items[a].nob ){
+      rc = agg_ordbuf_add(&p->ord[a], &gb->ov[gb->ov_at[a]], gb->av[a], gb->sv[a], b->n,
+                          p->rows, p->gid, n, gb->row_base, err);
+      if( rc ) return rc;
+      continue;
+    }
     if( (rc = agg_state_reserve(s, p->table.ngroup, err))!=0 ) return rc;
     uint32_t *rows = p->rows, *gid = p->gid;
     if( s->distinct ){
@@ -950,13 +982,17 @@ uint64_t groupby_memory(const groupby *gb){
   for(int k=0; k<gb->keys.n; k++) m += agg_expr_memory(gb->keys.items[k].expr);
   for(int a=0; a<gb->aggs.n; a++){
     m += agg_expr_memory(gb->aggs.items[a].expr) + agg_expr_memory(gb->aggs.items[a].sep);
+    for(int t=0; t<gb->aggs.items[a].nob; t++) m += agg_expr_memory(gb->aggs.items[a].ob[t]);
   }
   for(int i=0; i<gb->nparts; i++){
     const gb_part *p = &gb->parts[i];
     m += agg_table_footprint(&p->table) + agg_table_owned(&p->table);
     m += (uint64_t)p->first_cap*8 + (uint64_t)p->cap*16 + (uint64_t)p->dc_cap*4 + (uint64_t)p->dd_cap*12;
     for(int b=0; b<gb->nbase; b++) if( gb->bases[b].active ) m += (uint64_t)p->lcap*16;
-    for(int a=0; a<gb->aggs.n; a++) m += agg_state_footprint(&p->states[a]);
+    for(int a=0; a<gb->aggs.n; a++){
+      m += agg_state_footprint(&p->states[a]);
+      if( p->ord ) m += agg_ordbuf_footprint(&p->ord[a]);
+    }
   }
   return m;
 }
@@ -1091,6 +1127,10 @@ int groupby_consume(groupby *gb, const col_batch *b0, col_error *err){
     if( gb->lin_base[i]>=0 && gb->bases[gb->lin_base[i]].active ) continue;
     if( it->expr && (rc = agg_expr_eval(it->expr, b, &gb->arena, &gb->av[i], err))!=0 ) return rc;
     if( it->sep && (rc = agg_expr_eval(it->sep, b, &gb->arena, &gb->sv[i], err))!=0 ) return rc;
+    for(int t=0; t<it->nob; t++){
+      rc = agg_expr_eval(it->ob[t], b, &gb->arena, &gb->ov[gb->ov_at[i] + t], err);
+      if( rc ) return rc;
+    }
   }
   if( b->n > gb->hcap ){
     uint64_t *h = realloc(gb->hashes, (size_t)b->n*8);
@@ -1164,6 +1204,7 @@ static int gb_const_value(agg_expr *e, col_arena *arena, pred_value *out){
 int groupby_can_merge(const groupby *gb){
   for(int a=0; a<gb->aggs.n; a++){
     const agg_item *it = &gb->aggs.items[a];
+    if( it->nob ) return 0;     /* its rows wait in a buffer, unmerged */
     if( it->kind!=AGG_GROUP_CONCAT || it->sep==0 ) continue;
     int ncol = 0;
     agg_expr_columns(it->sep, gb_count_col, &ncol);
@@ -1477,6 +1518,15 @@ static int gb_order_upto(groupby *gb, uint32_t row, col_error *err){
 }
 
 int groupby_finish(groupby *gb, col_error *err){
+  for(int i=0; i<gb->nparts; i++){
+    gb_part *p = &gb->parts[i];
+    for(int a=0; a<gb->aggs.n && p->ord; a++){
+      if( gb->aggs.items[a].nob==0 ) continue;
+      int rc = agg_state_reserve(&p->states[a], p->table.ngroup, err);
+      if( rc==COL_OK ) rc = agg_ordbuf_replay(&p->ord[a], &p->states[a], err);
+      if( rc ) return rc;
+    }
+  }
   for(int i=0; i<gb->nparts; i++){
     for(int a=0; a<gb->aggs.n; a++){
       int rc = agg_state_settle(&gb->parts[i].states[a], err);

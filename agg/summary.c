@@ -48,7 +48,7 @@ int groupby_from_summary(const groupby *gb, col_dataset *ds, pred_value **row){
   if( ds->m->summary==0 || groupby_keys(gb)->n>0 || n<=0 ) return 0;
   for(int i=0; i<n; i++){
     const agg_item *it = &al->items[i];
-    if( it->distinct || it->sep ) return 0;
+    if( it->distinct || it->sep || it->nob ) return 0;
     if( it->kind!=AGG_COUNT_STAR && it->src_col<0 ) return 0;
     if( it->kind!=AGG_COUNT_STAR && it->kind!=AGG_COUNT
         && it->kind!=AGG_MIN && it->kind!=AGG_MAX ) return 0;

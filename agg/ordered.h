@@ -1,0 +1,96 @@
+/*
+** ordered.h — an aggregate with ORDER BY inside its call
+** (group_concat(x, ', ' ORDER BY y DESC)), computed as SQLite 3.44 and
+** later compute it.
+**
+** SQLite does not step such an aggregate as rows arrive. It stores each
+** row's ORDER BY values and arguments in a sorter of the aggregate's own,
+** with a sequence number, and when the group ends steps the aggregate over
+** the stored rows in ORDER BY order, ties in the order the rows arrived
+** (select.c: updateAccumulator, finalizeAggFunctions). agg_ordbuf does the
+** same for every group of a partition at once: rows are appended with
+** their group and row number, sorted by (group, terms, row number) when the
+** scan ends, and fed in that order to the aggregate's ordinary state
+** (agg_state_update), which then gives its usual answer.
+**
+** Terms compare as SQLite's sorter compares them under BINARY collation
+** (NULL < numbers < TEXT < BLOB; ASC puts NULLs first and DESC last unless
+** NULLS FIRST/LAST says otherwise). DISTINCT: SQLite keeps the first row
+** (in row order) of each distinct argument and sorts those, except when
+** the single ORDER BY term is the argument itself: then the sorter's unique
+** key does the work, and of equal values (1 and 1.0) the row stored last
+** stays. Either way only one row per (group, value) pair is held: a set of
+** the pairs (an agg_table, its slots the rows' positions) finds a row's
+** pair already stored, and the row is dropped, or overwrites it. Rows whose
+** first argument is NULL are never stored: every aggregate here skips them,
+** and count(*) takes no ORDER BY.
+*/
+#ifndef COLUMNAR_AGG_ORDERED_H
+#define COLUMNAR_AGG_ORDERED_H
+
+#include <stdint.h>
+#include "../reader/vector.h"
+#include "../reader/error.h"
+#include "aggregate.h"
+#include "hash.h"
+#include "table.h"
+
+#define AGG_ORD_ALL 0           /* every row */
+#define AGG_ORD_FIRST 1         /* DISTINCT: each value's first row */
+#define AGG_ORD_LAST 2          /* DISTINCT ORDER BY the argument: last row */
+
+/* One stored value: INTEGER in w, REAL's bits in w, TEXT/BLOB as the
+** offset in the heap of its n bytes. */
+typedef struct agg_ordval {
+  int64_t w;
+  uint32_t n;
+  uint8_t type;           /* CV_NULL .. CV_BLOB */
+} agg_ordval;
+
+typedef struct agg_ordbuf {
+  int nterm;              /* ORDER BY terms */
+  const uint8_t *desc;    /* per term: DESC */
+  const uint8_t *nulls_first; /* per term: NULLs sort first */
+  int narg;               /* arguments stored (1, or 2 with a separator) */
+  int distinct;           /* AGG_ORD_* */
+  uint32_t n;             /* rows stored */
+  uint32_t cap;           /* rows gid, seq and vals have room for */
+  uint32_t *gid;          /* each row's group */
+  uint64_t *seq;          /* each row's number in the scan */
+  agg_ordval *vals;       /* per row: nterm terms, then narg arguments */
+  char *heap;             /* TEXT/BLOB bytes */
+  uint64_t heap_len, heap_cap;
+  /* DISTINCT: the (group, argument) pairs stored; pair slot s is row s */
+  agg_table pairs;
+  agg_hasher hs;
+  int64_t *g64;           /* scratch per batch row: its group */
+  uint64_t *h;            /* its pair's hash */
+  uint32_t *slot;         /* per stored candidate: its pair's slot */
+  uint32_t *sel;          /* the candidates (rows with a non-NULL argument) */
+  uint32_t *gsel;         /* their groups */
+  uint32_t scap;          /* batch rows the scratch holds */
+} agg_ordbuf;
+
+/* An empty buffer. desc and nulls_first (nterm each) must outlive it.
+** 0, or -1 on OOM. */
+int agg_ordbuf_init(agg_ordbuf *o, int nterm, const uint8_t *desc,
+                    const uint8_t *nulls_first, int narg, int distinct);
+void agg_ordbuf_free(agg_ordbuf *o);
+
+/* Store rows rows[0..n) of a batch of nrow rows for groups gid[0..n): the
+** terms' vectors term[0..nterm), the argument arg and the separator sep
+** (NULL when narg is 1). A row's number is seq0 + its batch row. Errors:
+** out of memory, more than 2^32-2 rows. */
+int agg_ordbuf_add(agg_ordbuf *o, const col_vector *const *term,
+                   const col_vector *arg, const col_vector *sep, uint32_t nrow,
+                   const uint32_t *rows, const uint32_t *gid, uint32_t n,
+                   uint64_t seq0, col_error *err);
+
+/* Sort what is stored and feed it to s (reserved for every group stored),
+** then empty the buffer. */
+int agg_ordbuf_replay(agg_ordbuf *o, agg_state *s, col_error *err);
+
+/* Bytes the buffer holds. */
+uint64_t agg_ordbuf_footprint(const agg_ordbuf *o);
+
+#endif
