@@ -892,7 +892,7 @@ static int gb_part_consume(groupby *gb, int w){
     if( gb->lin_base[a]>=0 && gb->bases[gb->lin_base[a]].active ) continue;
     if( gb->aggs.items[a].nob ){
       rc = agg_ordbuf_add(&p->ord[a], &gb->ov[gb->ov_at[a]], gb->av[a], gb->sv[a], b->n,
-                          p->rows, p->gid, n, gb->row_base, err);
+                          p->rows, p->gid, n, err);
       if( rc ) return rc;
       continue;
     }

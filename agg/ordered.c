@@ -22,23 +22,29 @@ int agg_ordbuf_init(agg_ordbuf *o, int nterm, const uint8_t *desc,
   return agg_table_init(&o->pairs, 2);
 }
 
+static void ord_scratch_free(agg_ordbuf *o){
+  free(o->g64); free(o->h); free(o->slot); free(o->ival); free(o->sel); free(o->gsel);
+  o->g64 = 0; o->h = 0; o->slot = 0; o->ival = 0; o->sel = 0; o->gsel = 0;
+  o->scap = 0;
+}
+
 void agg_ordbuf_free(agg_ordbuf *o){
-  free(o->gid); free(o->seq); free(o->vals); free(o->heap);
-  o->gid = 0; o->seq = 0; o->vals = 0; o->heap = 0;
+  free(o->gid); free(o->vals); free(o->heap);
+  o->gid = 0; o->vals = 0; o->heap = 0;
   o->n = o->cap = 0;
   o->heap_len = o->heap_cap = 0;
+  agg_iset_free(&o->iset);
   agg_table_free(&o->pairs);
   agg_hasher_free(&o->hs);
-  free(o->g64); free(o->h); free(o->slot); free(o->sel); free(o->gsel);
-  o->g64 = 0; o->h = 0; o->slot = 0; o->sel = 0; o->gsel = 0;
-  o->scap = 0;
+  ord_scratch_free(o);
 }
 
 uint64_t agg_ordbuf_footprint(const agg_ordbuf *o){
   uint64_t w = (uint64_t)(o->nterm + o->narg);
-  return (uint64_t)o->cap * (4 + 8 + w*sizeof(agg_ordval)) + o->heap_cap
+  return (uint64_t)o->cap * (4 + w*sizeof(agg_ordval)) + o->heap_cap
+       + agg_iset_footprint(&o->iset)
        + agg_table_footprint(&o->pairs) + agg_table_owned(&o->pairs)
-       + (uint64_t)o->scap * (8 + 8 + 4 + 4 + 4);
+       + (uint64_t)o->scap * (8 + 8 + 4 + 8 + 4 + 4);
 }
 
 static int ord_grow(agg_ordbuf *o, uint32_t need, col_error *err){
@@ -52,11 +58,9 @@ static int ord_grow(agg_ordbuf *o, uint32_t need, col_error *err){
   size_t w = (size_t)(o->nterm + o->narg);
   uint32_t *g = realloc(o->gid, (size_t)cap*4);
   if( g ) o->gid = g;
-  uint64_t *s = realloc(o->seq, (size_t)cap*8);
-  if( s ) o->seq = s;
   agg_ordval *v = realloc(o->vals, (size_t)cap*w*sizeof(agg_ordval));
   if( v ) o->vals = v;
-  if( !g || !s || !v ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory buffering an ORDER BY aggregate");
+  if( !g || !v ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory buffering an ORDER BY aggregate");
   o->cap = (uint32_t)cap;
   return COL_OK;
 }
@@ -89,85 +93,149 @@ static int ord_store(agg_ordbuf *o, const col_vector *v, uint32_t r, agg_ordval 
   return COL_OK;
 }
 
-/* Row r's terms and arguments into stored row e, numbered seq. */
+/* Row r's terms and arguments into stored row e. */
 static int ord_put(agg_ordbuf *o, uint32_t e, const col_vector *const *term,
                    const col_vector *arg, const col_vector *sep, uint32_t r,
-                   uint64_t seq, col_error *err){
+                   col_error *err){
   agg_ordval *v = o->vals + (size_t)e*(size_t)(o->nterm + o->narg);
   int rc = COL_OK;
   for(int t=0; t<o->nterm && rc==COL_OK; t++) rc = ord_store(o, term[t], r, &v[t], err);
   if( rc==COL_OK ) rc = ord_store(o, arg, r, &v[o->nterm], err);
   if( rc==COL_OK && o->narg>1 ) rc = ord_store(o, sep, r, &v[o->nterm+1], err);
-  o->seq[e] = seq;
   return rc;
 }
 
-/* DISTINCT: the pair slot of each candidate sel[0..n) into o->slot. */
-static int ord_pairs(agg_ordbuf *o, const col_vector *arg, uint32_t nrow,
-                     uint32_t n, col_error *err){
-  for(uint32_t k=0; k<n; k++) o->g64[o->sel[k]] = o->gsel[k];
+/* Append row r for group g. */
+static int ord_append(agg_ordbuf *o, const col_vector *const *term,
+                      const col_vector *arg, const col_vector *sep, uint32_t r,
+                      uint32_t g, col_error *err){
+  if( o->n==o->cap && ord_grow(o, o->n + 1, err) ) return err->code;
+  int rc = ord_put(o, o->n, term, arg, sep, r, err);
+  if( rc ) return rc;
+  o->gid[o->n++] = g;
+  return COL_OK;
+}
+
+static int ord_scratch(agg_ordbuf *o, uint32_t nrow, col_error *err){
+  if( nrow <= o->scap ) return COL_OK;
+  ord_scratch_free(o);
+  o->g64 = malloc((size_t)nrow*8); o->h = malloc((size_t)nrow*8);
+  o->slot = malloc((size_t)nrow*4); o->ival = malloc((size_t)nrow*8);
+  o->sel = malloc((size_t)nrow*4); o->gsel = malloc((size_t)nrow*4);
+  if( !o->g64 || !o->h || !o->slot || !o->ival || !o->sel || !o->gsel ){
+    ord_scratch_free(o);
+    return col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
+  }
+  o->scap = nrow;
+  return COL_OK;
+}
+
+/* DISTINCT: the pair slots of candidates sel[0..n) into o->slot. g64 is
+** indexed by batch row, nrow of them. */
+static int ord_pairs(agg_ordbuf *o, const col_vector *arg, const int64_t *g64,
+                     uint32_t nrow, const uint32_t *sel, uint32_t n, col_error *err){
   col_vector gv;
   memset(&gv, 0, sizeof(gv));
-  gv.type = CV_INT; gv.form = CV_FLAT; gv.n = nrow; gv.i64 = o->g64;
+  gv.type = CV_INT; gv.form = CV_FLAT; gv.n = nrow; gv.i64 = g64;
   const col_vector *pair[2] = { &gv, arg };
-  if( agg_hash_keys(&o->hs, pair, 2, o->sel, n, o->h) ){
+  if( agg_hash_keys(&o->hs, pair, 2, sel, n, o->h) ){
     return col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
   }
   uint32_t nnew;
-  return agg_table_lookup(&o->pairs, pair, o->sel, n, o->h, o->slot, &nnew, err);
+  return agg_table_lookup(&o->pairs, pair, sel, n, o->h, o->slot, &nnew, err);
+}
+
+/* The first value that is not an INTEGER: the stored rows' pairs, all
+** INTEGER, go from the iset into pairs, stored row e as slot e. */
+static int ord_iset_retire(agg_ordbuf *o, col_error *err){
+  uint32_t w = (uint32_t)(o->nterm + o->narg);
+  int64_t g[ORD_REPLAY_CHUNK], v[ORD_REPLAY_CHUNK];
+  uint32_t sel[ORD_REPLAY_CHUNK];
+  col_vector av;
+  memset(&av, 0, sizeof(av));
+  av.type = CV_INT; av.form = CV_FLAT; av.i64 = v;
+  int rc = COL_OK;
+  for(uint32_t at=0; at<o->n && rc==COL_OK; at+=ORD_REPLAY_CHUNK){
+    uint32_t m = o->n - at < ORD_REPLAY_CHUNK ? o->n - at : ORD_REPLAY_CHUNK;
+    for(uint32_t k=0; k<m; k++){
+      g[k] = o->gid[at+k];
+      v[k] = o->vals[(size_t)(at+k)*w + (uint32_t)o->nterm].w;
+      sel[k] = k;
+    }
+    av.n = m;
+    rc = ord_pairs(o, &av, g, m, sel, m, err);
+  }
+  agg_iset_free(&o->iset);
+  o->iset_off = 1;
+  return rc;
+}
+
+/* DISTINCT while every value is an INTEGER: rows of new pairs appended. */
+static int ord_add_ints(agg_ordbuf *o, const col_vector *const *term,
+                        const col_vector *arg, const col_vector *sep, uint32_t m,
+                        col_error *err){
+  for(uint32_t k=0; k<m; k++){
+    int64_t v = cv_int(arg, o->sel[k]);
+    o->ival[k] = v;
+    o->slot[k] = o->gsel[k] + 1;
+    o->h[k] = agg_ipair_hash(o->slot[k], v);
+  }
+  if( agg_iset_grow(&o->iset, (uint64_t)o->iset.n + m) ){
+    return col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
+  }
+  uint32_t *fresh = (uint32_t*)o->g64;    /* m entries; g64 unused here */
+  uint32_t nf = agg_iset_insert(&o->iset, o->h, o->slot, o->ival, m, fresh);
+  for(uint32_t j=0; j<nf; j++){
+    uint32_t k = fresh[j];
+    int rc = ord_append(o, term, arg, sep, o->sel[k], o->gsel[k], err);
+    if( rc ) return rc;
+  }
+  return COL_OK;
 }
 
 int agg_ordbuf_add(agg_ordbuf *o, const col_vector *const *term,
                    const col_vector *arg, const col_vector *sep, uint32_t nrow,
                    const uint32_t *rows, const uint32_t *gid, uint32_t n,
-                   uint64_t seq0, col_error *err){
+                   col_error *err){
   int rc;
   if( o->distinct==AGG_ORD_ALL ){
     for(uint32_t k=0; k<n; k++){
-      uint32_t r = rows[k];
-      if( cv_tag(arg, r)==CV_NULL ) continue;
-      if( o->n==o->cap && ord_grow(o, o->n + 1, err) ) return err->code;
-      if( (rc = ord_put(o, o->n, term, arg, sep, r, seq0 + r, err))!=0 ) return rc;
-      o->gid[o->n] = gid[k];
-      o->n++;
+      if( cv_tag(arg, rows[k])==CV_NULL ) continue;
+      if( (rc = ord_append(o, term, arg, sep, rows[k], gid[k], err))!=0 ) return rc;
     }
     return COL_OK;
   }
-  if( nrow > o->scap ){
-    free(o->g64); free(o->h); free(o->slot); free(o->sel); free(o->gsel);
-    o->g64 = malloc((size_t)nrow*8); o->h = malloc((size_t)nrow*8);
-    o->slot = malloc((size_t)nrow*4); o->sel = malloc((size_t)nrow*4);
-    o->gsel = malloc((size_t)nrow*4);
-    o->scap = nrow;
-    if( !o->g64 || !o->h || !o->slot || !o->sel || !o->gsel ){
-      free(o->g64); free(o->h); free(o->slot); free(o->sel); free(o->gsel);
-      o->g64 = 0; o->h = 0; o->slot = 0; o->sel = 0; o->gsel = 0;
-      o->scap = 0;
-      return col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
-    }
-  }
+  if( (rc = ord_scratch(o, nrow, err))!=0 ) return rc;
   uint32_t m = 0;
+  int ints = 1;
   for(uint32_t k=0; k<n; k++){
-    if( cv_tag(arg, rows[k])==CV_NULL ) continue;
+    int tag = cv_tag(arg, rows[k]);
+    if( tag==CV_NULL ) continue;
+    ints &= tag==CV_INT;
     o->sel[m] = rows[k]; o->gsel[m] = gid[k]; m++;
   }
   if( m==0 ) return COL_OK;
-  if( (rc = ord_pairs(o, arg, nrow, m, err))!=0 ) return rc;
+  if( !o->iset_off ){
+    if( ints ) return ord_add_ints(o, term, arg, sep, m, err);
+    if( (rc = ord_iset_retire(o, err))!=0 ) return rc;
+  }
+  for(uint32_t k=0; k<m; k++) o->g64[o->sel[k]] = o->gsel[k];
+  if( (rc = ord_pairs(o, arg, o->g64, nrow, o->sel, m, err))!=0 ) return rc;
   /* a new pair's slot is the next row: pairs are made in row order */
+  uint32_t w = (uint32_t)(o->nterm + o->narg);
   for(uint32_t k=0; k<m; k++){
     uint32_t s = o->slot[k], r = o->sel[k];
     if( s==o->n ){
-      if( o->n==o->cap && ord_grow(o, o->n + 1, err) ) return err->code;
-      if( (rc = ord_put(o, s, term, arg, sep, r, seq0 + r, err))!=0 ) return rc;
-      o->gid[s] = o->gsel[k];
-      o->n++;
+      if( (rc = ord_append(o, term, arg, sep, r, o->gsel[k], err))!=0 ) return rc;
     }else if( o->distinct==AGG_ORD_LAST ){
       /* the one term is the argument: equal values, and TEXT/BLOB equal
-      ** only byte for byte, so only a number (1 then 1.0) has news */
-      const agg_ordval *v = o->vals + (size_t)s*(size_t)(o->nterm + o->narg);
-      o->seq[s] = seq0 + r;
-      if( v[o->nterm].type==CV_INT || v[o->nterm].type==CV_REAL ){
-        if( (rc = ord_put(o, s, term, arg, sep, r, seq0 + r, err))!=0 ) return rc;
+      ** only byte for byte, so only a number in another form (1 then
+      ** 1.0, -0.0 then 0.0) replaces what is stored */
+      const agg_ordval *v = &o->vals[(size_t)s*w + (uint32_t)o->nterm];
+      pred_value x = agg_value_at(arg, r);
+      if( (v->type==CV_INT || v->type==CV_REAL)
+       && (x.type!=v->type || (x.type==CV_REAL && memcmp(&x.f, &v->w, 8)!=0)) ){
+        if( (rc = ord_put(o, s, term, arg, sep, r, err))!=0 ) return rc;
       }
     }
   }
@@ -178,8 +246,7 @@ int agg_ordbuf_add(agg_ordbuf *o, const col_vector *const *term,
 
 static pred_value ord_value(const agg_ordbuf *o, const agg_ordval *v){
   pred_value x;
-  memset(&x, 0, sizeof(x));
-  x.type = v->type;
+  x.type = v->type; x.i = 0; x.f = 0; x.p = 0; x.n = 0;
   switch( v->type ){
     case CV_INT: x.i = v->w; break;
     case CV_REAL: memcpy(&x.f, &v->w, 8); break;
@@ -189,7 +256,30 @@ static pred_value ord_value(const agg_ordbuf *o, const agg_ordval *v){
   return x;
 }
 
-static int ord_cmp_terms(const agg_ordbuf *o, uint32_t a, uint32_t b){
+/* Two non-NULL values as SQLite's sorter compares them (BINARY). */
+static inline int ord_cmp_value(const agg_ordbuf *o, const agg_ordval *x, const agg_ordval *y){
+  if( x->type==y->type ){
+    switch( x->type ){
+      case CV_INT: return x->w < y->w ? -1 : x->w > y->w;
+      case CV_REAL: {
+        double a, b;
+        memcpy(&a, &x->w, 8); memcpy(&b, &y->w, 8);
+        return a < b ? -1 : a > b;
+      }
+      default: {
+        uint32_t n = x->n < y->n ? x->n : y->n;
+        int c = n ? memcmp(o->heap + x->w, o->heap + y->w, n) : 0;
+        if( c ) return c;
+        return x->n < y->n ? -1 : x->n > y->n;
+      }
+    }
+  }
+  pred_value a = ord_value(o, x), b = ord_value(o, y);
+  return agg_value_compare(&a, &b);
+}
+
+/* Stored rows a and b by the terms. */
+static int ord_cmp(const agg_ordbuf *o, uint32_t a, uint32_t b){
   size_t w = (size_t)(o->nterm + o->narg);
   const agg_ordval *va = o->vals + a*w, *vb = o->vals + b*w;
   for(int t=0; t<o->nterm; t++){
@@ -198,22 +288,13 @@ static int ord_cmp_terms(const agg_ordbuf *o, uint32_t a, uint32_t b){
       if( na && nb ) continue;
       return (na ? -1 : 1) * (o->nulls_first[t] ? 1 : -1);
     }
-    pred_value x = ord_value(o, &va[t]), y = ord_value(o, &vb[t]);
-    int c = agg_value_compare(&x, &y);
+    int c = ord_cmp_value(o, &va[t], &vb[t]);
     if( c ) return o->desc[t] ? -c : c;
   }
   return 0;
 }
 
-/* group, terms, row number */
-static int ord_cmp(const agg_ordbuf *o, uint32_t a, uint32_t b){
-  if( o->gid[a]!=o->gid[b] ) return o->gid[a] < o->gid[b] ? -1 : 1;
-  int c = ord_cmp_terms(o, a, b);
-  if( c ) return c;
-  return o->seq[a] < o->seq[b] ? -1 : o->seq[a] > o->seq[b];
-}
-
-/* Sort idx[0..n) (merge sort; tmp holds n). */
+/* Sort idx[0..n) by the terms, stably (merge sort; tmp holds n). */
 static void ord_sort(const agg_ordbuf *o, uint32_t *idx, uint32_t *tmp, uint32_t n){
   if( n<=16 ){
     for(uint32_t i=1; i<n; i++){
@@ -234,10 +315,24 @@ static void ord_sort(const agg_ordbuf *o, uint32_t *idx, uint32_t *tmp, uint32_t
   memcpy(idx, tmp, (size_t)n*4);
 }
 
-/* The rows to feed, in order, into idx (n of them). */
-static void ord_order(const agg_ordbuf *o, uint32_t *idx, uint32_t *tmp){
-  for(uint32_t i=0; i<o->n; i++) idx[i] = i;
-  ord_sort(o, idx, tmp, o->n);
+/* The stored rows in the order to feed them into idx: by group (counting
+** sort, rows of a group in row order), each group's run by the terms. */
+static int ord_order(const agg_ordbuf *o, uint32_t *idx, uint32_t *tmp){
+  uint32_t ng = 0;
+  for(uint32_t e=0; e<o->n; e++) if( o->gid[e] >= ng ) ng = o->gid[e] + 1;
+  uint32_t *at = calloc((size_t)ng + 1, 4);
+  if( at==0 ) return -1;
+  for(uint32_t e=0; e<o->n; e++) at[o->gid[e]+1]++;
+  for(uint32_t g=0; g<ng; g++) at[g+1] += at[g];
+  for(uint32_t e=0; e<o->n; e++) idx[at[o->gid[e]]++] = e;
+  /* at[g] is now where group g+1 starts */
+  uint32_t from = 0;
+  for(uint32_t g=0; g<ng; g++){
+    ord_sort(o, idx + from, tmp, at[g] - from);
+    from = at[g];
+  }
+  free(at);
+  return 0;
 }
 
 /* ---- feeding the state -------------------------------------------------- */
@@ -264,11 +359,10 @@ int agg_ordbuf_replay(agg_ordbuf *o, agg_state *s, col_error *err){
   uint32_t *idx = malloc((size_t)n*4), *tmp = malloc((size_t)n*4);
   ord_chunk *ch = malloc(2*sizeof(ord_chunk));
   uint32_t *rows = malloc(ORD_REPLAY_CHUNK*4), *gid = malloc(ORD_REPLAY_CHUNK*4);
-  if( !idx || !tmp || !ch || !rows || !gid ){
+  if( !idx || !tmp || !ch || !rows || !gid || ord_order(o, idx, tmp) ){
     rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory sorting an ORDER BY aggregate");
     goto done;
   }
-  ord_order(o, idx, tmp);
   size_t w = (size_t)(o->nterm + o->narg);
   for(int a=0; a<2; a++){
     col_vector *v = &ch[a].v;

@@ -8,10 +8,12 @@
 ** with a sequence number, and when the group ends steps the aggregate over
 ** the stored rows in ORDER BY order, ties in the order the rows arrived
 ** (select.c: updateAccumulator, finalizeAggFunctions). agg_ordbuf does the
-** same for every group of a partition at once: rows are appended with
-** their group and row number, sorted by (group, terms, row number) when the
-** scan ends, and fed in that order to the aggregate's ordinary state
-** (agg_state_update), which then gives its usual answer.
+** same for every group of a partition at once: rows are appended in row
+** order with their group; when the scan ends they are put in group order
+** (a counting sort) and each group's run is merge sorted by the terms
+** (stable, so ties keep row order, which their positions already are), then
+** fed in that order to the aggregate's ordinary state (agg_state_update),
+** which then gives its usual answer.
 **
 ** Terms compare as SQLite's sorter compares them under BINARY collation
 ** (NULL < numbers < TEXT < BLOB; ASC puts NULLs first and DESC last unless
@@ -20,8 +22,11 @@
 ** the single ORDER BY term is the argument itself: then the sorter's unique
 ** key does the work, and of equal values (1 and 1.0) the row stored last
 ** stays. Either way only one row per (group, value) pair is held: a set of
-** the pairs (an agg_table, its slots the rows' positions) finds a row's
-** pair already stored, and the row is dropped, or overwrites it. Rows whose
+** the pairs finds a row's pair already stored, and the row is dropped, or
+** overwrites it. While every value is an INTEGER the set is an agg_iset
+** (equal INTEGERs are identical, so there is nothing to overwrite); the
+** first other value moves it into an agg_table, whose slots are the stored
+** rows' positions. Rows whose
 ** first argument is NULL are never stored: every aggregate here skips them,
 ** and count(*) takes no ORDER BY.
 */
@@ -33,6 +38,7 @@
 #include "../reader/error.h"
 #include "aggregate.h"
 #include "hash.h"
+#include "iset.h"
 #include "table.h"
 
 #define AGG_ORD_ALL 0           /* every row */
@@ -54,18 +60,20 @@ typedef struct agg_ordbuf {
   int narg;               /* arguments stored (1, or 2 with a separator) */
   int distinct;           /* AGG_ORD_* */
   uint32_t n;             /* rows stored */
-  uint32_t cap;           /* rows gid, seq and vals have room for */
+  uint32_t cap;           /* rows gid and vals have room for */
   uint32_t *gid;          /* each row's group */
-  uint64_t *seq;          /* each row's number in the scan */
   agg_ordval *vals;       /* per row: nterm terms, then narg arguments */
   char *heap;             /* TEXT/BLOB bytes */
   uint64_t heap_len, heap_cap;
-  /* DISTINCT: the (group, argument) pairs stored; pair slot s is row s */
-  agg_table pairs;
+  /* DISTINCT: the (group, argument) pairs stored */
+  agg_iset iset;          /* while every argument was an INTEGER */
+  int iset_off;           /* pairs has taken over */
+  agg_table pairs;        /* then: pair slot s is stored row s */
   agg_hasher hs;
-  int64_t *g64;           /* scratch per batch row: its group */
-  uint64_t *h;            /* its pair's hash */
-  uint32_t *slot;         /* per stored candidate: its pair's slot */
+  int64_t *g64;           /* scratch per batch row: its group (pairs) */
+  uint64_t *h;            /* per candidate: its pair's hash */
+  uint32_t *slot;         /* its pair's slot (pairs), or group + 1 (iset) */
+  int64_t *ival;          /* its INTEGER (iset) */
   uint32_t *sel;          /* the candidates (rows with a non-NULL argument) */
   uint32_t *gsel;         /* their groups */
   uint32_t scap;          /* batch rows the scratch holds */
@@ -77,14 +85,14 @@ int agg_ordbuf_init(agg_ordbuf *o, int nterm, const uint8_t *desc,
                     const uint8_t *nulls_first, int narg, int distinct);
 void agg_ordbuf_free(agg_ordbuf *o);
 
-/* Store rows rows[0..n) of a batch of nrow rows for groups gid[0..n): the
-** terms' vectors term[0..nterm), the argument arg and the separator sep
-** (NULL when narg is 1). A row's number is seq0 + its batch row. Errors:
+/* Store rows rows[0..n) (ascending) of a batch of nrow rows for groups
+** gid[0..n): the terms' vectors term[0..nterm), the argument arg and the
+** separator sep (NULL when narg is 1). Batches come in row order. Errors:
 ** out of memory, more than 2^32-2 rows. */
 int agg_ordbuf_add(agg_ordbuf *o, const col_vector *const *term,
                    const col_vector *arg, const col_vector *sep, uint32_t nrow,
                    const uint32_t *rows, const uint32_t *gid, uint32_t n,
-                   uint64_t seq0, col_error *err);
+                   col_error *err);
 
 /* Sort what is stored and feed it to s (reserved for every group stored),
 ** then empty the buffer. */
