@@ -348,6 +348,15 @@ int agg_date_mods_daily(const agg_date_mod *mods, int nmods){
   return 1;
 }
 
+int agg_date_mod_shift(const agg_date_mod *m, int64_t *ms){
+  if( m->kind==AGG_DM_ADD_MS ){ *ms = m->ms; return 1; }
+  if( m->kind!=AGG_DM_ADD || m->n>3 ) return 0;
+  /* as dt_modify adds it (the amount is within the unit's limit) */
+  double rounder = m->r<0 ? -0.5 : +0.5;
+  *ms = (int64_t)(m->r*1000.0*dt_units[m->n].secs + rounder);
+  return 1;
+}
+
 int agg_fmt_date_only(const char *fmt, uint32_t n){
   for(uint32_t i=0; i<n; i++){
     if( fmt[i]==0 ) return 0;

@@ -45,6 +45,12 @@ int agg_date_mod_parse(const char *z, uint32_t n, agg_date_mod *m);
 ** fields of the date (agg_fmt_date_only: %d %m %Y %j %w %W %U %u %G %g %V
 ** %F %e %%), the result is a function of the value's day alone. */
 int agg_date_mods_daily(const agg_date_mod *mods, int nmods);
+
+/* Does m only add a fixed time ('+N seconds|minutes|hours|days', N any
+** amount, or '+HH:MM[:SS]')? Then 1, with *ms the milliseconds it adds to
+** date.c's iJD, whatever the value: a run of them from the first modifier
+** moves every value by their sum. */
+int agg_date_mod_shift(const agg_date_mod *m, int64_t *ms);
 int agg_fmt_date_only(const char *fmt, uint32_t nfmt);
 
 /* Bytes out must have for a format of nfmt bytes. */

@@ -95,9 +95,21 @@ struct agg_expr {
   uint32_t dtags_cap;
   agg_date_mod *mods;     /* a date function's modifiers (malloc'd), parsed */
   int nmods;
-  int ts_daily;           /* date() or strftime() whose modifiers and format
-                          ** see the day alone: a memo per day serves it over
-                          ** raw timestamps (agg_ts_memo_new_daily) */
+  int ts_daily;           /* date() or strftime() whose modifiers (after the
+                          ** ts_nshift first) and format see the day alone:
+                          ** a memo per day serves it over raw timestamps
+                          ** (agg_ts_memo_new_daily) */
+  int ts_nshift;          /* raw timestamps: the first modifiers, which only
+                          ** add a fixed time (agg_date_mod_shift), applied
+                          ** to the integers before the memo ('+3 hours') */
+  int64_t ts_shift_ms;    /* what they add, in milliseconds */
+  agg_tpl stpl;           /* with shifts alone and not ts_daily: the format's
+                          ** template, for the memo over shifted integers
+                          ** (tpl stays empty: the text path applies every
+                          ** modifier) */
+  int64_t *tshift;        /* per row: the shifted integer */
+  uint8_t *tshift_tags;   /* and its class */
+  uint32_t tshift_cap;
   uint64_t dsrc_id;       /* the named dictionary dout was last made over */
   uint32_t dserial;       /* bumped when that changes: dout's name (ex_dict_name) */
   /* A named dictionary larger than the batch (a row group's URLs): the
@@ -235,6 +247,7 @@ static void ex_free(agg_expr *e){
   free(e->lit_mem); free(e->tags); free(e->i64); free(e->f64); free(e->str);
   free(e->dcols); free(e->dtags);
   agg_ts_memo_free(e->ts); free(e->tcodes); free(e->mods);
+  free(e->tshift); free(e->tshift_tags); agg_tpl_free(&e->stpl);
   free(e->ec_done); free(e->ec_tags); free(e->ec_i64); free(e->ec_f64); free(e->ec_str);
   free(e->ec_need); col_arena_free(&e->ec_bytes);
   agg_tpl_free(&e->tpl);
@@ -320,19 +333,50 @@ static const struct { const char *name; int fn, lo, hi; } ex_funcs[] = {
   {"unixepoch", FN_UNIXEPOCH, 1, EX_MAXARG},
 };
 
-/* A date function with a known format gets its template (none for
+/* A date function with a known format gets its template in *t (none for
 ** formats a template cannot serve). -1 when out of memory. */
-static int ex_tpl(agg_expr *e){
+static int ex_tpl(agg_expr *e, agg_tpl *t){
   if( e->op!=EX_FUNC ) return 0;
   switch( e->sub ){
-    case FN_DATE: return agg_tpl_compile("%Y-%m-%d", 8, &e->tpl)<0 ? -1 : 0;
-    case FN_TIME: return agg_tpl_compile("%H:%M:%S", 8, &e->tpl)<0 ? -1 : 0;
-    case FN_DATETIME: return agg_tpl_compile("%Y-%m-%d %H:%M:%S", 17, &e->tpl)<0 ? -1 : 0;
+    case FN_DATE: return agg_tpl_compile("%Y-%m-%d", 8, t)<0 ? -1 : 0;
+    case FN_TIME: return agg_tpl_compile("%H:%M:%S", 8, t)<0 ? -1 : 0;
+    case FN_DATETIME: return agg_tpl_compile("%Y-%m-%d %H:%M:%S", 17, t)<0 ? -1 : 0;
     case FN_STRFTIME:
       if( e->args[0]->op!=EX_LIT || e->args[0]->lit.type!=CV_TEXT ) return 0;
-      return agg_tpl_compile(e->args[0]->lit.p, e->args[0]->lit.n, &e->tpl)<0 ? -1 : 0;
+      return agg_tpl_compile(e->args[0]->lit.p, e->args[0]->lit.n, t)<0 ? -1 : 0;
     default: return 0;
   }
+}
+
+/* How the memo over raw timestamps can serve e's modifiers: the first ones
+** that only add a fixed time become a shift of the integers (their sum
+** kept within +-1e15 ms, past any date SQLite shows); then a date-only
+** result whose other modifiers move whole days takes a memo per day
+** (ts_daily), and one with no other modifiers its format's template. Else
+** (a time-level modifier after the shift, 'start of day' then '+3 hours')
+** every row goes through its text. -1 when out of memory. */
+static int ex_date_memo_plan(agg_expr *e){
+  int ns = 0;
+  int64_t total = 0, ms;
+  while( ns<e->nmods && agg_date_mod_shift(&e->mods[ns], &ms)
+         && ms>=-1000000000000000ll && ms<=1000000000000000ll
+         && total+ms>=-1000000000000000ll && total+ms<=1000000000000000ll ){
+    total += ms;
+    ns++;
+  }
+  if( e->nmods==0 ) return ex_tpl(e, &e->tpl);
+  if( agg_date_mods_daily(e->mods + ns, e->nmods - ns) ){
+    e->ts_daily = e->sub==FN_DATE
+               || (e->sub==FN_STRFTIME && e->args[0]->op==EX_LIT && e->args[0]->lit.type==CV_TEXT
+                   && agg_fmt_date_only(e->args[0]->lit.p, e->args[0]->lit.n));
+  }
+  if( ns==0 ) return 0;
+  if( e->ts_daily || ns==e->nmods ){
+    e->ts_nshift = ns;
+    e->ts_shift_ms = total;
+  }
+  if( !e->ts_daily && ns==e->nmods ) return ex_tpl(e, &e->stpl);
+  return 0;
 }
 
 static agg_expr *ex_parse_expr(ex_parser *p);
@@ -493,12 +537,7 @@ static agg_expr *ex_primary(ex_parser *p){
       }
       if( fn==FN_IIF ){ e->op = EX_CASE; e->sub = 0; e->has_else = 1; }
       if( ex_date_mods(p, e) ){ ex_free(e); return 0; }
-      if( e->nmods && agg_date_mods_daily(e->mods, e->nmods) ){
-        e->ts_daily = e->sub==FN_DATE
-                   || (e->sub==FN_STRFTIME && e->args[0]->op==EX_LIT && e->args[0]->lit.type==CV_TEXT
-                       && agg_fmt_date_only(e->args[0]->lit.p, e->args[0]->lit.n));
-      }
-      if( e->nmods==0 && ex_tpl(e) ){ ex_free(e); return ex_oom(p); }
+      if( ex_date_memo_plan(e) ){ ex_free(e); return ex_oom(p); }
       return e;
     }
     case TK_PUNCT:
@@ -1110,7 +1149,7 @@ void agg_expr_free(agg_expr *e){ ex_free(e); }
 uint64_t agg_expr_memory(const agg_expr *e){
   if( e==0 ) return 0;
   uint64_t m = sizeof(*e) + (uint64_t)e->cap*(1 + 8 + 8 + sizeof(cv_str))
-             + (uint64_t)e->tcap*4 + (uint64_t)e->dtags_cap
+             + (uint64_t)e->tcap*4 + (uint64_t)e->dtags_cap + (uint64_t)e->tshift_cap*9
              + (uint64_t)e->dcols_cap*sizeof(col_vector) + agg_ts_memo_bytes(e->ts)
              + (uint64_t)e->ec_cap*(1 + 1 + 8 + 8 + sizeof(cv_str) + 4) + e->ec_bytes.cap_total;
   for(int i=0; i<e->nargs && i<EX_MAXARG; i++) m += agg_expr_memory(e->args[i]);
@@ -1150,7 +1189,7 @@ void agg_expr_columns(const agg_expr *e, void (*fn)(void *, int), void *ctx){
 
 /* Is e a template date function whose time value is column src? */
 static int ex_is_ts_of(const agg_expr *e, int src){
-  if( e->op!=EX_FUNC || (e->tpl.code==0 && !e->ts_daily) ) return 0;
+  if( e->op!=EX_FUNC || (e->tpl.code==0 && !e->ts_daily && e->stpl.code==0) ) return 0;
   const agg_expr *t = e->args[e->sub==FN_STRFTIME ? 1 : 0];
   return t->op==EX_COL && t->src==src;
 }
@@ -1867,11 +1906,42 @@ static int ex_daily_entry(void *ctx, const char *text, uint32_t n, char *out){
   pred_value x;
   memset(&x, 0, sizeof(x));
   x.type = CV_TEXT; x.p = text; x.n = n;
-  if( e->sub==FN_DATE ) return agg_date_text(0, &x, e->mods, e->nmods, e->dialect, out);
-  return agg_strftime(e->args[0]->lit.p, e->args[0]->lit.n, &x, e->mods, e->nmods, e->dialect, out);
+  const agg_date_mod *m = e->mods + e->ts_nshift;
+  int nm = e->nmods - e->ts_nshift;
+  if( e->sub==FN_DATE ) return agg_date_text(0, &x, m, nm, e->dialect, out);
+  return agg_strftime(e->args[0]->lit.p, e->args[0]->lit.n, &x, m, nm, e->dialect, out);
 }
 static uint32_t ex_daily_width(const agg_expr *e){
   return (uint32_t)AGG_STRFTIME_CAP(e->sub==FN_DATE ? 8 : e->args[0]->lit.n) + 1;
+}
+
+/* The live rows of raw timestamps tv moved by e's shift, as a FLAT vector
+** *out; a sum past int64 is INT64_MIN, which the memo sends to the text
+** path (as any instant outside years 0000-9999). -1 when out of memory. */
+static int ex_shift_raw(agg_expr *e, const col_vector *tv, const col_batch *b, col_vector *out){
+  if( b->n > e->tshift_cap ){
+    int64_t *x = realloc(e->tshift, (size_t)b->n*8);
+    if( x ) e->tshift = x;
+    uint8_t *t = realloc(e->tshift_tags, b->n);
+    if( t ) e->tshift_tags = t;
+    if( !x || !t ) return -1;
+    e->tshift_cap = b->n;
+  }
+  int64_t per = e->ts_unit==COL_TS_NANOS ? 1000000 : e->ts_unit==COL_TS_MICROS ? 1000 : 1;
+  int64_t d;
+  int big = __builtin_mul_overflow(e->ts_shift_ms, per, &d);
+  uint32_t nsel = b->sel ? b->nsel : b->n;
+  for(uint32_t k=0; k<nsel; k++){
+    uint32_t r = b->sel ? b->sel[k] : k;
+    int tag = cv_tag(tv, r);
+    e->tshift_tags[r] = (uint8_t)tag;
+    if( tag!=CV_INT ) continue;
+    if( big || __builtin_add_overflow(cv_int(tv, r), d, &e->tshift[r]) ) e->tshift[r] = INT64_MIN;
+  }
+  memset(out, 0, sizeof(*out));
+  out->form = CV_FLAT; out->type = CV_INT; out->n = b->n;
+  out->i64 = e->tshift; out->tags = e->tshift_tags;
+  return 0;
 }
 
 /* The same over a column the reader gave as raw timestamps: each row's
@@ -1885,7 +1955,7 @@ static int ex_tpl_raw(agg_expr *e, const col_vector *tv, const col_batch *b,
   if( e->ts==0 ){
     e->ts = e->ts_daily
           ? agg_ts_memo_new_daily(ex_daily_entry, e, ex_daily_width(e), e->ts_unit, EX_DATE_NORMALIZE(e))
-          : agg_ts_memo_new(&e->tpl, e->ts_unit, EX_DATE_NORMALIZE(e));
+          : agg_ts_memo_new(e->stpl.code ? &e->stpl : &e->tpl, e->ts_unit, EX_DATE_NORMALIZE(e));
     if( e->ts==0 ) return -1;
   }
   if( b->n > e->tcap ){
@@ -1893,7 +1963,13 @@ static int ex_tpl_raw(agg_expr *e, const col_vector *tv, const col_batch *b,
     if( c==0 ) return -1;
     e->tcodes = c; e->tcap = b->n;
   }
-  int64_t other = agg_ts_memo_codes(e->ts, tv, b->sel, nsel, e->tcodes);
+  const col_vector *mv = tv;
+  col_vector sv;
+  if( e->ts_shift_ms ){
+    if( ex_shift_raw(e, tv, b, &sv) ) return -1;
+    mv = &sv;
+  }
+  int64_t other = agg_ts_memo_codes(e->ts, mv, b->sel, nsel, e->tcodes);
   if( other<0 ) return -1;
   const col_vector *d = agg_ts_memo_dict(e->ts);
   uint32_t *code = e->tcodes;
@@ -2208,7 +2284,7 @@ static int ex_eval(agg_expr *e, const col_batch *b, col_arena *arena,
     ex_case_rows(e, arg, b);
     goto done;
   }
-  if( e->op==EX_FUNC && (e->tpl.code || e->ts_daily) ){
+  if( e->op==EX_FUNC && (e->tpl.code || e->ts_daily || e->stpl.code) ){
     int rc = ex_tpl_rows(e, arg, b, arena, (tick & EX_DICT_TICK)!=0);
     if( rc<0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory evaluating an expression");
     if( rc==2 ){ e->last = &e->tout; *out = &e->tout; return COL_OK; }
