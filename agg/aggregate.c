@@ -714,28 +714,47 @@ int agg_state_update(agg_state *s, const col_vector *arg, const col_vector *sep,
       /* x[rows[k]] into group gid[k] by STEP, each k < n. With one group
       ** its state stays in a local (registers), not memory, where every
       ** link of the chain of adds would take a store and a load. */
-#define AGG_SUM_RUN(STEP, x) do{ \
+#define AGG_SUM_RUN(STEP, x, at) do{ \
         if( s->single ){ \
           agg_sum q = a[0]; \
-          for(uint32_t k=0; k<n; k++) STEP(&q, (x)[rows[k]]); \
+          for(uint32_t k=0; k<n; k++) STEP(&q, (x)[at]); \
           a[0] = q; \
         }else{ \
-          for(uint32_t k=0; k<n; k++) STEP(&a[gid[k]], (x)[rows[k]]); \
+          for(uint32_t k=0; k<n; k++) STEP(&a[gid[k]], (x)[at]); \
         } \
       }while(0)
+      /* an expression over a dictionary (length(URL)) gives a dictionary
+      ** of numbers: read through the codes, without a value per row */
+      const col_vector *d = arg->form==CV_DICT ? arg->dict : 0;
+      int dnum = d && arg->tags==0 && d->form==CV_FLAT && d->tags==0;
       if( arg->form==CV_FLAT && arg->tags==0 && arg->type==CV_INT ){
         const int64_t *x = arg->i64;
-        if( s->kbn ) AGG_SUM_RUN(agg_kbn_int, x);
-        else AGG_SUM_RUN(agg_plain_int, x);
+        if( s->kbn ) AGG_SUM_RUN(agg_kbn_int, x, rows[k]);
+        else AGG_SUM_RUN(agg_plain_int, x, rows[k]);
         if( s->track_abs ){
           double ab = 0;
           for(uint32_t k=0; k<n; k++) ab += fabs((double)x[rows[k]]);
           s->absum += ab;
         }
+      }else if( dnum && d->type==CV_INT ){
+        const int64_t *x = d->i64;
+        const uint32_t *c = arg->codes;
+        if( s->kbn ) AGG_SUM_RUN(agg_kbn_int, x, c[rows[k]]);
+        else AGG_SUM_RUN(agg_plain_int, x, c[rows[k]]);
+        if( s->track_abs ){
+          double ab = 0;
+          for(uint32_t k=0; k<n; k++) ab += fabs((double)x[c[rows[k]]]);
+          s->absum += ab;
+        }
       }else if( arg->form==CV_FLAT && arg->tags==0 && arg->type==CV_REAL ){
         const double *x = arg->f64;
-        if( s->kbn ) AGG_SUM_RUN(agg_kbn_real, x);
-        else AGG_SUM_RUN(agg_plain_real, x);
+        if( s->kbn ) AGG_SUM_RUN(agg_kbn_real, x, rows[k]);
+        else AGG_SUM_RUN(agg_plain_real, x, rows[k]);
+      }else if( dnum && d->type==CV_REAL ){
+        const double *x = d->f64;
+        const uint32_t *c = arg->codes;
+        if( s->kbn ) AGG_SUM_RUN(agg_kbn_real, x, c[rows[k]]);
+        else AGG_SUM_RUN(agg_plain_real, x, c[rows[k]]);
       }else{
         for(uint32_t k=0; k<n; k++){
           pred_value x = agg_value_at(arg, rows[k]);
