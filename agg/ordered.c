@@ -29,8 +29,8 @@ static void ord_scratch_free(agg_ordbuf *o){
 }
 
 void agg_ordbuf_free(agg_ordbuf *o){
-  free(o->gid); free(o->vals); free(o->heap);
-  o->gid = 0; o->vals = 0; o->heap = 0;
+  free(o->gid); free(o->vals); free(o->heap); free(o->pfx);
+  o->gid = 0; o->vals = 0; o->heap = 0; o->pfx = 0;
   o->n = o->cap = 0;
   o->heap_len = o->heap_cap = 0;
   agg_iset_free(&o->iset);
@@ -288,9 +288,81 @@ static int ord_cmp(const agg_ordbuf *o, uint32_t a, uint32_t b){
       if( na && nb ) continue;
       return (na ? -1 : 1) * (o->nulls_first[t] ? 1 : -1);
     }
-    int c = ord_cmp_value(o, &va[t], &vb[t]);
+    int c;
+    if( t==0 && o->pfx ){
+      uint64_t x = o->pfx[a], y = o->pfx[b];
+      c = x<y ? -1 : x>y;
+      if( c==0 && o->pfx_more ){
+        /* equal words: the bytes up to the word's end agree (or one
+        ** value ends there); the rest decides, then the lengths */
+        uint32_t from = o->pfx_skip + 8, n = va[t].n < vb[t].n ? va[t].n : vb[t].n;
+        if( n>from ) c = memcmp(o->heap + va[t].w + from, o->heap + vb[t].w + from, n - from);
+        if( c==0 ) c = va[t].n < vb[t].n ? -1 : va[t].n > vb[t].n;
+      }
+    }else{
+      c = ord_cmp_value(o, &va[t], &vb[t]);
+    }
     if( c ) return o->desc[t] ? -c : c;
   }
+  return 0;
+}
+
+/* o->pfx for the stored rows, when their first terms allow (else left
+** NULL). -1 when out of memory. */
+static int ord_prefixes(agg_ordbuf *o){
+  size_t w = (size_t)(o->nterm + o->narg);
+  int cls = CV_NULL;
+  uint32_t first = 0;
+  for(uint32_t e=0; e<o->n; e++){
+    int t = o->vals[e*w].type;
+    if( t==CV_NULL ) continue;
+    if( cls==CV_NULL ){ cls = t; first = e; }
+    else if( t!=cls ) return 0;
+  }
+  if( cls==CV_NULL ) return 0;
+  uint64_t *p = malloc((size_t)o->n*8);
+  if( p==0 ) return -1;
+  uint32_t skip = 0;
+  if( cls==CV_TEXT || cls==CV_BLOB ){
+    const agg_ordval *f = &o->vals[first*w];
+    skip = f->n;
+    for(uint32_t e=0; e<o->n && skip; e++){
+      const agg_ordval *v = &o->vals[e*w];
+      if( v->type==CV_NULL ) continue;
+      uint32_t m = v->n < skip ? v->n : skip, k = 0;
+      const char *x = o->heap + f->w, *y = o->heap + v->w;
+      while( k<m && x[k]==y[k] ) k++;
+      skip = k;
+    }
+  }
+  for(uint32_t e=0; e<o->n; e++){
+    const agg_ordval *v = &o->vals[e*w];
+    uint64_t u = 0;
+    switch( v->type ){
+      case CV_INT: u = (uint64_t)v->w ^ (1ull<<63); break;
+      case CV_REAL: {
+        double r;
+        memcpy(&r, &v->w, 8);
+        if( r==0.0 ) r = 0.0;          /* -0.0 equals 0.0 */
+        memcpy(&u, &r, 8);
+        u = (u>>63) ? ~u : u | (1ull<<63);
+        break;
+      }
+      case CV_TEXT: case CV_BLOB: {
+        const uint8_t *x = (const uint8_t*)o->heap + v->w;
+        for(uint32_t k=0; k<8; k++){
+          u <<= 8;
+          if( skip + k < v->n ) u |= x[skip + k];
+        }
+        break;
+      }
+      default: break;
+    }
+    p[e] = u;
+  }
+  o->pfx = p;
+  o->pfx_more = cls==CV_TEXT || cls==CV_BLOB;
+  o->pfx_skip = skip;
   return 0;
 }
 
@@ -317,7 +389,8 @@ static void ord_sort(const agg_ordbuf *o, uint32_t *idx, uint32_t *tmp, uint32_t
 
 /* The stored rows in the order to feed them into idx: by group (counting
 ** sort, rows of a group in row order), each group's run by the terms. */
-static int ord_order(const agg_ordbuf *o, uint32_t *idx, uint32_t *tmp){
+static int ord_order(agg_ordbuf *o, uint32_t *idx, uint32_t *tmp){
+  if( o->nterm>0 && ord_prefixes(o) ) return -1;
   uint32_t ng = 0;
   for(uint32_t e=0; e<o->n; e++) if( o->gid[e] >= ng ) ng = o->gid[e] + 1;
   uint32_t *at = calloc((size_t)ng + 1, 4);

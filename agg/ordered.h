@@ -77,6 +77,13 @@ typedef struct agg_ordbuf {
   uint32_t *sel;          /* the candidates (rows with a non-NULL argument) */
   uint32_t *gsel;         /* their groups */
   uint32_t scap;          /* batch rows the scratch holds */
+  /* while sorting: when every non-NULL first term has one class, each
+  ** row's first term as a word that orders as the value does (numbers),
+  ** or as its 8 bytes after the prefix all of them share (TEXT, BLOB:
+  ** timestamps of one month differ from the 9th byte on) */
+  uint64_t *pfx;
+  int pfx_more;           /* equal words can still be unequal values */
+  uint32_t pfx_skip;      /* bytes before the word's: all alike */
 } agg_ordbuf;
 
 /* An empty buffer. desc and nulls_first (nterm each) must outlive it.
