@@ -1204,7 +1204,7 @@ static int gb_const_value(agg_expr *e, col_arena *arena, pred_value *out){
 int groupby_can_merge(const groupby *gb){
   for(int a=0; a<gb->aggs.n; a++){
     const agg_item *it = &gb->aggs.items[a];
-    if( it->nob ) return 0;     /* its rows wait in a buffer, unmerged */
+    if( it->nob && it->distinct ) return 0;   /* its set of pairs is not merged */
     if( it->kind!=AGG_GROUP_CONCAT || it->sep==0 ) continue;
     int ncol = 0;
     agg_expr_columns(it->sep, gb_count_col, &ncol);
@@ -1280,6 +1280,11 @@ static int gb_fold_into(const groupby *dg, gb_part *d, gb_part *s,
   }
   for(int a=0; a<dg->aggs.n; a++){
     if( dg->lin_base[a]>=0 && dg->bases[dg->lin_base[a]].active ) continue;
+    if( dg->aggs.items[a].nob ){
+      /* rows wait to be sorted: s's come after d's */
+      if( (rc = agg_ordbuf_move(&d->ord[a], &s->ord[a], map, ns, err))!=0 ) return rc;
+      continue;
+    }
     if( (rc = agg_state_reserve(&d->states[a], d->table.ngroup, err))!=0 ) return rc;
     pred_value sep, *psep = 0;
     if( dg->aggs.items[a].kind==AGG_GROUP_CONCAT ){
@@ -1360,9 +1365,18 @@ int groupby_fold_begin(groupby **lanes, int nlane, col_error *err){
 }
 
 /* Keep p's groups with keep[g] set, moved down in order; the table keeps
-** no index (nothing probes a folded lane). */
-static void gb_part_compact(groupby *gb, gb_part *p, const uint8_t *keep){
+** no index (nothing probes a folded lane). -1 when out of memory. */
+static int gb_part_compact(groupby *gb, gb_part *p, const uint8_t *keep){
   uint32_t ng = p->table.ngroup, m = 0;
+  if( p->ord ){
+    /* the rows an ORDER BY aggregate keeps name their groups' new slots */
+    uint32_t *slot = malloc(((size_t)ng + 1)*4);
+    if( slot==0 ) return -1;
+    for(uint32_t g=0; g<ng; g++) slot[g] = keep[g] ? m++ : AGG_EMPTY;
+    for(int a=0; a<gb->aggs.n; a++) if( gb->aggs.items[a].nob ) agg_ordbuf_compact(&p->ord[a], slot, ng);
+    free(slot);
+    m = 0;
+  }
   for(uint32_t g=0; g<ng; g++){
     if( !keep[g] ) continue;
     if( m!=g ){
@@ -1384,6 +1398,7 @@ static void gb_part_compact(groupby *gb, gb_part *p, const uint8_t *keep){
   }
   for(int a=0; a<gb->aggs.n; a++){
     if( gb->lin_base[a]>=0 && gb->bases[gb->lin_base[a]].active ) continue;
+    if( gb->aggs.items[a].nob ) continue;    /* its rows, above */
     agg_state_compact(&p->states[a], keep, ng);
   }
   /* the lin sums past the kept groups start from zero again, as fresh ones */
@@ -1399,6 +1414,7 @@ static void gb_part_compact(groupby *gb, gb_part *p, const uint8_t *keep){
   agg_mem_free(p->table.buckets);
   p->table.buckets = 0;
   p->table.nbucket = 0;
+  return 0;
 }
 
 int groupby_fold_part(groupby **lanes, int nlane, int part, col_error *err){
@@ -1437,7 +1453,9 @@ int groupby_fold_part(groupby **lanes, int nlane, int part, col_error *err){
   /* only now, with no lane left to probe them: the groups no earlier lane
   ** had stay, moved down; the others go */
   for(int i=1; i<nlane && rc==COL_OK; i++){
-    if( keeps[i] ) gb_part_compact(lanes[i], &lanes[i]->parts[part], keeps[i]);
+    if( keeps[i] && gb_part_compact(lanes[i], &lanes[i]->parts[part], keeps[i]) ){
+      rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory merging lanes");
+    }
   }
   for(int i=0; i<nlane; i++) free(keeps[i]);
   free(keeps);
@@ -1454,8 +1472,12 @@ int groupby_fold_adopt(groupby **lanes, int nlane, col_error *err){
   for(int i=0; i<nlane; i++){
     for(int q=0; q<lanes[i]->nparts; q++){
       if( i>0 && lanes[i]->parts[q].table.ngroup==0 ) continue;
-      parts[n++] = lanes[i]->parts[q];
+      parts[n] = lanes[i]->parts[q];
       memset(&lanes[i]->parts[q], 0, sizeof(gb_part));
+      /* the lane goes: its states read dst's dialect from now on (an
+      ** ORDER BY aggregate's rows are yet to be stepped) */
+      for(int a=0; a<dst->aggs.n && parts[n].states; a++) parts[n].states[a].dialect = &dst->dialect;
+      n++;
     }
     if( i>0 ){
       /* what is left of the lane: its empty partitions */

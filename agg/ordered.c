@@ -14,11 +14,16 @@ int agg_ordbuf_init(agg_ordbuf *o, int nterm, const uint8_t *desc,
                     const uint8_t *nulls_first, int narg, int distinct){
   memset(o, 0, sizeof(*o));
   o->nterm = nterm;
-  o->desc = desc;
-  o->nulls_first = nulls_first;
   o->narg = narg;
   o->distinct = distinct;
   agg_hasher_init(&o->hs);
+  o->desc = malloc((size_t)nterm + 1);
+  o->nulls_first = malloc((size_t)nterm + 1);
+  if( !o->desc || !o->nulls_first ) return -1;
+  if( nterm ){
+    memcpy(o->desc, desc, (size_t)nterm);
+    memcpy(o->nulls_first, nulls_first, (size_t)nterm);
+  }
   return agg_table_init(&o->pairs, 2);
 }
 
@@ -31,6 +36,8 @@ static void ord_scratch_free(agg_ordbuf *o){
 void agg_ordbuf_free(agg_ordbuf *o){
   free(o->gid); free(o->vals); free(o->heap); free(o->pfx);
   o->gid = 0; o->vals = 0; o->heap = 0; o->pfx = 0;
+  free(o->desc); free(o->nulls_first);
+  o->desc = 0; o->nulls_first = 0;
   o->n = o->cap = 0;
   o->heap_len = o->heap_cap = 0;
   agg_iset_free(&o->iset);
@@ -117,6 +124,8 @@ static int ord_append(agg_ordbuf *o, const col_vector *const *term,
 }
 
 static int ord_scratch(agg_ordbuf *o, uint32_t nrow, col_error *err){
+  /* ord_iset_retire hashes a chunk of stored rows with it */
+  if( nrow < ORD_REPLAY_CHUNK ) nrow = ORD_REPLAY_CHUNK;
   if( nrow <= o->scap ) return COL_OK;
   ord_scratch_free(o);
   o->g64 = malloc((size_t)nrow*8); o->h = malloc((size_t)nrow*8);
@@ -242,6 +251,51 @@ int agg_ordbuf_add(agg_ordbuf *o, const col_vector *const *term,
   return COL_OK;
 }
 
+/* ---- lanes -------------------------------------------------------------- */
+
+#define ORD_MOVED UINT32_MAX    /* gid of a row moved to another buffer */
+
+int agg_ordbuf_move(agg_ordbuf *dst, agg_ordbuf *src, const uint32_t *map,
+                    uint32_t ng, col_error *err){
+  uint32_t w = (uint32_t)(src->nterm + src->narg);
+  for(uint32_t e=0; e<src->n; e++){
+    uint32_t g = src->gid[e];
+    if( g==ORD_MOVED || g>=ng || map[g]==AGG_EMPTY ) continue;
+    if( dst->n==dst->cap && ord_grow(dst, dst->n + 1, err) ) return err->code;
+    agg_ordval *to = dst->vals + (size_t)dst->n*w;
+    const agg_ordval *from = src->vals + (size_t)e*w;
+    for(uint32_t j=0; j<w; j++){
+      to[j] = from[j];
+      if( from[j].type!=CV_TEXT && from[j].type!=CV_BLOB ) continue;
+      uint64_t need = dst->heap_len + from[j].n;
+      if( need > dst->heap_cap ){
+        uint64_t cap = dst->heap_cap ? dst->heap_cap*2 : 65536;
+        while( cap < need ) cap *= 2;
+        char *h = realloc(dst->heap, (size_t)cap);
+        if( h==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory merging an ORDER BY aggregate");
+        dst->heap = h; dst->heap_cap = cap;
+      }
+      if( from[j].n ) memcpy(dst->heap + dst->heap_len, src->heap + from[j].w, from[j].n);
+      to[j].w = (int64_t)dst->heap_len;
+      dst->heap_len += from[j].n;
+    }
+    dst->gid[dst->n++] = map[g];
+    src->gid[e] = ORD_MOVED;
+  }
+  return COL_OK;
+}
+
+void agg_ordbuf_compact(agg_ordbuf *o, const uint32_t *slot, uint32_t ng){
+  uint32_t w = (uint32_t)(o->nterm + o->narg), m = 0;
+  for(uint32_t e=0; e<o->n; e++){
+    uint32_t g = o->gid[e];
+    if( g==ORD_MOVED || g>=ng || slot[g]==AGG_EMPTY ) continue;
+    if( m!=e ) memcpy(o->vals + (size_t)m*w, o->vals + (size_t)e*w, w*sizeof(agg_ordval));
+    o->gid[m++] = slot[g];
+  }
+  o->n = m;     /* the heap keeps the bytes of rows gone: freed at replay */
+}
+
 /* ---- sorting ------------------------------------------------------------ */
 
 static pred_value ord_value(const agg_ordbuf *o, const agg_ordval *v){
@@ -293,9 +347,9 @@ static int ord_cmp(const agg_ordbuf *o, uint32_t a, uint32_t b){
       uint64_t x = o->pfx[a], y = o->pfx[b];
       c = x<y ? -1 : x>y;
       if( c==0 && o->pfx_more ){
-        /* equal words: the bytes up to the word's end agree (or one
-        ** value ends there); the rest decides, then the lengths */
-        uint32_t from = o->pfx_skip + 8, n = va[t].n < vb[t].n ? va[t].n : vb[t].n;
+        /* equal words: bytes [0, pfx_from) agree (ord_prefixes); the
+        ** rest decides, then the lengths */
+        uint32_t from = o->pfx_from, n = va[t].n < vb[t].n ? va[t].n : vb[t].n;
         if( n>from ) c = memcmp(o->heap + va[t].w + from, o->heap + vb[t].w + from, n - from);
         if( c==0 ) c = va[t].n < vb[t].n ? -1 : va[t].n > vb[t].n;
       }
@@ -307,32 +361,50 @@ static int ord_cmp(const agg_ordbuf *o, uint32_t a, uint32_t b){
   return 0;
 }
 
-/* o->pfx for the stored rows, when their first terms allow (else left
-** NULL). -1 when out of memory. */
+#define ORD_KEY_WINDOW 32u      /* bytes of TEXT/BLOB searched for varying ones */
+
+/* o->pfx: each row's first term as a word that orders as the values do,
+** when every non-NULL first term has one class (else left NULL). Numbers
+** map to ordered bits (exact: equal words, equal values). TEXT and BLOB
+** take the first 8 byte positions where the values differ, among the
+** first ORD_KEY_WINDOW (bytes at the other positions there are the same in
+** every value), then the positions after the window; a value too short
+** for a position gives 0. Equal words then mean bytes [0, pfx_from) agree:
+** 'YYYY-MM-DD HH:MM:SS' of one month is whole in its 8 varying bytes.
+** -1 when out of memory. */
 static int ord_prefixes(agg_ordbuf *o){
   size_t w = (size_t)(o->nterm + o->narg);
   int cls = CV_NULL;
-  uint32_t first = 0;
+  uint32_t first = 0, minlen = UINT32_MAX;
   for(uint32_t e=0; e<o->n; e++){
-    int t = o->vals[e*w].type;
-    if( t==CV_NULL ) continue;
-    if( cls==CV_NULL ){ cls = t; first = e; }
-    else if( t!=cls ) return 0;
+    const agg_ordval *v = &o->vals[e*w];
+    if( v->type==CV_NULL ) continue;
+    if( cls==CV_NULL ){ cls = v->type; first = e; }
+    else if( v->type!=cls ) return 0;
+    if( v->n < minlen ) minlen = v->n;
   }
   if( cls==CV_NULL ) return 0;
   uint64_t *p = malloc((size_t)o->n*8);
   if( p==0 ) return -1;
-  uint32_t skip = 0;
+  uint32_t pos[8], npos = 0, from = 0;
   if( cls==CV_TEXT || cls==CV_BLOB ){
-    const agg_ordval *f = &o->vals[first*w];
-    skip = f->n;
-    for(uint32_t e=0; e<o->n && skip; e++){
+    uint32_t win = minlen < ORD_KEY_WINDOW ? minlen : ORD_KEY_WINDOW;
+    uint8_t vary[ORD_KEY_WINDOW];
+    memset(vary, 0, sizeof(vary));
+    const uint8_t *f = (const uint8_t*)o->heap + o->vals[first*w].w;
+    for(uint32_t e=0; e<o->n; e++){
       const agg_ordval *v = &o->vals[e*w];
       if( v->type==CV_NULL ) continue;
-      uint32_t m = v->n < skip ? v->n : skip, k = 0;
-      const char *x = o->heap + f->w, *y = o->heap + v->w;
-      while( k<m && x[k]==y[k] ) k++;
-      skip = k;
+      const uint8_t *x = (const uint8_t*)o->heap + v->w;
+      for(uint32_t k=0; k<win; k++) vary[k] |= x[k]!=f[k];
+    }
+    for(uint32_t k=0; k<win && npos<8; k++) if( vary[k] ) pos[npos++] = k;
+    if( npos==8 ){
+      from = pos[7] + 1;
+    }else{
+      uint32_t k = win;
+      while( npos<8 ) pos[npos++] = k++;
+      from = k < minlen ? k : minlen;
     }
   }
   for(uint32_t e=0; e<o->n; e++){
@@ -350,10 +422,7 @@ static int ord_prefixes(agg_ordbuf *o){
       }
       case CV_TEXT: case CV_BLOB: {
         const uint8_t *x = (const uint8_t*)o->heap + v->w;
-        for(uint32_t k=0; k<8; k++){
-          u <<= 8;
-          if( skip + k < v->n ) u |= x[skip + k];
-        }
+        for(uint32_t k=0; k<8; k++) u = u<<8 | (pos[k] < v->n ? x[pos[k]] : 0);
         break;
       }
       default: break;
@@ -362,7 +431,7 @@ static int ord_prefixes(agg_ordbuf *o){
   }
   o->pfx = p;
   o->pfx_more = cls==CV_TEXT || cls==CV_BLOB;
-  o->pfx_skip = skip;
+  o->pfx_from = from;
   return 0;
 }
 
@@ -387,23 +456,106 @@ static void ord_sort(const agg_ordbuf *o, uint32_t *idx, uint32_t *tmp, uint32_t
   memcpy(idx, tmp, (size_t)n*4);
 }
 
+typedef struct ord_key { uint64_t k; uint32_t e; uint32_t pad; } ord_key;
+
+/* Sort keys a[0..n) by k, stably: LSD radix on the bytes where they differ
+** (b holds n). The result is in a. */
+static void ord_radix(ord_key *a, ord_key *b, uint32_t n){
+  uint64_t all = ~0ull, any = 0;
+  for(uint32_t i=0; i<n; i++){ all &= a[i].k; any |= a[i].k; }
+  uint64_t diff = all ^ any;
+  for(int d=0; d<8; d++){
+    int sh = 8*d;
+    if( ((diff>>sh) & 0xff)==0 ) continue;
+    uint32_t cnt[256];
+    memset(cnt, 0, sizeof(cnt));
+    for(uint32_t i=0; i<n; i++) cnt[(a[i].k>>sh) & 0xff]++;
+    uint32_t sum = 0;
+    for(int c=0; c<256; c++){ uint32_t t = cnt[c]; cnt[c] = sum; sum += t; }
+    for(uint32_t i=0; i<n; i++) b[cnt[(a[i].k>>sh) & 0xff]++] = a[i];
+    ord_key *t = a; a = b; b = t;
+  }
+  /* an odd number of passes left the result in the other array */
+  int passes = 0;
+  for(int d=0; d<8; d++) passes += ((diff>>(8*d)) & 0xff)!=0;
+  if( passes & 1 ) memcpy(b, a, (size_t)n*sizeof(ord_key));
+}
+
+/* One group's run by the terms: its keys k[0..n) (in row order, pad set
+** for a NULL first term) into idx[0..n). NULL first terms go to their
+** end, the others are radix sorted by word (DESC: its complement), runs of
+** equal words by ord_cmp. kb holds n keys, tmp n indexes. */
+static void ord_sort_run(const agg_ordbuf *o, ord_key *k, ord_key *kb, uint32_t *idx,
+                         uint32_t *tmp, uint32_t n){
+  uint32_t nn = 0, nl = 0;
+  for(uint32_t i=0; i<n; i++){
+    if( k[i].pad ) tmp[nl++] = k[i].e;
+    else k[nn++] = k[i];
+  }
+  ord_radix(k, kb, nn);
+  uint32_t *vals = o->nulls_first[0] ? idx + nl : idx;
+  uint32_t *nulls = o->nulls_first[0] ? idx : idx + nn;
+  for(uint32_t i=0; i<nn; i++) vals[i] = k[i].e;
+  memcpy(nulls, tmp, (size_t)nl*4);
+  if( o->nterm>1 ) ord_sort(o, nulls, tmp, nl);
+  if( !o->pfx_more && o->nterm==1 ) return;
+  for(uint32_t i=0; i<nn; ){
+    uint32_t j = i + 1;
+    while( j<nn && k[j].k==k[i].k ) j++;
+    if( j - i > 1 ) ord_sort(o, vals + i, tmp, j - i);
+    i = j;
+  }
+}
+
 /* The stored rows in the order to feed them into idx: by group (counting
-** sort, rows of a group in row order), each group's run by the terms. */
+** sort, rows of a group in row order), each group's run by the terms. With
+** words, the counting sort lays out each row's key (word, row, NULL) in
+** group order in one pass over the rows, so a run is sorted from its own
+** keys without touching the rows again. */
 static int ord_order(agg_ordbuf *o, uint32_t *idx, uint32_t *tmp){
   if( o->nterm>0 && ord_prefixes(o) ) return -1;
+  size_t w = (size_t)(o->nterm + o->narg);
   uint32_t ng = 0;
   for(uint32_t e=0; e<o->n; e++) if( o->gid[e] >= ng ) ng = o->gid[e] + 1;
   uint32_t *at = calloc((size_t)ng + 1, 4);
   if( at==0 ) return -1;
   for(uint32_t e=0; e<o->n; e++) at[o->gid[e]+1]++;
-  for(uint32_t g=0; g<ng; g++) at[g+1] += at[g];
-  for(uint32_t e=0; e<o->n; e++) idx[at[o->gid[e]]++] = e;
+  uint32_t longest = 0;
+  for(uint32_t g=0; g<ng; g++){
+    if( at[g+1] > longest ) longest = at[g+1];
+    at[g+1] += at[g];
+  }
+  ord_key *keys = 0;
+  if( o->pfx && longest>64 ){
+    keys = malloc(((size_t)o->n + longest)*sizeof(ord_key));
+    if( keys==0 ){ free(at); return -1; }
+    uint64_t flip = o->desc[0] ? ~0ull : 0;
+    for(uint32_t e=0; e<o->n; e++){
+      ord_key *q = &keys[at[o->gid[e]]++];
+      q->k = o->pfx[e] ^ flip;
+      q->e = e;
+      q->pad = o->vals[e*w].type==CV_NULL;
+    }
+  }else{
+    for(uint32_t e=0; e<o->n; e++) idx[at[o->gid[e]]++] = e;
+  }
   /* at[g] is now where group g+1 starts */
   uint32_t from = 0;
   for(uint32_t g=0; g<ng; g++){
-    ord_sort(o, idx + from, tmp, at[g] - from);
+    uint32_t len = at[g] - from;
+    if( keys ){
+      if( len>64 ){
+        ord_sort_run(o, keys + from, keys + o->n, idx + from, tmp, len);
+      }else{
+        for(uint32_t i=0; i<len; i++) idx[from+i] = keys[from+i].e;
+        ord_sort(o, idx + from, tmp, len);
+      }
+    }else{
+      ord_sort(o, idx + from, tmp, len);
+    }
     from = at[g];
   }
+  free(keys);
   free(at);
   return 0;
 }
@@ -447,6 +599,12 @@ int agg_ordbuf_replay(agg_ordbuf *o, agg_state *s, col_error *err){
     uint32_t m = n - at < ORD_REPLAY_CHUNK ? n - at : ORD_REPLAY_CHUNK;
     for(uint32_t k=0; k<m; k++){
       uint32_t e = idx[at+k];
+      /* the rows are in sorted order, scattered over vals: ask ahead */
+      if( at + k + 16 < n ){
+        uint32_t f = idx[at+k+16];
+        __builtin_prefetch(o->vals + f*w + (size_t)o->nterm);
+        __builtin_prefetch(o->gid + f);
+      }
       const agg_ordval *x = o->vals + e*w + (size_t)o->nterm;
       ord_chunk_set(o, &ch[0], k, &x[0]);
       if( o->narg>1 ) ord_chunk_set(o, &ch[1], k, &x[1]);

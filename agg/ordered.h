@@ -55,8 +55,9 @@ typedef struct agg_ordval {
 
 typedef struct agg_ordbuf {
   int nterm;              /* ORDER BY terms */
-  const uint8_t *desc;    /* per term: DESC */
-  const uint8_t *nulls_first; /* per term: NULLs sort first */
+  uint8_t *desc;          /* per term: DESC (malloc'd: a lane's buffer
+                          ** outlives the lane's parsed terms) */
+  uint8_t *nulls_first;   /* per term: NULLs sort first */
   int narg;               /* arguments stored (1, or 2 with a separator) */
   int distinct;           /* AGG_ORD_* */
   uint32_t n;             /* rows stored */
@@ -79,15 +80,14 @@ typedef struct agg_ordbuf {
   uint32_t scap;          /* batch rows the scratch holds */
   /* while sorting: when every non-NULL first term has one class, each
   ** row's first term as a word that orders as the value does (numbers),
-  ** or as its 8 bytes after the prefix all of them share (TEXT, BLOB:
-  ** timestamps of one month differ from the 9th byte on) */
+  ** or as the 8 bytes where values differ (TEXT, BLOB: ord_prefixes) */
   uint64_t *pfx;
   int pfx_more;           /* equal words can still be unequal values */
-  uint32_t pfx_skip;      /* bytes before the word's: all alike */
+  uint32_t pfx_from;      /* TEXT/BLOB: equal words, bytes before this agree */
 } agg_ordbuf;
 
-/* An empty buffer. desc and nulls_first (nterm each) must outlive it.
-** 0, or -1 on OOM. */
+/* An empty buffer over terms with desc and nulls_first (nterm each,
+** copied). 0, or -1 on OOM. */
 int agg_ordbuf_init(agg_ordbuf *o, int nterm, const uint8_t *desc,
                     const uint8_t *nulls_first, int narg, int distinct);
 void agg_ordbuf_free(agg_ordbuf *o);
@@ -104,6 +104,16 @@ int agg_ordbuf_add(agg_ordbuf *o, const col_vector *const *term,
 /* Sort what is stored and feed it to s (reserved for every group stored),
 ** then empty the buffer. */
 int agg_ordbuf_replay(agg_ordbuf *o, agg_state *s, col_error *err);
+
+/* Parallel lanes (no DISTINCT): src holds rows that all come after dst's.
+** Each row of src whose group g has map[g] != AGG_EMPTY moves to the end
+** of dst as a row of group map[g] (its bytes copied); the others stay. */
+int agg_ordbuf_move(agg_ordbuf *dst, agg_ordbuf *src, const uint32_t *map,
+                    uint32_t ng, col_error *err);
+
+/* Drop the rows moved away and rename the groups of the others: group g
+** becomes slot[g] (g < ng; every remaining row's group has one). */
+void agg_ordbuf_compact(agg_ordbuf *o, const uint32_t *slot, uint32_t ng);
 
 /* Bytes the buffer holds. */
 uint64_t agg_ordbuf_footprint(const agg_ordbuf *o);

@@ -35,6 +35,8 @@ typedef struct ref_row {
 static char textpool[MAXROW*(MAXT+1)][24];
 static ref_row R[MAXROW];
 static int g_nterm, g_desc[MAXT], g_nf[MAXT];
+static int g_style;     /* TEXT/BLOB: 0 prefix and NULs, 1 timestamps, 2 long,
+                        ** 3 varying everywhere */
 
 /* A value of kind k (0 mixed, 1 INT, 2 REAL, 3 TEXT with a shared prefix,
 ** 4 BLOB) into slot. */
@@ -44,19 +46,38 @@ static pred_value rand_value(int k, char *slot){
   if( rnd(9)==0 ){ x.type = CV_NULL; return x; }
   int kind = k ? k : 1 + (int)rnd(4);
   switch( kind ){
-    case 1: x.type = CV_INT; x.i = (int64_t)rnd(7) - 3; if( rnd(20)==0 ) x.i = INT64_MIN + rnd(2); break;
+    case 1:
+      x.type = CV_INT;
+      x.i = g_style==0 ? (int64_t)rnd(7) - 3 : (int64_t)rnd(1u<<20) - (1<<19);
+      if( rnd(20)==0 ) x.i = INT64_MIN + rnd(2);
+      break;
     case 2: {
       static const double r[] = { -0.0, 0.0, 1.0, -1.5, 2.25, 1e300, -1e-300 };
       x.type = CV_REAL; x.f = r[rnd(7)];
       break;
     }
     default: {
-      /* 'common prefix!' then 0..9 bytes from a small alphabet with NUL */
-      static const char al[] = { 'a', 'b', 0, 'z' };
       uint32_t n = 0;
-      if( rnd(4) ) { memcpy(slot, "common prefix!", 14); n = 14; }
-      uint32_t m = rnd(10);
-      for(uint32_t i=0; i<m; i++) slot[n++] = al[rnd(4)];
+      if( g_style==1 ){
+        /* one month's timestamps: 8 varying bytes, ties within a minute */
+        n = (uint32_t)snprintf(slot, 24, "2013-07-%02u %02u:%02u:%02u", 1 + rnd(3), rnd(3), rnd(4), rnd(3));
+        if( rnd(30)==0 ) n = (uint32_t)snprintf(slot, 24, "2013-07-0%u", rnd(4));  /* shorter */
+      }else if( g_style==3 ){
+        /* every byte varies: the word holds the first 8, ties go on */
+        n = 8 + rnd(5);
+        for(uint32_t i=0; i<n; i++) slot[i] = (char)('a' + rnd(2));
+      }else if( g_style==2 ){
+        /* past the window: 20 alike, then 3 varying, then more */
+        memset(slot, 'q', 20); n = 20;
+        for(uint32_t i=0; i<3; i++) slot[n++] = (char)('a' + rnd(3));
+        if( rnd(2) ) slot[n++] = (char)rnd(2);
+      }else{
+        /* 'common prefix!' then 0..9 bytes from a small alphabet with NUL */
+        static const char al[] = { 'a', 'b', 0, 'z' };
+        if( rnd(4) ) { memcpy(slot, "common prefix!", 14); n = 14; }
+        uint32_t m = rnd(10);
+        for(uint32_t i=0; i<m; i++) slot[n++] = al[rnd(4)];
+      }
       x.type = kind==4 ? CV_BLOB : CV_TEXT; x.p = slot; x.n = n;
       break;
     }
@@ -94,6 +115,7 @@ static int one_case(uint32_t n, int k, int nterm, int dm, uint32_t ngroup){
   static uint32_t rows[NB], gid[NB], order[MAXROW];
   uint8_t desc[MAXT], nf[MAXT];
   g_nterm = nterm;
+  g_style = (int)rnd(4);
   for(int t=0; t<nterm; t++){
     g_desc[t] = desc[t] = (uint8_t)rnd(2);
     g_nf[t] = nf[t] = (uint8_t)(rnd(3)==0 ? !desc[t] : rnd(2));
@@ -189,7 +211,7 @@ static int one_case(uint32_t n, int k, int nterm, int dm, uint32_t ngroup){
 
 static void test_ordered_random(void){
   int bad = 0;
-  for(int c=0; c<300 && bad<3; c++){
+  for(int c=0; c<500 && bad<3; c++){
     int k = (int)rnd(5);
     int nterm = 1 + (int)rnd(MAXT);
     uint32_t n = 1 + rnd(c % 10==0 ? MAXROW : 400);
@@ -200,7 +222,7 @@ static void test_ordered_random(void){
 
 static void test_ordered_distinct(void){
   int bad = 0;
-  for(int c=0; c<200 && bad<3; c++){
+  for(int c=0; c<800 && bad<3; c++){
     uint32_t n = 1 + rnd(c % 10==0 ? 3000 : 300);
     int dm = c % 2 ? AGG_ORD_LAST : AGG_ORD_FIRST;
     bad += one_case(n, dm==AGG_ORD_LAST ? 0 : (int)rnd(5), dm==AGG_ORD_LAST ? 1 : 1 + (int)rnd(2), dm, 1 + rnd(4));
@@ -209,6 +231,7 @@ static void test_ordered_distinct(void){
 }
 
 int main(void){
+  if( getenv("ORDERED_SEED") ) rng ^= strtoull(getenv("ORDERED_SEED"), 0, 10) * 0x9E3779B97F4A7C15ull;
   RUN(test_ordered_random);
   RUN(test_ordered_distinct);
   return unit_report("ordered");
