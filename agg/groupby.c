@@ -1539,16 +1539,63 @@ static int gb_order_upto(groupby *gb, uint32_t row, col_error *err){
   return COL_OK;
 }
 
-int groupby_finish(groupby *gb, col_error *err){
-  for(int i=0; i<gb->nparts; i++){
+/* Partitions from, from+step, ...: their ORDER BY aggregates' rows sorted
+** and stepped. */
+typedef struct gb_replay {
+  groupby *gb;
+  int from, step;
+  col_error err;
+  pthread_t tid;
+  int started;
+} gb_replay;
+
+static void *gb_replay_main(void *arg){
+  gb_replay *r = arg;
+  groupby *gb = r->gb;
+  for(int i=r->from; i<gb->nparts; i+=r->step){
     gb_part *p = &gb->parts[i];
     for(int a=0; a<gb->aggs.n && p->ord; a++){
       if( gb->aggs.items[a].nob==0 ) continue;
-      int rc = agg_state_reserve(&p->states[a], p->table.ngroup, err);
-      if( rc==COL_OK ) rc = agg_ordbuf_replay(&p->ord[a], &p->states[a], err);
-      if( rc ) return rc;
+      int rc = agg_state_reserve(&p->states[a], p->table.ngroup, &r->err);
+      if( rc==COL_OK ) rc = agg_ordbuf_replay(&p->ord[a], &p->states[a], &r->err);
+      if( rc ) return 0;
     }
   }
+  return 0;
+}
+
+/* Every partition's ORDER BY aggregates, on up to nthread threads: the
+** partitions are independent, and sorting is most of such a query. */
+static int gb_replay_all(groupby *gb, col_error *err){
+  int any = 0;
+  for(int a=0; a<gb->aggs.n; a++) any |= gb->aggs.items[a].nob>0;
+  if( !any ) return COL_OK;
+  int nt = gb->nthread < gb->nparts ? gb->nthread : gb->nparts;
+  if( nt<1 ) nt = 1;
+  gb_replay *r = calloc((size_t)nt, sizeof(gb_replay));
+  if( r==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+  for(int t=0; t<nt; t++){
+    r[t].gb = gb; r[t].from = t; r[t].step = nt;
+    col_error_clear(&r[t].err);
+  }
+  for(int t=1; t<nt; t++) r[t].started = pthread_create(&r[t].tid, 0, gb_replay_main, &r[t])==0;
+  gb_replay_main(&r[0]);
+  /* a thread that did not start leaves its partitions to this one */
+  for(int t=1; t<nt; t++){
+    if( r[t].started ) pthread_join(r[t].tid, 0);
+    else gb_replay_main(&r[t]);
+  }
+  int rc = COL_OK;
+  for(int t=0; t<nt && rc==COL_OK; t++){
+    if( r[t].err.code ){ *err = r[t].err; rc = err->code; }
+  }
+  free(r);
+  return rc;
+}
+
+int groupby_finish(groupby *gb, col_error *err){
+  int rc0 = gb_replay_all(gb, err);
+  if( rc0 ) return rc0;
   for(int i=0; i<gb->nparts; i++){
     for(int a=0; a<gb->aggs.n; a++){
       int rc = agg_state_settle(&gb->parts[i].states[a], err);
