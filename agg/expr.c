@@ -1201,6 +1201,10 @@ int agg_expr_ts_only(const agg_expr *e, int src){
   return 1;
 }
 
+int agg_expr_source_column(const agg_expr *e){
+  return e && e->op==EX_COL ? e->src : -1;
+}
+
 void agg_expr_set_ts(agg_expr *e, int src, int unit){
   if( e==0 ) return;
   if( ex_is_ts_of(e, src) ){ e->ts_unit = (uint8_t)unit; return; }

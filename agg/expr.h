@@ -108,6 +108,8 @@ void agg_expr_columns(const agg_expr *e, void (*fn)(void *, int), void *ctx);
 ** agg_expr_set_ts(e, src, unit) tells them the column's col_def.ts_unit:
 ** a batch bringing the column as INTEGER then holds the stored integers. */
 int agg_expr_ts_only(const agg_expr *e, int src);
+/* The source column e is a plain reference to, or -1. */
+int agg_expr_source_column(const agg_expr *e);
 void agg_expr_set_ts(agg_expr *e, int src, int unit);
 
 /* Point every column reference at its position in the batch: map[source

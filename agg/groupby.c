@@ -120,6 +120,8 @@ struct groupby {
   const col_vector **sv;  /* separator vectors (NULL when none) */
   const col_vector **ov;  /* ORDER BY term vectors of every aggregate */
   int *ov_at;             /* per aggregate: where its terms start in ov */
+  uint8_t *ob_ts;         /* per term (as ov): a timestamp column read as
+                          ** its integers, its COL_TS_* unit; else 0 */
   const col_batch *batch; /* the batch being consumed */
   uint64_t row_base;      /* rows consumed before this batch (partitions
                           ** order groups by it; a lane uses first_row) */
@@ -173,8 +175,8 @@ static int gb_part_init(groupby *gb, gb_part *p, col_error *err){
     p->states[a].dialect = &gb->dialect;
     if( it->nob ){
       if( p->ord==0 && (p->ord = calloc((size_t)gb->aggs.n, sizeof(agg_ordbuf)))==0 ) goto oom;
-      if( agg_ordbuf_init(&p->ord[a], it->nob, it->ob_desc, it->ob_nulls_first, it->sep ? 2 : 1,
-                          it->distinct ? it->ob_distinct : AGG_ORD_ALL) ) goto oom;
+      if( agg_ordbuf_init(&p->ord[a], it->nob, it->ob_desc, it->ob_nulls_first, &gb->ob_ts[gb->ov_at[a]],
+                          it->sep ? 2 : 1, it->distinct ? it->ob_distinct : AGG_ORD_ALL) ) goto oom;
     }
   }
   return COL_OK;
@@ -235,7 +237,7 @@ void groupby_free(groupby *gb){
   agg_hasher_free(&gb->hasher);
   col_arena_free(&gb->arena);
   free(gb->proj); free(gb->raw); free(gb->key_ts); free(gb->hashes); free(gb->kv); free(gb->av); free(gb->sv);
-  free(gb->ov); free(gb->ov_at);
+  free(gb->ov); free(gb->ov_at); free(gb->ob_ts);
   free(gb->order_part); free(gb->order_slot); free(gb->order_at);
   free(gb->bases); free(gb->lin_base); free(gb->lin_k);
   free(gb->kcol);
@@ -514,7 +516,11 @@ static int gb_raw_timestamps(groupby *gb, const col_schema *schema){
     }
     for(int i=0; i<gb->aggs.n && ok; i++){
       ok = agg_expr_ts_only(gb->aggs.items[i].expr, src) && agg_expr_ts_only(gb->aggs.items[i].sep, src);
-      for(int t=0; t<gb->aggs.items[i].nob && ok; t++) ok = agg_expr_ts_only(gb->aggs.items[i].ob[t], src);
+      /* an ORDER BY term of the column itself orders by its integers */
+      for(int t=0; t<gb->aggs.items[i].nob && ok; t++){
+        const agg_expr *x = gb->aggs.items[i].ob[t];
+        ok = agg_expr_source_column(x)==src || agg_expr_ts_only(x, src);
+      }
     }
     if( !ok ) continue;
     gb->raw[c] = 1;
@@ -616,6 +622,16 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
   if( gb->ov_at==0 ) goto oom;
   for(int i=0; i<gb->aggs.n; i++) gb->ov_at[i+1] = gb->ov_at[i] + gb->aggs.items[i].nob;
   gb->ov = calloc((size_t)gb->ov_at[gb->aggs.n] + 1, sizeof(*gb->ov));
+  gb->ob_ts = calloc((size_t)gb->ov_at[gb->aggs.n] + 1, 1);
+  if( gb->ob_ts==0 ) goto oom;
+  for(int i=0; i<gb->aggs.n; i++){
+    for(int t=0; t<gb->aggs.items[i].nob; t++){
+      int src = agg_expr_source_column(gb->aggs.items[i].ob[t]);
+      for(int c=0; c<gb->nproj && src>=0; c++){
+        if( gb->proj[c]==src && gb->raw[c] ) gb->ob_ts[gb->ov_at[i] + t] = (uint8_t)schema->cols[src].ts_unit;
+      }
+    }
+  }
   gb->nparts = gb->nthread;
   gb->parts = calloc((size_t)gb->nthread, sizeof(gb_part));
   if( !gb->kv || !gb->av || !gb->sv || !gb->ov || !gb->parts ) goto oom;

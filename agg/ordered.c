@@ -6,12 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "value.h"
+#include "ts_memo.h"
 
 #define ORD_MAX_ROWS (UINT32_MAX - 1u)
 #define ORD_REPLAY_CHUNK 1024u  /* rows fed to the state at once */
 
 int agg_ordbuf_init(agg_ordbuf *o, int nterm, const uint8_t *desc,
-                    const uint8_t *nulls_first, int narg, int distinct){
+                    const uint8_t *nulls_first, const uint8_t *ts_unit,
+                    int narg, int distinct){
   memset(o, 0, sizeof(*o));
   o->nterm = nterm;
   o->narg = narg;
@@ -19,10 +21,13 @@ int agg_ordbuf_init(agg_ordbuf *o, int nterm, const uint8_t *desc,
   agg_hasher_init(&o->hs);
   o->desc = malloc((size_t)nterm + 1);
   o->nulls_first = malloc((size_t)nterm + 1);
-  if( !o->desc || !o->nulls_first ) return -1;
+  o->ts_unit = calloc((size_t)nterm + 1, 1);
+  o->ts_text = calloc((size_t)nterm + 1, 1);
+  if( !o->desc || !o->nulls_first || !o->ts_unit || !o->ts_text ) return -1;
   if( nterm ){
     memcpy(o->desc, desc, (size_t)nterm);
     memcpy(o->nulls_first, nulls_first, (size_t)nterm);
+    if( ts_unit ) memcpy(o->ts_unit, ts_unit, (size_t)nterm);
   }
   return agg_table_init(&o->pairs, 2);
 }
@@ -36,8 +41,8 @@ static void ord_scratch_free(agg_ordbuf *o){
 void agg_ordbuf_free(agg_ordbuf *o){
   free(o->gid); free(o->vals); free(o->heap); free(o->pfx);
   o->gid = 0; o->vals = 0; o->heap = 0; o->pfx = 0;
-  free(o->desc); free(o->nulls_first);
-  o->desc = 0; o->nulls_first = 0;
+  free(o->desc); free(o->nulls_first); free(o->ts_unit); free(o->ts_text);
+  o->desc = 0; o->nulls_first = 0; o->ts_unit = 0; o->ts_text = 0;
   o->n = o->cap = 0;
   o->heap_len = o->heap_cap = 0;
   agg_iset_free(&o->iset);
@@ -72,6 +77,77 @@ static int ord_grow(agg_ordbuf *o, uint32_t need, col_error *err){
   return COL_OK;
 }
 
+/* n bytes into the heap; their offset in *at. */
+static int ord_heap_add(agg_ordbuf *o, const char *p, uint32_t n, int64_t *at, col_error *err){
+  if( o->heap_len + n > o->heap_cap ){
+    uint64_t cap = o->heap_cap ? o->heap_cap*2 : 65536;
+    while( cap < o->heap_len + n ) cap *= 2;
+    char *h = realloc(o->heap, (size_t)cap);
+    if( h==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory buffering an ORDER BY aggregate");
+    o->heap = h; o->heap_cap = cap;
+  }
+  if( n ) memcpy(o->heap + o->heap_len, p, n);
+  *at = (int64_t)o->heap_len;
+  o->heap_len += n;
+  return COL_OK;
+}
+
+/* Is timestamp x (in unit) in years 0000-9999, where the reader's text
+** is 'YYYY-MM-DD HH:MM:SS[.fff...]' and orders as x does? */
+static int ord_ts_plain(int64_t x, int unit){
+  int64_t per = unit==COL_TS_NANOS ? 1000000000 : unit==COL_TS_MICROS ? 1000000 : 1000;
+  int64_t lo, hi;
+  if( __builtin_mul_overflow(-62167219200LL, per, &lo) ) lo = INT64_MIN;   /* 0000-01-01 */
+  if( __builtin_mul_overflow(253402300800LL, per, &hi) ) hi = INT64_MAX;   /* 10000-01-01 */
+  return x>=lo && x<hi;
+}
+
+/* Timestamp term t has a value outside years 0000-9999: every value of it
+** stored so far becomes its text, as values from now on. */
+static int ord_ts_to_text(agg_ordbuf *o, int t, col_error *err){
+  uint32_t w = (uint32_t)(o->nterm + o->narg);
+  for(uint32_t e=0; e<o->n; e++){
+    agg_ordval *v = &o->vals[(size_t)e*w + (uint32_t)t];
+    if( v->type!=CV_INT ) continue;
+    char buf[64];
+    int n = agg_ts_text(v->w, o->ts_unit[t], buf);
+    if( ord_heap_add(o, buf, (uint32_t)n, &v->w, err) ) return err->code;
+    v->type = CV_TEXT; v->n = (uint32_t)n;
+  }
+  o->ts_text[t] = 1;
+  return COL_OK;
+}
+
+static int ord_store(agg_ordbuf *o, const col_vector *v, uint32_t r, agg_ordval *out,
+                     col_error *err);
+
+/* Row r of timestamp term t into *out. */
+static int ord_store_ts(agg_ordbuf *o, int t, const col_vector *v, uint32_t r,
+                        agg_ordval *out, col_error *err){
+  out->n = 0; out->w = 0;
+  int tag = cv_tag(v, r);
+  if( tag==CV_NULL ){ out->type = CV_NULL; return COL_OK; }
+  if( tag!=CV_INT ){
+    /* the reader gave the text after all (a pushed predicate reads the
+    ** column): that is the value, and every other one's form */
+    if( !o->ts_text[t] ){
+      int rc = ord_ts_to_text(o, t, err);
+      if( rc ) return rc;
+    }
+    return ord_store(o, v, r, out, err);
+  }
+  int64_t x = cv_int(v, r);
+  if( !o->ts_text[t] && !ord_ts_plain(x, o->ts_unit[t]) ){
+    int rc = ord_ts_to_text(o, t, err);
+    if( rc ) return rc;
+  }
+  if( !o->ts_text[t] ){ out->type = CV_INT; out->w = x; return COL_OK; }
+  char buf[64];
+  int n = agg_ts_text(x, o->ts_unit[t], buf);
+  out->type = CV_TEXT; out->n = (uint32_t)n;
+  return ord_heap_add(o, buf, (uint32_t)n, &out->w, err);
+}
+
 /* Row r of v into *out, its bytes appended to the heap. */
 static int ord_store(agg_ordbuf *o, const col_vector *v, uint32_t r, agg_ordval *out,
                      col_error *err){
@@ -84,17 +160,8 @@ static int ord_store(agg_ordbuf *o, const col_vector *v, uint32_t r, agg_ordval 
       memcpy(&out->w, &x.f, 8);
       break;
     case CV_TEXT: case CV_BLOB:
-      if( o->heap_len + x.n > o->heap_cap ){
-        uint64_t cap = o->heap_cap ? o->heap_cap*2 : 65536;
-        while( cap < o->heap_len + x.n ) cap *= 2;
-        char *h = realloc(o->heap, (size_t)cap);
-        if( h==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory buffering an ORDER BY aggregate");
-        o->heap = h; o->heap_cap = cap;
-      }
-      if( x.n ) memcpy(o->heap + o->heap_len, x.p, x.n);
-      out->w = (int64_t)o->heap_len; out->n = x.n;
-      o->heap_len += x.n;
-      break;
+      out->n = x.n;
+      return ord_heap_add(o, x.p, x.n, &out->w, err);
     default: break;
   }
   return COL_OK;
@@ -106,7 +173,10 @@ static int ord_put(agg_ordbuf *o, uint32_t e, const col_vector *const *term,
                    col_error *err){
   agg_ordval *v = o->vals + (size_t)e*(size_t)(o->nterm + o->narg);
   int rc = COL_OK;
-  for(int t=0; t<o->nterm && rc==COL_OK; t++) rc = ord_store(o, term[t], r, &v[t], err);
+  for(int t=0; t<o->nterm && rc==COL_OK; t++){
+    rc = o->ts_unit[t] ? ord_store_ts(o, t, term[t], r, &v[t], err)
+                       : ord_store(o, term[t], r, &v[t], err);
+  }
   if( rc==COL_OK ) rc = ord_store(o, arg, r, &v[o->nterm], err);
   if( rc==COL_OK && o->narg>1 ) rc = ord_store(o, sep, r, &v[o->nterm+1], err);
   return rc;
@@ -258,6 +328,12 @@ int agg_ordbuf_add(agg_ordbuf *o, const col_vector *const *term,
 int agg_ordbuf_move(agg_ordbuf *dst, agg_ordbuf *src, const uint32_t *map,
                     uint32_t ng, col_error *err){
   uint32_t w = (uint32_t)(src->nterm + src->narg);
+  /* a timestamp term one side already holds as text: both do */
+  for(int t=0; t<src->nterm; t++){
+    if( !src->ts_unit[t] || src->ts_text[t]==dst->ts_text[t] ) continue;
+    int rc = src->ts_text[t] ? ord_ts_to_text(dst, t, err) : ord_ts_to_text(src, t, err);
+    if( rc ) return rc;
+  }
   for(uint32_t e=0; e<src->n; e++){
     uint32_t g = src->gid[e];
     if( g==ORD_MOVED || g>=ng || map[g]==AGG_EMPTY ) continue;

@@ -58,6 +58,10 @@ typedef struct agg_ordbuf {
   uint8_t *desc;          /* per term: DESC (malloc'd: a lane's buffer
                           ** outlives the lane's parsed terms) */
   uint8_t *nulls_first;   /* per term: NULLs sort first */
+  uint8_t *ts_unit;       /* per term: a timestamp column read as its
+                          ** integers (COL_TS_*), else 0 */
+  uint8_t *ts_text;       /* per such term: a value outside years
+                          ** 0000-9999 came, so every value is its text */
   int narg;               /* arguments stored (1, or 2 with a separator) */
   int distinct;           /* AGG_ORD_* */
   uint32_t n;             /* rows stored */
@@ -86,10 +90,14 @@ typedef struct agg_ordbuf {
   uint32_t pfx_from;      /* TEXT/BLOB: equal words, bytes before this agree */
 } agg_ordbuf;
 
-/* An empty buffer over terms with desc and nulls_first (nterm each,
-** copied). 0, or -1 on OOM. */
+/* An empty buffer over terms with desc, nulls_first and ts_unit (nterm
+** each, copied; ts_unit NULL: none is a timestamp). A term with a ts_unit
+** comes as the column's integers, and is stored as them while they are in
+** years 0000-9999, where they order as the reader's text does: from the
+** first other value on, as that text. 0, or -1 on OOM. */
 int agg_ordbuf_init(agg_ordbuf *o, int nterm, const uint8_t *desc,
-                    const uint8_t *nulls_first, int narg, int distinct);
+                    const uint8_t *nulls_first, const uint8_t *ts_unit,
+                    int narg, int distinct);
 void agg_ordbuf_free(agg_ordbuf *o);
 
 /* Store rows rows[0..n) (ascending) of a batch of nrow rows for groups

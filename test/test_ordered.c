@@ -136,7 +136,7 @@ static int one_case(uint32_t n, int k, int nterm, int dm, uint32_t ngroup){
   }
   agg_ordbuf o;
   col_error err; col_error_clear(&err);
-  if( agg_ordbuf_init(&o, nterm, desc, nf, 1, dm) ) return 1;
+  if( agg_ordbuf_init(&o, nterm, desc, nf, 0, 1, dm) ) return 1;
   /* batches of up to NB rows, a random part of each live */
   for(uint32_t at=0; at<n; ){
     uint32_t nb = 1 + rnd(n - at < 700 ? n - at : 700);
