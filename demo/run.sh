@@ -59,4 +59,11 @@ CREATE VIRTUAL TABLE temp.by_month USING group_by(
   aggregates = 'count(*) AS n, count(*) FILTER (WHERE qty >= 10) AS big, total(CAST(price AS REAL) * qty) AS revenue'
 );
 SELECT * FROM by_month ORDER BY month_end, region LIMIT 6;
+.print "-- group_by with ORDER BY inside an aggregate (SQLite 3.44's syntax): each region's products, and its sales by quantity, largest first"
+CREATE VIRTUAL TABLE temp.by_region USING group_by(
+  'demo/sample.parquet',
+  keys = 'region',
+  aggregates = 'group_concat(DISTINCT product ORDER BY product) AS products, group_concat(id, '' '' ORDER BY qty DESC, id) AS ids_by_qty'
+);
+SELECT region, products, substr(ids_by_qty, 1, 40) AS ids_by_qty FROM by_region ORDER BY region;
 SQL
