@@ -151,6 +151,12 @@ typedef struct gb_worker_arg { groupby *gb; int part; } gb_worker_arg;
 
 /* ---- set up ------------------------------------------------------------- */
 
+/* Expression j of aggregate it, for j < 2 + it->nob: its argument, its
+** separator, then its ORDER BY terms (NULL where it has none). */
+static agg_expr *gb_agg_expr(const agg_item *it, int j){
+  return j==0 ? it->expr : j==1 ? it->sep : it->ob[j-2];
+}
+
 typedef struct gb_colset { int *cols; int n; int ncol; } gb_colset;
 static void gb_add_col(void *ctx, int c){
   gb_colset *s = ctx;
@@ -515,11 +521,11 @@ static int gb_raw_timestamps(groupby *gb, const col_schema *schema){
       ok = gb->keys.items[i].src_col==src || agg_expr_ts_only(gb->keys.items[i].expr, src);
     }
     for(int i=0; i<gb->aggs.n && ok; i++){
-      ok = agg_expr_ts_only(gb->aggs.items[i].expr, src) && agg_expr_ts_only(gb->aggs.items[i].sep, src);
-      /* an ORDER BY term of the column itself orders by its integers */
-      for(int t=0; t<gb->aggs.items[i].nob && ok; t++){
-        const agg_expr *x = gb->aggs.items[i].ob[t];
-        ok = agg_expr_source_column(x)==src || agg_expr_ts_only(x, src);
+      const agg_item *it = &gb->aggs.items[i];
+      for(int j=0; j<2+it->nob && ok; j++){
+        /* an ORDER BY term of the column itself orders by its integers */
+        const agg_expr *x = gb_agg_expr(it, j);
+        ok = agg_expr_ts_only(x, src) || (j>=2 && agg_expr_source_column(x)==src);
       }
     }
     if( !ok ) continue;
@@ -528,9 +534,8 @@ static int gb_raw_timestamps(groupby *gb, const col_schema *schema){
     agg_expr_set_ts(gb->where, src, unit);
     for(int i=0; i<gb->keys.n; i++) agg_expr_set_ts(gb->keys.items[i].expr, src, unit);
     for(int i=0; i<gb->aggs.n; i++){
-      agg_expr_set_ts(gb->aggs.items[i].expr, src, unit);
-      agg_expr_set_ts(gb->aggs.items[i].sep, src, unit);
-      for(int t=0; t<gb->aggs.items[i].nob; t++) agg_expr_set_ts(gb->aggs.items[i].ob[t], src, unit);
+      const agg_item *it = &gb->aggs.items[i];
+      for(int j=0; j<2+it->nob; j++) agg_expr_set_ts(gb_agg_expr(it, j), src, unit);
     }
   }
   return 0;
@@ -567,9 +572,8 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
   }
   for(int i=0; i<gb->keys.n; i++) agg_expr_set_dialect(gb->keys.items[i].expr, &gb->dialect);
   for(int i=0; i<gb->aggs.n; i++){
-    agg_expr_set_dialect(gb->aggs.items[i].expr, &gb->dialect);
-    agg_expr_set_dialect(gb->aggs.items[i].sep, &gb->dialect);
-    for(int t=0; t<gb->aggs.items[i].nob; t++) agg_expr_set_dialect(gb->aggs.items[i].ob[t], &gb->dialect);
+    const agg_item *it = &gb->aggs.items[i];
+    for(int j=0; j<2+it->nob; j++) agg_expr_set_dialect(gb_agg_expr(it, j), &gb->dialect);
   }
   agg_expr_set_dialect(gb->where, &gb->dialect);
   /* The projection: every column any expression reads, in first-use order. */
@@ -579,17 +583,15 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
   if( cs.cols==0 || map==0 ){ free(cs.cols); free(map); goto oom; }
   for(int i=0; i<gb->keys.n; i++) agg_expr_columns(gb->keys.items[i].expr, gb_add_col, &cs);
   for(int i=0; i<gb->aggs.n; i++){
-    agg_expr_columns(gb->aggs.items[i].expr, gb_add_col, &cs);
-    agg_expr_columns(gb->aggs.items[i].sep, gb_add_col, &cs);
-    for(int t=0; t<gb->aggs.items[i].nob; t++) agg_expr_columns(gb->aggs.items[i].ob[t], gb_add_col, &cs);
+    const agg_item *it = &gb->aggs.items[i];
+    for(int j=0; j<2+it->nob; j++) agg_expr_columns(gb_agg_expr(it, j), gb_add_col, &cs);
   }
   agg_expr_columns(gb->where, gb_add_col, &cs);
   for(int i=0; i<cs.n; i++) map[cs.cols[i]] = i;
   for(int i=0; i<gb->keys.n; i++) agg_expr_bind(gb->keys.items[i].expr, map);
   for(int i=0; i<gb->aggs.n; i++){
-    agg_expr_bind(gb->aggs.items[i].expr, map);
-    agg_expr_bind(gb->aggs.items[i].sep, map);
-    for(int t=0; t<gb->aggs.items[i].nob; t++) agg_expr_bind(gb->aggs.items[i].ob[t], map);
+    const agg_item *it = &gb->aggs.items[i];
+    for(int j=0; j<2+it->nob; j++) agg_expr_bind(gb_agg_expr(it, j), map);
   }
   agg_expr_bind(gb->where, map);
   free(map);
@@ -701,8 +703,8 @@ const col_dialect *groupby_dialect(const groupby *gb){ return &gb->dialect; }
 int groupby_uses(const groupby *gb, int what){
   for(int i=0; i<gb->keys.n; i++) if( agg_expr_uses(gb->keys.items[i].expr, what) ) return 1;
   for(int i=0; i<gb->aggs.n; i++){
-    if( agg_expr_uses(gb->aggs.items[i].expr, what) || agg_expr_uses(gb->aggs.items[i].sep, what) ) return 1;
-    for(int t=0; t<gb->aggs.items[i].nob; t++) if( agg_expr_uses(gb->aggs.items[i].ob[t], what) ) return 1;
+    const agg_item *it = &gb->aggs.items[i];
+    for(int j=0; j<2+it->nob; j++) if( agg_expr_uses(gb_agg_expr(it, j), what) ) return 1;
   }
   return agg_expr_uses(gb->where, what);
 }
@@ -997,8 +999,8 @@ uint64_t groupby_memory(const groupby *gb){
   uint64_t m = (uint64_t)gb->hcap*8 + gb->arena.cap_total + agg_expr_memory(gb->where);
   for(int k=0; k<gb->keys.n; k++) m += agg_expr_memory(gb->keys.items[k].expr);
   for(int a=0; a<gb->aggs.n; a++){
-    m += agg_expr_memory(gb->aggs.items[a].expr) + agg_expr_memory(gb->aggs.items[a].sep);
-    for(int t=0; t<gb->aggs.items[a].nob; t++) m += agg_expr_memory(gb->aggs.items[a].ob[t]);
+    const agg_item *it = &gb->aggs.items[a];
+    for(int j=0; j<2+it->nob; j++) m += agg_expr_memory(gb_agg_expr(it, j));
   }
   for(int i=0; i<gb->nparts; i++){
     const gb_part *p = &gb->parts[i];
