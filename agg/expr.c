@@ -931,15 +931,20 @@ static agg_expr *ex_share(agg_expr *e){
 
 /* ---- lists -------------------------------------------------------------- */
 
+/* Free it's ORDER BY terms; it has none after. */
+static void ex_order_by_drop(agg_item *it){
+  for(int t=0; t<it->nob; t++) ex_free(it->ob[t]);
+  free(it->ob); free(it->ob_desc); free(it->ob_nulls_first);
+  it->ob = 0; it->ob_desc = 0; it->ob_nulls_first = 0;
+  it->nob = 0;
+}
+
 void agg_item_list_free(agg_item_list *l){
   for(int i=0; i<l->n; i++){
     free(l->items[i].name);
     ex_free(l->items[i].expr);
     ex_free(l->items[i].sep);
-    for(int t=0; t<l->items[i].nob; t++) ex_free(l->items[i].ob[t]);
-    free(l->items[i].ob);
-    free(l->items[i].ob_desc);
-    free(l->items[i].ob_nulls_first);
+    ex_order_by_drop(&l->items[i]);
   }
   free(l->items);
   l->n = 0; l->items = 0;
@@ -951,13 +956,6 @@ static char *ex_span(const char *z, size_t a, size_t b){
   char *s = malloc(b-a+1);
   if( s ){ memcpy(s, z+a, b-a); s[b-a] = 0; }
   return s;
-}
-
-static void ex_order_by_drop(agg_item *it){
-  for(int t=0; t<it->nob; t++) ex_free(it->ob[t]);
-  free(it->ob); free(it->ob_desc); free(it->ob_nulls_first);
-  it->ob = 0; it->ob_desc = 0; it->ob_nulls_first = 0;
-  it->nob = 0;
 }
 
 /* ORDER BY term [ASC|DESC] [NULLS FIRST|LAST], ... inside an aggregate's
