@@ -15,6 +15,7 @@
 #include "bigmem.h"
 #include "ordered.h"
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
@@ -1558,14 +1559,28 @@ static int gb_order_upto(groupby *gb, uint32_t row, col_error *err){
 }
 
 /* Partitions from, from+step, ...: their ORDER BY aggregates' rows sorted
-** and stepped. */
+** and stepped. The first (the caller's thread) polls; all stop together. */
 typedef struct gb_replay {
   groupby *gb;
   int from, step;
+  _Atomic int *stop;
+  int (*poll)(void *ctx);     /* the caller's thread only */
+  void *poll_ctx;
+  uint32_t tick;
   col_error err;
   pthread_t tid;
   int started;
 } gb_replay;
+
+static int gb_replay_check(void *arg){
+  gb_replay *r = arg;
+  if( atomic_load_explicit(r->stop, memory_order_relaxed) ) return 1;
+  if( r->poll && r->tick++ % 8==0 && r->poll(r->poll_ctx) ){
+    atomic_store_explicit(r->stop, 1, memory_order_relaxed);
+    return 1;
+  }
+  return 0;
+}
 
 static void *gb_replay_main(void *arg){
   gb_replay *r = arg;
@@ -1575,8 +1590,11 @@ static void *gb_replay_main(void *arg){
     for(int a=0; a<gb->aggs.n && p->ord; a++){
       if( gb->aggs.items[a].nob==0 ) continue;
       int rc = agg_state_reserve(&p->states[a], p->table.ngroup, &r->err);
-      if( rc==COL_OK ) rc = agg_ordbuf_replay(&p->ord[a], &p->states[a], &r->err);
-      if( rc ) return 0;
+      if( rc==COL_OK ) rc = agg_ordbuf_replay(&p->ord[a], &p->states[a], gb_replay_check, r, &r->err);
+      if( rc ){
+        atomic_store_explicit(r->stop, 1, memory_order_relaxed);
+        return 0;
+      }
     }
   }
   return 0;
@@ -1584,7 +1602,7 @@ static void *gb_replay_main(void *arg){
 
 /* Every partition's ORDER BY aggregates, on up to nthread threads: the
 ** partitions are independent, and sorting is most of such a query. */
-static int gb_replay_all(groupby *gb, col_error *err){
+static int gb_replay_all(groupby *gb, int (*poll)(void *), void *poll_ctx, col_error *err){
   int any = 0;
   for(int a=0; a<gb->aggs.n; a++) any |= gb->aggs.items[a].nob>0;
   if( !any ) return COL_OK;
@@ -1592,10 +1610,13 @@ static int gb_replay_all(groupby *gb, col_error *err){
   if( nt<1 ) nt = 1;
   gb_replay *r = calloc((size_t)nt, sizeof(gb_replay));
   if( r==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+  _Atomic int stop = 0;
   for(int t=0; t<nt; t++){
     r[t].gb = gb; r[t].from = t; r[t].step = nt;
+    r[t].stop = &stop;
     col_error_clear(&r[t].err);
   }
+  r[0].poll = poll; r[0].poll_ctx = poll_ctx;
   for(int t=1; t<nt; t++) r[t].started = pthread_create(&r[t].tid, 0, gb_replay_main, &r[t])==0;
   gb_replay_main(&r[0]);
   /* a thread that did not start leaves its partitions to this one */
@@ -1603,16 +1624,22 @@ static int gb_replay_all(groupby *gb, col_error *err){
     if( r[t].started ) pthread_join(r[t].tid, 0);
     else gb_replay_main(&r[t]);
   }
+  /* the first error, unless it only answered another's */
   int rc = COL_OK;
-  for(int t=0; t<nt && rc==COL_OK; t++){
-    if( r[t].err.code ){ *err = r[t].err; rc = err->code; }
+  for(int t=0; t<nt; t++){
+    int c = r[t].err.code;
+    if( c && (rc==COL_OK || (rc==COL_EINTERRUPT && c!=COL_EINTERRUPT)) ){ *err = r[t].err; rc = c; }
   }
   free(r);
   return rc;
 }
 
 int groupby_finish(groupby *gb, col_error *err){
-  int rc0 = gb_replay_all(gb, err);
+  return groupby_finish_polled(gb, 0, 0, err);
+}
+
+int groupby_finish_polled(groupby *gb, int (*poll)(void *ctx), void *poll_ctx, col_error *err){
+  int rc0 = gb_replay_all(gb, poll, poll_ctx, err);
   if( rc0 ) return rc0;
   for(int i=0; i<gb->nparts; i++){
     for(int a=0; a<gb->aggs.n; a++){

@@ -87,6 +87,9 @@ int groupby_consume(groupby *gb, const col_batch *b, col_error *err);
 
 /* Done consuming: fixes the output order. */
 int groupby_finish(groupby *gb, col_error *err);
+/* groupby_finish, calling poll(ctx) on this thread now and then while it
+** sorts ORDER BY aggregates' rows: nonzero stops it with COL_EINTERRUPT. */
+int groupby_finish_polled(groupby *gb, int (*poll)(void *ctx), void *ctx, col_error *err);
 
 /* Number of output rows (groups) and columns. */
 uint32_t groupby_ngroups(const groupby *gb);

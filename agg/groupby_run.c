@@ -279,5 +279,5 @@ int groupby_run(groupby **gbp, col_dataset *ds, const scan_spec *spec,
     }
   }
   if( rc ) return rc;
-  return groupby_finish(*gbp, err);
+  return groupby_finish_polled(*gbp, o->poll, o->poll_ctx, err);
 }

@@ -588,7 +588,8 @@ static void ord_sort_run(const agg_ordbuf *o, ord_key *k, ord_key *kb, uint32_t 
 ** words, the counting sort lays out each row's key (word, row, NULL) in
 ** group order in one pass over the rows, so a run is sorted from its own
 ** keys without touching the rows again. */
-static int ord_order(agg_ordbuf *o, uint32_t *idx, uint32_t *tmp){
+static int ord_order(agg_ordbuf *o, uint32_t *idx, uint32_t *tmp,
+                     agg_ordbuf_check check, void *ctx){
   if( o->nterm>0 && ord_prefixes(o) ) return -1;
   size_t w = (size_t)(o->nterm + o->narg);
   uint32_t ng = 0;
@@ -619,6 +620,7 @@ static int ord_order(agg_ordbuf *o, uint32_t *idx, uint32_t *tmp){
   uint32_t from = 0;
   for(uint32_t g=0; g<ng; g++){
     uint32_t len = at[g] - from;
+    if( check && check(ctx) ){ free(keys); free(at); return 1; }
     if( keys ){
       if( len>64 ){
         ord_sort_run(o, keys + from, keys + o->n, idx + from, tmp, len);
@@ -653,15 +655,18 @@ static void ord_chunk_set(const agg_ordbuf *o, ord_chunk *c, uint32_t k, const a
   c->str[k].p = p.p; c->str[k].n = p.n;
 }
 
-int agg_ordbuf_replay(agg_ordbuf *o, agg_state *s, col_error *err){
+int agg_ordbuf_replay(agg_ordbuf *o, agg_state *s, agg_ordbuf_check check, void *ctx,
+                      col_error *err){
   int rc = COL_OK;
   uint32_t n = o->n;
   if( n==0 ){ agg_ordbuf_free(o); return COL_OK; }
   uint32_t *idx = malloc((size_t)n*4), *tmp = malloc((size_t)n*4);
   ord_chunk *ch = malloc(2*sizeof(ord_chunk));
   uint32_t *rows = malloc(ORD_REPLAY_CHUNK*4), *gid = malloc(ORD_REPLAY_CHUNK*4);
-  if( !idx || !tmp || !ch || !rows || !gid || ord_order(o, idx, tmp) ){
-    rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory sorting an ORDER BY aggregate");
+  int ordered = !idx || !tmp || !ch || !rows || !gid ? -1 : ord_order(o, idx, tmp, check, ctx);
+  if( ordered ){
+    rc = ordered>0 ? col_error_set(err, COL_EINTERRUPT, "interrupted")
+                   : col_error_set(err, COL_ENOMEM, "group_by: out of memory sorting an ORDER BY aggregate");
     goto done;
   }
   size_t w = (size_t)(o->nterm + o->narg);
@@ -673,6 +678,7 @@ int agg_ordbuf_replay(agg_ordbuf *o, agg_state *s, col_error *err){
   }
   for(uint32_t at=0; at<n && rc==COL_OK; at+=ORD_REPLAY_CHUNK){
     uint32_t m = n - at < ORD_REPLAY_CHUNK ? n - at : ORD_REPLAY_CHUNK;
+    if( check && check(ctx) ){ rc = col_error_set(err, COL_EINTERRUPT, "interrupted"); break; }
     for(uint32_t k=0; k<m; k++){
       uint32_t e = idx[at+k];
       /* the rows are in sorted order, scattered over vals: ask ahead */

@@ -110,8 +110,12 @@ int agg_ordbuf_add(agg_ordbuf *o, const col_vector *const *term,
                    col_error *err);
 
 /* Sort what is stored and feed it to s (reserved for every group stored),
-** then empty the buffer. */
-int agg_ordbuf_replay(agg_ordbuf *o, agg_state *s, col_error *err);
+** then empty the buffer. check (may be NULL) is called between groups
+** while sorting and between chunks of rows fed: nonzero stops with
+** COL_EINTERRUPT (a sort of millions of rows takes seconds). */
+typedef int (*agg_ordbuf_check)(void *ctx);
+int agg_ordbuf_replay(agg_ordbuf *o, agg_state *s, agg_ordbuf_check check, void *ctx,
+                      col_error *err);
 
 /* Parallel lanes (no DISTINCT): src holds rows that all come after dst's.
 ** Each row of src whose group g has map[g] != AGG_EMPTY moves to the end

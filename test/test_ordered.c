@@ -161,7 +161,7 @@ static int one_case(uint32_t n, int k, int nterm, int dm, uint32_t ngroup){
   agg_state_init(&want, AGG_GROUP_CONCAT, 0, 0);
   agg_state_reserve(&got, ngroup, &err);
   agg_state_reserve(&want, ngroup, &err);
-  int fail = agg_ordbuf_replay(&o, &got, &err)!=COL_OK;
+  int fail = agg_ordbuf_replay(&o, &got, 0, 0, &err)!=COL_OK;
   /* the reference: keep the rows DISTINCT keeps, then a stable sort */
   uint32_t m = 0;
   for(uint32_t e=0; e<n; e++){
@@ -230,9 +230,39 @@ static void test_ordered_distinct(void){
   CHECK(bad==0);
 }
 
+/* A check that says stop on its k-th call. */
+static int stop_after(void *ctx){ int *k = ctx; return --*k <= 0; }
+
+/* Stopped while sorting or feeding: COL_EINTERRUPT, the buffer emptied. */
+static void test_ordered_interrupt(void){
+  for(int k=1; k<6; k++){
+    uint8_t desc = 0, nf = 1;
+    agg_ordbuf o;
+    col_error err; col_error_clear(&err);
+    CHECK(agg_ordbuf_init(&o, 1, &desc, &nf, 0, 1, AGG_ORD_ALL)==0);
+    static int64_t v[4000];
+    static uint32_t rows[4000], gid[4000];
+    for(uint32_t i=0; i<4000; i++){ v[i] = (int64_t)rnd(100); rows[i] = i; gid[i] = i % 3; }
+    col_vector tv;
+    memset(&tv, 0, sizeof(tv));
+    tv.form = CV_FLAT; tv.type = CV_INT; tv.n = 4000; tv.i64 = v;
+    const col_vector *tp = &tv;
+    CHECK(agg_ordbuf_add(&o, &tp, &tv, 0, 4000, rows, gid, 4000, &err)==COL_OK);
+    agg_state s;
+    agg_state_init(&s, AGG_SUM, 0, 0);
+    agg_state_reserve(&s, 3, &err);
+    int left = k;
+    CHECK_EQ_INT(agg_ordbuf_replay(&o, &s, stop_after, &left, &err), COL_EINTERRUPT);
+    CHECK(o.n==0 && o.vals==0);
+    agg_state_free(&s);
+    agg_ordbuf_free(&o);
+  }
+}
+
 int main(void){
   if( getenv("ORDERED_SEED") ) rng ^= strtoull(getenv("ORDERED_SEED"), 0, 10) * 0x9E3779B97F4A7C15ull;
   RUN(test_ordered_random);
   RUN(test_ordered_distinct);
+  RUN(test_ordered_interrupt);
   return unit_report("ordered");
 }
