@@ -10,10 +10,12 @@
 ** (select.c: updateAccumulator, finalizeAggFunctions). agg_ordbuf does the
 ** same for every group of a partition at once: rows are appended in row
 ** order with their group; when the scan ends they are put in group order
-** (a counting sort) and each group's run is merge sorted by the terms
-** (stable, so ties keep row order, which their positions already are), then
-** fed in that order to the aggregate's ordinary state (agg_state_update),
-** which then gives its usual answer.
+** (a counting sort) and each group's run is sorted by the terms, stably, so
+** ties keep row order, which their positions already are (a radix sort on
+** a word per row that orders as the first term does, then the comparison
+** for equal words: ord_prefixes), then fed in that order to the
+** aggregate's ordinary state (agg_state_update), which then gives its
+** usual answer.
 **
 ** Terms compare as SQLite's sorter compares them under BINARY collation
 ** (NULL < numbers < TEXT < BLOB; ASC puts NULLs first and DESC last unless
@@ -26,9 +28,8 @@
 ** overwrites it. While every value is an INTEGER the set is an agg_iset
 ** (equal INTEGERs are identical, so there is nothing to overwrite); the
 ** first other value moves it into an agg_table, whose slots are the stored
-** rows' positions. Rows whose
-** first argument is NULL are never stored: every aggregate here skips them,
-** and count(*) takes no ORDER BY.
+** rows' positions. Rows whose first argument is NULL are never stored:
+** every aggregate here skips them, and count(*) takes no ORDER BY.
 */
 #ifndef COLUMNAR_AGG_ORDERED_H
 #define COLUMNAR_AGG_ORDERED_H
