@@ -381,15 +381,15 @@ const TK = [
     sel: 'SELECT t, c, substr(p, 1, 100) AS p FROM g', tail: 'ORDER BY t',
     sql: "SELECT t, count(*) AS c, substr(group_concat(SearchPhrase, ' | '), 1, 100) AS p FROM (SELECT TraficSourceID AS t, SearchPhrase FROM hits WHERE CounterID = 62 AND SearchPhrase <> '' ORDER BY t, EventTime DESC, WatchID) GROUP BY t ORDER BY t",
     duck: "SELECT TraficSourceID AS t, count(*) AS c, substr(string_agg(SearchPhrase, ' | ' ORDER BY EventTime DESC, WatchID), 1, 100) AS p FROM hits WHERE CounterID = 62 AND SearchPhrase <> '' GROUP BY t ORDER BY t" },
+  // a time zone: a leading '-05:00' shifts the stored integers before the per-hour memo
+  { q: 'T9', gb: "keys='strftime(''%Y-%m-%d %H:00'', EventTime, ''-05:00'') AS h', aggregates='count(*) AS c'", tail: 'ORDER BY h',
+    sql: "SELECT strftime('%Y-%m-%d %H:00', EventTime, '-05:00') AS h, count(*) AS c FROM hits GROUP BY h ORDER BY h",
+    duck: "SELECT strftime(EventTime - INTERVAL 5 HOUR, '%Y-%m-%d %H:00') AS h, count(*) AS c FROM hits GROUP BY h ORDER BY h" },
   // ORDER BY a timestamp (WatchID breaks ties alike everywhere) over every row: 10M rows kept and sorted
   { q: 'T10', gb: "keys='RegionID', aggregates='count(*) AS c, group_concat(ResolutionWidth ORDER BY EventTime, WatchID) AS g'",
     sel: 'SELECT RegionID, c, length(g) AS l, substr(g, 1, 60) AS p FROM g', tail: 'ORDER BY c DESC, RegionID LIMIT 10',
     sql: 'SELECT RegionID, count(*) AS c, length(group_concat(ResolutionWidth)) AS l, substr(group_concat(ResolutionWidth), 1, 60) AS p FROM (SELECT RegionID, ResolutionWidth FROM hits ORDER BY RegionID, EventTime, WatchID) GROUP BY RegionID ORDER BY c DESC, RegionID LIMIT 10',
     duck: "SELECT RegionID, count(*) AS c, length(string_agg(CAST(ResolutionWidth AS VARCHAR), ',' ORDER BY EventTime, WatchID)) AS l, substr(string_agg(CAST(ResolutionWidth AS VARCHAR), ',' ORDER BY EventTime, WatchID), 1, 60) AS p FROM hits GROUP BY RegionID ORDER BY c DESC, RegionID LIMIT 10" },
-  // a time zone: a leading '-05:00' shifts the stored integers before the per-hour memo
-  { q: 'T9', gb: "keys='strftime(''%Y-%m-%d %H:00'', EventTime, ''-05:00'') AS h', aggregates='count(*) AS c'", tail: 'ORDER BY h',
-    sql: "SELECT strftime('%Y-%m-%d %H:00', EventTime, '-05:00') AS h, count(*) AS c FROM hits GROUP BY h ORDER BY h",
-    duck: "SELECT strftime(EventTime - INTERVAL 5 HOUR, '%Y-%m-%d %H:00') AS h, count(*) AS c FROM hits GROUP BY h ORDER BY h" },
 ];
 if (SECTIONS.has(4)) {
   say('');
