@@ -1223,7 +1223,6 @@ static int gb_const_value(agg_expr *e, col_arena *arena, pred_value *out){
 int groupby_can_merge(const groupby *gb){
   for(int a=0; a<gb->aggs.n; a++){
     const agg_item *it = &gb->aggs.items[a];
-    if( it->nob && it->distinct ) return 0;   /* its set of pairs is not merged */
     if( it->kind!=AGG_GROUP_CONCAT || it->sep==0 ) continue;
     int ncol = 0;
     agg_expr_columns(it->sep, gb_count_col, &ncol);
@@ -1355,7 +1354,9 @@ int groupby_merge(groupby *dst, groupby *src, col_error *err){
 /* ---- folding lanes without copying -------------------------------------- */
 
 int groupby_can_fold(const groupby *gb){
-  for(int a=0; a<gb->aggs.n; a++) if( gb->aggs.items[a].distinct ) return 0;
+  /* an ORDER BY aggregate's pairs are the rows it keeps, few when DISTINCT
+  ** matters (agg_ordbuf_move); a DISTINCT set proper is not folded */
+  for(int a=0; a<gb->aggs.n; a++) if( gb->aggs.items[a].distinct && !gb->aggs.items[a].nob ) return 0;
   return groupby_can_merge(gb);
 }
 

@@ -325,38 +325,116 @@ int agg_ordbuf_add(agg_ordbuf *o, const col_vector *const *term,
 
 #define ORD_MOVED UINT32_MAX    /* gid of a row moved to another buffer */
 
+static pred_value ord_value(const agg_ordbuf *o, const agg_ordval *v);
+
+/* Append src's stored row e to dst as a row of group g (its bytes copied). */
+static int ord_copy_row(agg_ordbuf *dst, const agg_ordbuf *src, uint32_t e, uint32_t g,
+                        col_error *err){
+  uint32_t w = (uint32_t)(src->nterm + src->narg);
+  if( dst->n==dst->cap && ord_grow(dst, dst->n + 1, err) ) return err->code;
+  agg_ordval *to = dst->vals + (size_t)dst->n*w;
+  const agg_ordval *from = src->vals + (size_t)e*w;
+  for(uint32_t j=0; j<w; j++){
+    to[j] = from[j];
+    if( from[j].type!=CV_TEXT && from[j].type!=CV_BLOB ) continue;
+    if( ord_heap_add(dst, src->heap + from[j].w, from[j].n, &to[j].w, err) ) return err->code;
+  }
+  dst->gid[dst->n++] = g;
+  return COL_OK;
+}
+
+/* DISTINCT: src's rows of groups map names, ents[0..m), into dst, whose
+** pairs decide: a pair dst holds keeps dst's row (it came first), except
+** that under AGG_ORD_LAST a number in another form takes over. */
+static int ord_move_pairs(agg_ordbuf *dst, const agg_ordbuf *src, const uint32_t *map,
+                          const uint32_t *ents, uint32_t m, col_error *err){
+  uint32_t w = (uint32_t)(src->nterm + src->narg), at = (uint32_t)src->nterm;
+  int ints = 1;
+  for(uint32_t k=0; k<m; k++) ints &= src->vals[(size_t)ents[k]*w + at].type==CV_INT;
+  int rc;
+  if( !dst->iset_off && ints ){
+    for(uint32_t k=0; k<m; k++){
+      const agg_ordval *v = &src->vals[(size_t)ents[k]*w + at];
+      dst->ival[k] = v->w;
+      dst->slot[k] = map[src->gid[ents[k]]] + 1;
+      dst->h[k] = agg_ipair_hash(dst->slot[k], v->w);
+    }
+    if( agg_iset_grow(&dst->iset, (uint64_t)dst->iset.n + m) ){
+      return col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
+    }
+    uint32_t *fresh = (uint32_t*)dst->g64;
+    uint32_t nf = agg_iset_insert(&dst->iset, dst->h, dst->slot, dst->ival, m, fresh);
+    for(uint32_t j=0; j<nf; j++){
+      uint32_t e = ents[fresh[j]];
+      if( (rc = ord_copy_row(dst, src, e, map[src->gid[e]], err))!=0 ) return rc;
+    }
+    return COL_OK;
+  }
+  if( !dst->iset_off && (rc = ord_iset_retire(dst, err))!=0 ) return rc;
+  /* the chunk as vectors: groups, and the values as pred_values read */
+  int64_t g[ORD_REPLAY_CHUNK] = {0};
+  uint8_t tags[ORD_REPLAY_CHUNK];
+  int64_t i64[ORD_REPLAY_CHUNK];
+  double f64[ORD_REPLAY_CHUNK];
+  cv_str str[ORD_REPLAY_CHUNK];
+  uint32_t sel[ORD_REPLAY_CHUNK] = {0};
+  for(uint32_t k=0; k<m; k++){
+    pred_value x = ord_value(src, &src->vals[(size_t)ents[k]*w + at]);
+    g[k] = map[src->gid[ents[k]]];
+    tags[k] = x.type; i64[k] = x.i; f64[k] = x.f;
+    str[k].p = x.p; str[k].n = x.n;
+    sel[k] = k;
+  }
+  col_vector av;
+  memset(&av, 0, sizeof(av));
+  av.form = CV_FLAT; av.type = CV_TEXT; av.n = m;
+  av.tags = tags; av.i64 = i64; av.f64 = f64; av.str = str;
+  if( (rc = ord_pairs(dst, &av, g, m, sel, m, err))!=0 ) return rc;
+  for(uint32_t k=0; k<m; k++){
+    uint32_t s = dst->slot[k], e = ents[k];
+    if( s==dst->n ){
+      if( (rc = ord_copy_row(dst, src, e, (uint32_t)g[k], err))!=0 ) return rc;
+    }else if( dst->distinct==AGG_ORD_LAST ){
+      /* the one term is the argument: a number's form is the news */
+      agg_ordval *d = &dst->vals[(size_t)s*w];
+      const agg_ordval *f = &src->vals[(size_t)e*w];
+      if( (d[at].type==CV_INT || d[at].type==CV_REAL)
+       && (d[at].type!=f[at].type || d[at].w!=f[at].w) ){
+        for(uint32_t j=0; j<w; j++) d[j] = f[j];
+      }
+    }
+  }
+  return COL_OK;
+}
+
 int agg_ordbuf_move(agg_ordbuf *dst, agg_ordbuf *src, const uint32_t *map,
                     uint32_t ng, col_error *err){
-  uint32_t w = (uint32_t)(src->nterm + src->narg);
+  int rc;
   /* a timestamp term one side already holds as text: both do */
   for(int t=0; t<src->nterm; t++){
     if( !src->ts_unit[t] || src->ts_text[t]==dst->ts_text[t] ) continue;
-    int rc = src->ts_text[t] ? ord_ts_to_text(dst, t, err) : ord_ts_to_text(src, t, err);
+    rc = src->ts_text[t] ? ord_ts_to_text(dst, t, err) : ord_ts_to_text(src, t, err);
     if( rc ) return rc;
   }
+  if( src->distinct!=AGG_ORD_ALL && (rc = ord_scratch(dst, ORD_REPLAY_CHUNK, err))!=0 ) return rc;
+  uint32_t ents[ORD_REPLAY_CHUNK], m = 0;
   for(uint32_t e=0; e<src->n; e++){
     uint32_t g = src->gid[e];
     if( g==ORD_MOVED || g>=ng || map[g]==AGG_EMPTY ) continue;
-    if( dst->n==dst->cap && ord_grow(dst, dst->n + 1, err) ) return err->code;
-    agg_ordval *to = dst->vals + (size_t)dst->n*w;
-    const agg_ordval *from = src->vals + (size_t)e*w;
-    for(uint32_t j=0; j<w; j++){
-      to[j] = from[j];
-      if( from[j].type!=CV_TEXT && from[j].type!=CV_BLOB ) continue;
-      uint64_t need = dst->heap_len + from[j].n;
-      if( need > dst->heap_cap ){
-        uint64_t cap = dst->heap_cap ? dst->heap_cap*2 : 65536;
-        while( cap < need ) cap *= 2;
-        char *h = realloc(dst->heap, (size_t)cap);
-        if( h==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory merging an ORDER BY aggregate");
-        dst->heap = h; dst->heap_cap = cap;
+    if( src->distinct==AGG_ORD_ALL ){
+      if( (rc = ord_copy_row(dst, src, e, map[g], err))!=0 ) return rc;
+    }else{
+      ents[m++] = e;
+      if( m==ORD_REPLAY_CHUNK ){
+        if( (rc = ord_move_pairs(dst, src, map, ents, m, err))!=0 ) return rc;
+        m = 0;
       }
-      if( from[j].n ) memcpy(dst->heap + dst->heap_len, src->heap + from[j].w, from[j].n);
-      to[j].w = (int64_t)dst->heap_len;
-      dst->heap_len += from[j].n;
     }
-    dst->gid[dst->n++] = map[g];
-    src->gid[e] = ORD_MOVED;
+  }
+  if( m && (rc = ord_move_pairs(dst, src, map, ents, m, err))!=0 ) return rc;
+  for(uint32_t e=0; e<src->n; e++){
+    uint32_t g = src->gid[e];
+    if( g!=ORD_MOVED && g<ng && map[g]!=AGG_EMPTY ) src->gid[e] = ORD_MOVED;
   }
   return COL_OK;
 }
