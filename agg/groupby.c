@@ -1635,6 +1635,15 @@ static int gb_replay_all(groupby *gb, int (*poll)(void *), void *poll_ctx, col_e
   return rc;
 }
 
+uint64_t groupby_finish_memory(const groupby *gb){
+  uint64_t m = 0;
+  for(int i=0; i<gb->nparts; i++){
+    const gb_part *p = &gb->parts[i];
+    for(int a=0; a<gb->aggs.n && p->ord; a++) m += agg_ordbuf_sort_bytes(&p->ord[a]);
+  }
+  return m;
+}
+
 int groupby_finish(groupby *gb, col_error *err){
   return groupby_finish_polled(gb, 0, 0, err);
 }

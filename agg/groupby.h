@@ -87,6 +87,9 @@ int groupby_consume(groupby *gb, const col_batch *b, col_error *err);
 
 /* Done consuming: fixes the output order. */
 int groupby_finish(groupby *gb, col_error *err);
+/* Bytes groupby_finish takes beyond groupby_memory while it sorts ORDER BY
+** aggregates' rows (0 without them). */
+uint64_t groupby_finish_memory(const groupby *gb);
 /* groupby_finish, calling poll(ctx) on this thread now and then while it
 ** sorts ORDER BY aggregates' rows: nonzero stops it with COL_EINTERRUPT. */
 int groupby_finish_polled(groupby *gb, int (*poll)(void *ctx), void *ctx, col_error *err);

@@ -279,5 +279,12 @@ int groupby_run(groupby **gbp, col_dataset *ds, const scan_spec *spec,
     }
   }
   if( rc ) return rc;
+  uint64_t sort = groupby_finish_memory(*gbp), held = groupby_memory(*gbp);
+  if( o->memory_limit && sort && held + sort > o->memory_limit ){
+    return col_error_set(err, COL_ECONSTRAINT,
+        "group_by: memory limit of %llu bytes exceeded (%llu bytes in use, %llu more to sort "
+        "the rows of ORDER BY aggregates); raise memory_limit=",
+        (unsigned long long)o->memory_limit, (unsigned long long)held, (unsigned long long)sort);
+  }
   return groupby_finish_polled(*gbp, o->poll, o->poll_ctx, err);
 }

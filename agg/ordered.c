@@ -59,6 +59,13 @@ uint64_t agg_ordbuf_footprint(const agg_ordbuf *o){
        + (uint64_t)o->scap * (8 + 8 + 4 + 8 + 4 + 4);
 }
 
+uint64_t agg_ordbuf_sort_bytes(const agg_ordbuf *o){
+  /* idx, tmp and the words, 4 + 4 + 8 a row; the keys, 16 a row and as
+  ** many again for the longest group's radix passes; then the chunks the
+  ** rows are fed through (ord_chunk, two of them: under 128 KiB) */
+  return o->n ? (uint64_t)o->n*48 + 2*sizeof(agg_ordval)*ORD_REPLAY_CHUNK*4 : 0;
+}
+
 static int ord_grow(agg_ordbuf *o, uint32_t need, col_error *err){
   if( need <= o->cap ) return COL_OK;
   if( need > ORD_MAX_ROWS ){

@@ -128,6 +128,9 @@ int agg_ordbuf_move(agg_ordbuf *dst, agg_ordbuf *src, const uint32_t *map,
 ** becomes slot[g] (g < ng; every remaining row's group has one). */
 void agg_ordbuf_compact(agg_ordbuf *o, const uint32_t *slot, uint32_t ng);
 
+/* Bytes agg_ordbuf_replay takes while it sorts (at most). */
+uint64_t agg_ordbuf_sort_bytes(const agg_ordbuf *o);
+
 /* Bytes the buffer holds. */
 uint64_t agg_ordbuf_footprint(const agg_ordbuf *o);
 
