@@ -256,21 +256,30 @@ static int ord_iset_retire(agg_ordbuf *o, col_error *err){
   return rc;
 }
 
+/* The INTEGER pairs (slot[k] - 1, ival[k]), k < m, into the iset: the
+** positions k of the new ones into *fresh (the g64 scratch, unused while
+** the iset serves), how many into *nf. */
+static int ord_iset_add(agg_ordbuf *o, uint32_t m, uint32_t **fresh, uint32_t *nf,
+                        col_error *err){
+  for(uint32_t k=0; k<m; k++) o->h[k] = agg_ipair_hash(o->slot[k], o->ival[k]);
+  if( agg_iset_grow(&o->iset, (uint64_t)o->iset.n + m) ){
+    return col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
+  }
+  *fresh = (uint32_t*)o->g64;
+  *nf = agg_iset_insert(&o->iset, o->h, o->slot, o->ival, m, *fresh);
+  return COL_OK;
+}
+
 /* DISTINCT while every value is an INTEGER: rows of new pairs appended. */
 static int ord_add_ints(agg_ordbuf *o, const col_vector *const *term,
                         const col_vector *arg, const col_vector *sep, uint32_t m,
                         col_error *err){
   for(uint32_t k=0; k<m; k++){
-    int64_t v = cv_int(arg, o->sel[k]);
-    o->ival[k] = v;
+    o->ival[k] = cv_int(arg, o->sel[k]);
     o->slot[k] = o->gsel[k] + 1;
-    o->h[k] = agg_ipair_hash(o->slot[k], v);
   }
-  if( agg_iset_grow(&o->iset, (uint64_t)o->iset.n + m) ){
-    return col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
-  }
-  uint32_t *fresh = (uint32_t*)o->g64;    /* m entries; g64 unused here */
-  uint32_t nf = agg_iset_insert(&o->iset, o->h, o->slot, o->ival, m, fresh);
+  uint32_t *fresh, nf;
+  if( ord_iset_add(o, m, &fresh, &nf, err) ) return err->code;
   for(uint32_t j=0; j<nf; j++){
     uint32_t k = fresh[j];
     int rc = ord_append(o, term, arg, sep, o->sel[k], o->gsel[k], err);
@@ -334,6 +343,31 @@ int agg_ordbuf_add(agg_ordbuf *o, const col_vector *const *term,
 
 static pred_value ord_value(const agg_ordbuf *o, const agg_ordval *v);
 
+/* Stored values as vectors: a lane's rows looked up in another's pairs, and
+** rows fed to the state. */
+typedef struct ord_chunk {
+  uint8_t tags[ORD_REPLAY_CHUNK];
+  int64_t i64[ORD_REPLAY_CHUNK];
+  double f64[ORD_REPLAY_CHUNK];
+  cv_str str[ORD_REPLAY_CHUNK];
+  col_vector v;
+} ord_chunk;
+
+/* A chunk of stored values as a FLAT vector of m rows. */
+static void ord_chunk_init(ord_chunk *c, uint32_t m){
+  col_vector *v = &c->v;
+  memset(v, 0, sizeof(*v));
+  v->form = CV_FLAT; v->type = CV_TEXT; v->n = m;
+  v->tags = c->tags; v->i64 = c->i64; v->f64 = c->f64; v->str = c->str;
+}
+
+static void ord_chunk_set(const agg_ordbuf *o, ord_chunk *c, uint32_t k, const agg_ordval *x){
+  pred_value p = ord_value(o, x);
+  c->tags[k] = p.type;
+  c->i64[k] = p.i; c->f64[k] = p.f;
+  c->str[k].p = p.p; c->str[k].n = p.n;
+}
+
 /* Append src's stored row e to dst as a row of group g (its bytes copied). */
 static int ord_copy_row(agg_ordbuf *dst, const agg_ordbuf *src, uint32_t e, uint32_t g,
                         col_error *err){
@@ -361,16 +395,11 @@ static int ord_move_pairs(agg_ordbuf *dst, const agg_ordbuf *src, const uint32_t
   int rc;
   if( !dst->iset_off && ints ){
     for(uint32_t k=0; k<m; k++){
-      const agg_ordval *v = &src->vals[(size_t)ents[k]*w + at];
-      dst->ival[k] = v->w;
+      dst->ival[k] = src->vals[(size_t)ents[k]*w + at].w;
       dst->slot[k] = map[src->gid[ents[k]]] + 1;
-      dst->h[k] = agg_ipair_hash(dst->slot[k], v->w);
     }
-    if( agg_iset_grow(&dst->iset, (uint64_t)dst->iset.n + m) ){
-      return col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
-    }
-    uint32_t *fresh = (uint32_t*)dst->g64;
-    uint32_t nf = agg_iset_insert(&dst->iset, dst->h, dst->slot, dst->ival, m, fresh);
+    uint32_t *fresh, nf;
+    if( ord_iset_add(dst, m, &fresh, &nf, err) ) return err->code;
     for(uint32_t j=0; j<nf; j++){
       uint32_t e = ents[fresh[j]];
       if( (rc = ord_copy_row(dst, src, e, map[src->gid[e]], err))!=0 ) return rc;
@@ -378,25 +407,17 @@ static int ord_move_pairs(agg_ordbuf *dst, const agg_ordbuf *src, const uint32_t
     return COL_OK;
   }
   if( !dst->iset_off && (rc = ord_iset_retire(dst, err))!=0 ) return rc;
-  /* the chunk as vectors: groups, and the values as pred_values read */
+  /* the chunk as vectors: groups, and the values */
   int64_t g[ORD_REPLAY_CHUNK] = {0};
-  uint8_t tags[ORD_REPLAY_CHUNK];
-  int64_t i64[ORD_REPLAY_CHUNK];
-  double f64[ORD_REPLAY_CHUNK];
-  cv_str str[ORD_REPLAY_CHUNK];
   uint32_t sel[ORD_REPLAY_CHUNK] = {0};
+  ord_chunk av;
   for(uint32_t k=0; k<m; k++){
-    pred_value x = ord_value(src, &src->vals[(size_t)ents[k]*w + at]);
+    ord_chunk_set(src, &av, k, &src->vals[(size_t)ents[k]*w + at]);
     g[k] = map[src->gid[ents[k]]];
-    tags[k] = x.type; i64[k] = x.i; f64[k] = x.f;
-    str[k].p = x.p; str[k].n = x.n;
     sel[k] = k;
   }
-  col_vector av;
-  memset(&av, 0, sizeof(av));
-  av.form = CV_FLAT; av.type = CV_TEXT; av.n = m;
-  av.tags = tags; av.i64 = i64; av.f64 = f64; av.str = str;
-  if( (rc = ord_pairs(dst, &av, g, m, sel, m, err))!=0 ) return rc;
+  ord_chunk_init(&av, m);
+  if( (rc = ord_pairs(dst, &av.v, g, m, sel, m, err))!=0 ) return rc;
   for(uint32_t k=0; k<m; k++){
     uint32_t s = dst->slot[k], e = ents[k];
     if( s==dst->n ){
@@ -725,21 +746,6 @@ static int ord_order(agg_ordbuf *o, uint32_t *idx, uint32_t *tmp,
 
 /* ---- feeding the state -------------------------------------------------- */
 
-typedef struct ord_chunk {
-  uint8_t tags[ORD_REPLAY_CHUNK];
-  int64_t i64[ORD_REPLAY_CHUNK];
-  double f64[ORD_REPLAY_CHUNK];
-  cv_str str[ORD_REPLAY_CHUNK];
-  col_vector v;
-} ord_chunk;
-
-static void ord_chunk_set(const agg_ordbuf *o, ord_chunk *c, uint32_t k, const agg_ordval *x){
-  pred_value p = ord_value(o, x);
-  c->tags[k] = p.type;
-  c->i64[k] = p.i; c->f64[k] = p.f;
-  c->str[k].p = p.p; c->str[k].n = p.n;
-}
-
 int agg_ordbuf_replay(agg_ordbuf *o, agg_state *s, agg_ordbuf_check check, void *ctx,
                       col_error *err){
   int rc = COL_OK;
@@ -755,12 +761,6 @@ int agg_ordbuf_replay(agg_ordbuf *o, agg_state *s, agg_ordbuf_check check, void 
     goto done;
   }
   size_t w = (size_t)(o->nterm + o->narg);
-  for(int a=0; a<2; a++){
-    col_vector *v = &ch[a].v;
-    memset(v, 0, sizeof(*v));
-    v->form = CV_FLAT; v->type = CV_TEXT;
-    v->tags = ch[a].tags; v->i64 = ch[a].i64; v->f64 = ch[a].f64; v->str = ch[a].str;
-  }
   for(uint32_t at=0; at<n && rc==COL_OK; at+=ORD_REPLAY_CHUNK){
     uint32_t m = n - at < ORD_REPLAY_CHUNK ? n - at : ORD_REPLAY_CHUNK;
     if( check && check(ctx) ){ rc = col_error_set(err, COL_EINTERRUPT, "interrupted"); break; }
@@ -777,7 +777,8 @@ int agg_ordbuf_replay(agg_ordbuf *o, agg_state *s, agg_ordbuf_check check, void 
       if( o->narg>1 ) ord_chunk_set(o, &ch[1], k, &x[1]);
       rows[k] = k; gid[k] = o->gid[e];
     }
-    ch[0].v.n = ch[1].v.n = m;
+    ord_chunk_init(&ch[0], m);
+    ord_chunk_init(&ch[1], m);
     rc = agg_state_update(s, &ch[0].v, o->narg>1 ? &ch[1].v : 0, m, rows, gid, m, err);
   }
 done:
