@@ -351,7 +351,7 @@ int agg_date_mods_daily(const agg_date_mod *mods, int nmods){
 int agg_date_mod_shift(const agg_date_mod *m, int64_t *ms){
   if( m->kind==AGG_DM_ADD_MS ){ *ms = m->ms; return 1; }
   if( m->kind!=AGG_DM_ADD || m->n>3 ) return 0;
-  /* as dt_modify adds it (the amount is within the unit's limit) */
+  /* parseModifier's reading (the amount is within the unit's limit) */
   double rounder = m->r<0 ? -0.5 : +0.5;
   *ms = (int64_t)(m->r*1000.0*dt_units[m->n].secs + rounder);
   return 1;
@@ -398,15 +398,18 @@ static int dt_modify(agg_dt *p, const agg_date_mod *m){
       return 0;
     }
     case AGG_DM_ADD_MS:
-      dt_compute_jd(p);
-      if( p->error ) return 1;
-      dt_clear_ymd_hms_tz(p);
-      p->jd += m->ms;
-      return 0;
     case AGG_DM_ADD: {
       double r = m->r, rounder = r<0 ? -0.5 : +0.5;
+      int64_t ms;
       dt_compute_jd(p);
       if( p->error ) return 1;
+      if( agg_date_mod_shift(m, &ms) ){
+        /* a fixed time: the one reading of it, which the memo over raw
+        ** timestamps shares (agg/expr.c ex_date_memo_plan) */
+        p->jd += ms;
+        dt_clear_ymd_hms_tz(p);
+        return 0;
+      }
       if( m->n==4 || m->n==5 ){
         /* whole months or years move the calendar date; the rest is time */
         dt_compute_ymd(p);
