@@ -168,6 +168,8 @@ static void gb_add_col(void *ctx, int c){
 static int gb_part_init(groupby *gb, gb_part *p, col_error *err){
   memset(p, 0, sizeof(*p));
   if( agg_table_init(&p->table, gb->nindep) ) goto oom;
+  /* every lookup hashes gb->kv, the table's keys, and nothing else */
+  if( agg_table_hashes_exact(&p->table) ) goto oom;
   p->lsum = calloc((size_t)gb->nbase + 1, sizeof(int64_t*));
   p->lcnt = calloc((size_t)gb->nbase + 1, sizeof(int64_t*));
   if( p->lsum==0 || p->lcnt==0 ) goto oom;

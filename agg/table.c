@@ -58,7 +58,7 @@ uint64_t agg_table_footprint(const agg_table *t){
     const agg_keycol *k = &t->cols[c];
     per_group += 8 + (k->tags ? 1 : 0) + (k->lens ? 4 : 0);
   }
-  return (uint64_t)t->nbucket*sizeof(uint64_t) + (uint64_t)t->cap*per_group
+  return (uint64_t)t->nbucket*(t->wide ? 16 : 8) + (uint64_t)t->cap*per_group
        + (uint64_t)t->nkey*sizeof(agg_keycol);
 }
 
@@ -142,15 +142,87 @@ uint32_t agg_probe(const agg_table *t, uint64_t hash, const col_vector *const *k
   }
 }
 
+/* ---- wide buckets -------------------------------------------------------
+** With one key column, agg_hash_keys() is a bijection of an INTEGER key
+** (one multiply by an odd constant, then a bijective finalizer: hash.c),
+** and NULL hashes as no INTEGER's class can claim (the class is kept).
+** A bucket that holds the whole hash and the group's storage class thus
+** answers, for an INTEGER or NULL row, whether the group is the row's
+** without reading the stored key: that comparison was a cache miss per
+** row, a third of GROUP BY UserID's time at two million groups. Only the
+** caller knows its hashes are exactly that function of the stored key
+** (agg_table_hashes_exact). The table stays wide while its groups are
+** INTEGER or NULL; the first group of another class narrows the buckets
+** to the usual 8 bytes, each at the same position (both kinds home on the
+** top bits of the hash), so a vacant bucket a probe found stays valid. */
+typedef struct agg_wbucket {
+  uint64_t hash;          /* the group's whole hash */
+  uint32_t slot1;         /* its slot + 1; 0 when the bucket is empty */
+  uint32_t tag;           /* its storage class: CV_INT or CV_NULL */
+} agg_wbucket;
+
+static inline agg_wbucket *agg_wb(const agg_table *t){
+  return (agg_wbucket*)(void*)t->buckets;
+}
+
+/* agg_probe over wide buckets; rt is the storage class of the row's key. */
+static inline __attribute__((always_inline))
+uint32_t agg_wprobe(const agg_table *t, uint64_t hash, const col_vector *const *keys,
+                    uint32_t row, int rt, uint32_t *bucket){
+  uint32_t mask = t->nbucket - 1;
+  uint32_t at = agg_home(t, hash);
+  const agg_wbucket *wb = agg_wb(t);
+  for(;;){
+    const agg_wbucket *b = &wb[at];
+    if( b->slot1==0 ){ *bucket = at; return AGG_EMPTY; }
+    /* an equal class is INTEGER or NULL (no other is stored): the hash
+    ** decides; a REAL row may still equal an INTEGER group */
+    if( b->hash==hash && ((int)b->tag==rt || agg_holds(t, b->slot1 - 1, keys, row)) ){
+      return b->slot1 - 1;
+    }
+    at = (at + 1) & mask;
+  }
+}
+
+int agg_table_hashes_exact(agg_table *t){
+  if( t->nkey!=1 || t->wide || t->ngroup ) return 0;
+  uint64_t *b = agg_mem_zalloc((size_t)t->nbucket * sizeof(agg_wbucket));
+  if( b==0 ) return -1;
+  agg_mem_free(t->buckets);
+  t->buckets = b;
+  t->wide = 1;
+  return 0;
+}
+
+/* The first group whose class is not INTEGER or NULL: 8-byte buckets
+** again, in a new block (the wide one is twice the size bigmem.h knows
+** a narrow table's to be). */
+static int agg_narrow(agg_table *t){
+  uint64_t *b = agg_mem_zalloc((size_t)t->nbucket * 8);
+  if( b==0 ) return -1;
+  const agg_wbucket *wb = agg_wb(t);
+  for(uint32_t i=0; i<t->nbucket; i++){
+    if( wb[i].slot1 ) b[i] = AGG_BUCKET(wb[i].hash, wb[i].slot1 - 1);
+  }
+  agg_mem_free(t->buckets);
+  t->buckets = b;
+  t->wide = 0;
+  return 0;
+}
+
 uint32_t agg_table_probe(const agg_table *t, uint64_t hash,
                          const col_vector *const *keys, uint32_t row,
                          uint32_t *bucket){
+  if( t->wide ) return agg_wprobe(t, hash, keys, row, cv_tag(keys[0], row), bucket);
   return agg_probe(t, hash, keys, row, bucket);
 }
 
 #define AGG_BUCKET_EMPTY(x) ((uint32_t)(x)==0)
 #define AGG_BUCKET_HOME(x, shift) ((uint32_t)((x)>>32) >> (shift))
 AGG_DOUBLE_INPLACE(agg_buckets_double, uint64_t, AGG_BUCKET_EMPTY, AGG_BUCKET_HOME)
+#define AGG_WBUCKET_EMPTY(x) ((x).slot1==0)
+#define AGG_WBUCKET_HOME(x, shift) ((uint32_t)((x).hash>>32) >> (shift))
+AGG_DOUBLE_INPLACE(agg_wbuckets_double, agg_wbucket, AGG_WBUCKET_EMPTY, AGG_WBUCKET_HOME)
 
 /* Double the buckets in place (agg/double.h). On OOM the table is left
 ** without part of its index; a caller's error ends the group by, which
@@ -158,12 +230,14 @@ AGG_DOUBLE_INPLACE(agg_buckets_double, uint64_t, AGG_BUCKET_EMPTY, AGG_BUCKET_HO
 static int agg_regrow(agg_table *t){
   if( t->shift <= 32 - AGG_MAX_BUCKET_BITS ) return 0;  /* fuller, not bigger */
   uint32_t n = t->nbucket;
-  uint64_t *b = agg_mem_grow_zeroed(t->buckets, (size_t)n*8, (size_t)n*16);
+  size_t bsz = t->wide ? sizeof(agg_wbucket) : 8;
+  uint64_t *b = agg_mem_grow_zeroed(t->buckets, (size_t)n*bsz, (size_t)n*2*bsz);
   if( b==0 ) return -1;
-  agg_mem_prefault(b, (size_t)n*8, (size_t)n*8);
+  agg_mem_prefault(b, (size_t)n*bsz, (size_t)n*bsz);
   t->buckets = b;
   t->nbucket = n*2;
   t->shift--;
+  if( t->wide ) return agg_wbuckets_double(agg_wb(t), n, t->shift);
   return agg_buckets_double(b, n, t->shift);
 }
 
@@ -278,11 +352,19 @@ int agg_table_insert(agg_table *t, uint32_t bucket, uint64_t hash,
         "group_by: a single group by cannot hold more than %u groups", AGG_MAX_GROUPS);
   }
   if( s>=t->cap && agg_grow_groups(t) ) goto oom;
+  int tag = CV_NULL;
   for(int c=0; c<t->nkey; c++){
     pred_value x = agg_value_at(keys[c], row);
     if( agg_keycol_set(&t->cols[c], s, &x) ) goto oom;
+    tag = x.type;
   }
-  t->buckets[bucket] = AGG_BUCKET(hash, s);
+  if( t->wide && tag!=CV_INT && tag!=CV_NULL && agg_narrow(t) ) goto oom;
+  if( t->wide ){
+    agg_wbucket *b = &agg_wb(t)[bucket];
+    b->hash = hash; b->slot1 = s + 1; b->tag = (uint32_t)tag;
+  }else{
+    t->buckets[bucket] = AGG_BUCKET(hash, s);
+  }
   t->ngroup = s + 1;
   /* Half full at most: a linear probe at higher loads walks long runs. */
   if( (uint64_t)t->ngroup*2 >= t->nbucket && agg_regrow(t) ) goto oom;
@@ -296,14 +378,14 @@ oom:
 ** buckets are cache misses, and a batch knows every hash in advance. */
 #define AGG_PREFETCH 16
 
-int agg_table_lookup(agg_table *t, const col_vector *const *keys,
-                     const uint32_t *sel, uint32_t nsel,
-                     const uint64_t *hashes, uint32_t *gid, uint32_t *nnew,
-                     col_error *err){
-  uint32_t created = 0;
+/* Rows sel[*k..nsel) of a narrow table (agg_table_lookup). */
+static int agg_nlookup(agg_table *t, const col_vector *const *keys,
+                       const uint32_t *sel, uint32_t k, uint32_t nsel,
+                       const uint64_t *hashes, uint32_t *gid, uint32_t *created,
+                       col_error *err){
   /* Prefetching pays only once the buckets outgrow the caches. */
   int pf = t->nbucket >= (1u<<16);
-  for(uint32_t k=0; k<nsel; k++){
+  for(; k<nsel; k++){
     uint32_t row = sel ? sel[k] : k;
     if( pf ){
       if( k + AGG_PREFETCH < nsel ){
@@ -333,13 +415,62 @@ int agg_table_lookup(agg_table *t, const col_vector *const *keys,
     uint32_t s = agg_probe(t, h, keys, row, &bucket);
     if( s==AGG_EMPTY && !(t->max_groups && t->ngroup>=t->max_groups) ){
       int rc = agg_table_insert(t, bucket, h, keys, row, &s, err);
-      if( rc ){ *nnew = created; return rc; }
-      created++;
+      if( rc ) return rc;
+      (*created)++;
     }
     gid[k] = s;
   }
-  *nnew = created;
   return COL_OK;
+}
+
+/* The storage class of every row of v, or -1 when rows differ. */
+static int agg_vector_class(const col_vector *v){
+  if( v->tags ) return -1;
+  if( v->form==CV_DICT ) return v->dict->tags ? -1 : v->dict->type;
+  return v->type;
+}
+
+/* Rows sel[*pk..nsel) of a wide table, until one narrows it: *pk is then
+** the next row's place in sel, else nsel. The stored keys are never read
+** for INTEGER and NULL rows, so only buckets are prefetched. */
+static int agg_wlookup(agg_table *t, const col_vector *const *keys,
+                       const uint32_t *sel, uint32_t *pk, uint32_t nsel,
+                       const uint64_t *hashes, uint32_t *gid, uint32_t *created,
+                       col_error *err){
+  int pf = t->nbucket >= (1u<<15);
+  int cls = agg_vector_class(keys[0]);
+  uint32_t k = *pk;
+  for(; k<nsel; k++){
+    uint32_t row = sel ? sel[k] : k;
+    if( pf && k + AGG_PREFETCH < nsel ){
+      uint32_t r2 = sel ? sel[k+AGG_PREFETCH] : k+AGG_PREFETCH;
+      __builtin_prefetch(&agg_wb(t)[agg_home(t, hashes[r2])]);
+    }
+    uint64_t h = hashes[row];
+    uint32_t bucket = 0;
+    uint32_t s = agg_wprobe(t, h, keys, row, cls>=0 ? cls : cv_tag(keys[0], row), &bucket);
+    if( s==AGG_EMPTY && !(t->max_groups && t->ngroup>=t->max_groups) ){
+      int rc = agg_table_insert(t, bucket, h, keys, row, &s, err);
+      if( rc ){ *pk = k; return rc; }
+      (*created)++;
+      if( !t->wide ){ gid[k] = s; *pk = k + 1; return COL_OK; }
+    }
+    gid[k] = s;
+  }
+  *pk = k;
+  return COL_OK;
+}
+
+int agg_table_lookup(agg_table *t, const col_vector *const *keys,
+                     const uint32_t *sel, uint32_t nsel,
+                     const uint64_t *hashes, uint32_t *gid, uint32_t *nnew,
+                     col_error *err){
+  uint32_t created = 0, k = 0;
+  int rc = COL_OK;
+  if( t->wide ) rc = agg_wlookup(t, keys, sel, &k, nsel, hashes, gid, &created, err);
+  if( rc==COL_OK && k<nsel ) rc = agg_nlookup(t, keys, sel, k, nsel, hashes, gid, &created, err);
+  *nnew = created;
+  return rc;
 }
 
 void agg_table_key_vector(const agg_table *t, int col, uint32_t from, uint32_t n,
@@ -430,11 +561,13 @@ static int agg_find_chunk(void *ctx, const col_vector *const *keys, uint32_t fro
   (void)err;
   for(uint32_t k=0; k<n; k++){
     if( pf && k + AGG_PREFETCH < n ){
-      __builtin_prefetch(&t->buckets[agg_home(t, hashes[k+AGG_PREFETCH])]);
+      uint32_t at = agg_home(t, hashes[k+AGG_PREFETCH]);
+      __builtin_prefetch(t->wide ? (const void*)&agg_wb(t)[at] : (const void*)&t->buckets[at]);
     }
     if( f->found[from+k]!=AGG_EMPTY ) continue;
     uint32_t bucket;
-    f->found[from+k] = agg_probe(t, hashes[k], keys, k, &bucket);
+    f->found[from+k] = t->wide ? agg_wprobe(t, hashes[k], keys, k, cv_tag(keys[0], k), &bucket)
+                               : agg_probe(t, hashes[k], keys, k, &bucket);
   }
   return COL_OK;
 }

@@ -90,6 +90,8 @@ typedef struct agg_table {
   uint32_t cap;           /* groups the key columns have room for */
   int nkey;               /* key columns */
   agg_keycol *cols;       /* nkey columns (malloc'd) */
+  int wide;               /* buckets are agg_wbuckets (table.c), 16 bytes:
+                          ** agg_table_hashes_exact */
   uint32_t max_groups;    /* 0, or the most groups agg_table_lookup makes:
                           ** once that many exist, a row with a new key
                           ** gets AGG_EMPTY and no group (the first
@@ -99,6 +101,14 @@ typedef struct agg_table {
 /* An empty table over nkey key columns (nkey may be 0). 0, or -1 on OOM. */
 int agg_table_init(agg_table *t, int nkey);
 void agg_table_free(agg_table *t);
+
+/* The caller's promise that every hash it passes for a row is
+** agg_hash_keys() over the table's own key vectors (agg/hash.h), nothing
+** mixed in. A one-key table then keeps each group's whole hash, and an
+** INTEGER or NULL row finds its group without comparing the stored key
+** (table.c, wide buckets). Call it on an empty table; a no-op for other
+** key counts. -1 on OOM (the table is then unchanged). */
+int agg_table_hashes_exact(agg_table *t);
 
 /* Look for the key keys[*] holds at row. Returns its slot, or AGG_EMPTY with
 ** *bucket set to where it would go. */

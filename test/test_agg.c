@@ -317,6 +317,111 @@ static void test_found_after_inplace_doubling(void){
   tv_free(&pl);
 }
 
+/* A one-key table given agg_table_hashes_exact (16-byte buckets holding
+** the whole hash and the class) groups every row as a plain table does:
+** INTEGERs across doublings, NULL beside the INTEGER whose hash word is
+** NULL's, REALs equal to INTEGER groups and one whose bits are an
+** INTEGER's hash word, and a TEXT key midway that narrows the buckets
+** (later rows then probe 8-byte ones). Merging and find_all too. */
+static void test_wide_buckets(void){
+  enum { N = 200000, B = 2048 };
+  tv_pool pl = {0};
+  pred_value *v = tv_alloc(&pl, N*sizeof(pred_value));
+  uint64_t *h = tv_alloc(&pl, N*sizeof(uint64_t));
+  uint32_t *ga = tv_alloc(&pl, N*sizeof(uint32_t));
+  uint32_t *gb = tv_alloc(&pl, N*sizeof(uint32_t));
+  uint32_t *sel = tv_alloc(&pl, B*sizeof(uint32_t));
+  const int64_t null_word = (int64_t)0x9e3779b97f4a7c15ull;   /* hash.c */
+  const int64_t half_bits = 0x3fe0000000000000ll;              /* 0.5 */
+  for(int trial=0; trial<6; trial++){
+    uint64_t x = 0x2545f4914f6cdd1dull + (uint64_t)trial;
+    /* trials 0-1: INTEGER and NULL keys only, so the table stays wide;
+    ** 2: REALs too (0.5, integral ones, -0.0); 3-5: TEXT as well, from
+    ** row 10, midway, near the end */
+    uint32_t text_at = trial<3 ? N : trial==3 ? 10 : trial==4 ? N/2 : N - 7;
+    for(uint32_t i=0; i<N; i++){
+      x ^= x<<13; x ^= x>>7; x ^= x<<17;
+      uint32_t r = (uint32_t)(x % 1000);
+      int64_t k = (int64_t)((x>>20) % (trial%3==0 ? 150000 : trial%3==1 ? 3000 : 40));
+      if( i==text_at || (i>text_at && r<5) ) v[i] = tv_text(r&1 ? "a" : "some longer text key");
+      else if( r<10 ) v[i] = tv_null();
+      else if( r<15 ) v[i] = tv_int(null_word);
+      else if( r<20 ) v[i] = tv_int(half_bits);
+      else if( trial<2 ) v[i] = tv_int(trial%3==0 ? k*2654435761ll - 77 : k);
+      else if( r<25 ) v[i] = tv_real(0.5);
+      else if( r<40 ) v[i] = tv_real((double)k);
+      else if( r<42 ) v[i] = tv_real(-0.0);
+      else v[i] = tv_int(trial%3==0 ? k*2654435761ll - 77 : k);
+    }
+    const col_vector *kf[1] = { tv_flat(&pl, v, N, 0) };
+    tv_hash(kf[0], N, h);
+    agg_table ta, tb;
+    CHECK(agg_table_init(&ta, 1)==0);
+    CHECK(agg_table_init(&tb, 1)==0);
+    CHECK(agg_table_hashes_exact(&tb)==0);
+    CHECK(tb.wide==1);
+    col_error err; col_error_clear(&err);
+    uint32_t na = 0, nb = 0;
+    /* batches of B rows, every other one through a selection */
+    for(uint32_t from=0; from<N; from+=B){
+      uint32_t n = N - from < B ? N - from : B, nnew;
+      for(uint32_t k=0; k<n; k++) sel[k] = from + k;
+      const uint32_t *s = (from/B)%2 ? sel : 0;
+      const col_vector *kv[1] = { kf[0] };
+      col_vector shifted;
+      if( !s ){
+        /* rows 0..n-1 of a vector that starts at row from */
+        shifted = *kf[0];
+        shifted.i64 += from; shifted.f64 += from; shifted.str += from;
+        shifted.tags = kf[0]->tags ? kf[0]->tags + from : 0;
+        kv[0] = &shifted;
+      }
+      CHECK(agg_table_lookup(&ta, kv, s, n, s ? h : h + from, ga + from, &nnew, &err)==COL_OK);
+      na += nnew;
+      CHECK(agg_table_lookup(&tb, kv, s, n, s ? h : h + from, gb + from, &nnew, &err)==COL_OK);
+      nb += nnew;
+    }
+    /* wide while no group is REAL or TEXT (a REAL seen first is kept) */
+    int narrowed = 0;
+    for(uint32_t g=0; g<ta.ngroup; g++){
+      int c = agg_table_key(&ta, 0, g).type;
+      narrowed |= c!=CV_INT && c!=CV_NULL;
+    }
+    CHECK_EQ_INT(narrowed, trial>=2);
+    CHECK_EQ_INT(tb.wide, !narrowed);
+    CHECK_EQ_INT(ta.ngroup, tb.ngroup);
+    CHECK_EQ_INT(na, nb);
+    uint32_t bad = 0;
+    for(uint32_t i=0; i<N; i++) bad += ga[i]!=gb[i];
+    CHECK_EQ_INT(bad, 0);
+    for(uint32_t g=0; g<ta.ngroup; g++){
+      pred_value a = agg_table_key(&ta, 0, g), b = agg_table_key(&tb, 0, g);
+      if( a.type!=b.type || a.i!=b.i || memcmp(&a.f, &b.f, 8) || a.n!=b.n ){ bad++; }
+    }
+    CHECK_EQ_INT(bad, 0);
+    /* every row probes to its group one at a time as well */
+    for(uint32_t i=0; i<N; i+=7){
+      uint32_t bucket;
+      bad += agg_table_probe(&tb, h[i], kf, i, &bucket)!=gb[i];
+    }
+    CHECK_EQ_INT(bad, 0);
+    /* a fresh exact table merges tb's groups and finds them all */
+    agg_table tc; CHECK(agg_table_init(&tc, 1)==0);
+    CHECK(agg_table_hashes_exact(&tc)==0);
+    uint32_t *map = tv_alloc(&pl, (tb.ngroup+1)*sizeof(uint32_t));
+    uint32_t *found = tv_alloc(&pl, (tb.ngroup+1)*sizeof(uint32_t));
+    CHECK(agg_table_merge(&tc, &tb, map, &err)==COL_OK);
+    CHECK_EQ_INT(tc.ngroup, tb.ngroup);
+    for(uint32_t g=0; g<tb.ngroup; g++){ bad += map[g]!=g; found[g] = AGG_EMPTY; }
+    CHECK(agg_table_find_all(&tc, &ta, found, &err)==COL_OK);
+    for(uint32_t g=0; g<ta.ngroup; g++) bad += found[g]!=g;
+    CHECK_EQ_INT(bad, 0);
+    CHECK(agg_table_footprint(&tb) >= (uint64_t)tb.nbucket*(tb.wide ? 16 : 8));
+    agg_table_free(&ta); agg_table_free(&tb); agg_table_free(&tc);
+  }
+  tv_free(&pl);
+}
+
 /* count(DISTINCT) split onto a helper thread (agg/distinct_split.h): the
 ** counts, settled, equal a plain set's; a batch holding TEXT midway moves
 ** both halves into the general set; a split state merged into another
@@ -1288,6 +1393,7 @@ int main(int argc, char **argv){
   RUN(test_seen_key_found);
   RUN(test_found_after_rehash);
   RUN(test_found_after_inplace_doubling);
+  RUN(test_wide_buckets);
   RUN(test_distinct_int_set_doubling);
   RUN(test_distinct_split);
   RUN(test_kbn_sums);
