@@ -2,6 +2,7 @@
 ** aggregate.c — per-group aggregate states; see aggregate.h.
 */
 #include "aggregate.h"
+#include "json.h"
 #include "bigmem.h"
 #include "distinct_split.h"
 #include "value.h"
@@ -138,6 +139,7 @@ int agg_kind_from_name(const char *z, int n){
     {"avg", AGG_AVG}, {"min", AGG_MIN}, {"max", AGG_MAX},
     {"group_concat", AGG_GROUP_CONCAT}, {"any_value", AGG_ANY_VALUE},
     {"string_agg", AGG_GROUP_CONCAT},   /* 3.44's name, separator required */
+    {"json_group_array", AGG_JSON_ARRAY}, {"json_group_object", AGG_JSON_OBJECT},
   };
   for(size_t i=0; i<sizeof(names)/sizeof(names[0]); i++){
     if( (int)strlen(names[i].name)==n && strncasecmp(names[i].name, z, (size_t)n)==0 ){
@@ -162,7 +164,7 @@ void agg_state_free(agg_state *s){
     if( s->kind==AGG_MIN || s->kind==AGG_MAX || s->kind==AGG_ANY_VALUE ){
       agg_best *b = s->a;
       for(uint32_t g=0; g<s->cap; g++) free(b[g].p);
-    }else if( s->kind==AGG_GROUP_CONCAT ){
+    }else if( AGG_KIND_TEXT(s->kind) ){
       agg_text *t = s->a;
       for(uint32_t g=0; g<s->cap; g++) free(t[g].p);
     }
@@ -559,6 +561,17 @@ static int agg_text_append(agg_state *s, agg_text *t, const char *p, uint64_t n)
   return 0;
 }
 
+/* One more JSON fragment p[0..n) in t, which always holds whole JSON
+** text: the closing bracket becomes a comma before the fragment. */
+static int agg_json_append(agg_state *s, agg_text *t, const char *brackets,
+                           const char *p, uint64_t n){
+  if( t->any ) t->p[t->n-1] = ',';
+  else if( agg_text_append(s, t, brackets, 1) ) return -1;
+  t->any = 1;
+  if( agg_text_append(s, t, p, n) || agg_text_append(s, t, brackets+1, 1) ) return -1;
+  return 0;
+}
+
 /* The text SQLite's sqlite3_value_text gives for x (x not NULL). */
 static const char *agg_text_of(const agg_state *s, const pred_value *x, char *buf,
                                uint32_t *n){
@@ -811,6 +824,17 @@ int agg_state_update(agg_state *s, const col_vector *arg, const col_vector *sep,
       }
       return COL_OK;
     }
+    case AGG_JSON_ARRAY: case AGG_JSON_OBJECT: {
+      agg_text *a = s->a;
+      const char *brackets = s->kind==AGG_JSON_ARRAY ? "[]" : "{}";
+      for(uint32_t k=0; k<n; k++){
+        pred_value x = agg_value_at(arg, rows[k]);
+        if( x.type==CV_NULL ) continue;
+        if( x.type!=CV_TEXT ) return col_error_set(err, COL_ERROR, "%s", agg_json_blob_error(s->dialect));
+        if( agg_json_append(s, &a[gid[k]], brackets, x.p, x.n) ) goto oom;
+      }
+      return COL_OK;
+    }
   }
   return COL_OK;
 oom:
@@ -943,6 +967,18 @@ int agg_state_merge(agg_state *s, const agg_state *src, const uint32_t *map,
       }
       return COL_OK;
     }
+    case AGG_JSON_ARRAY: case AGG_JSON_OBJECT: {
+      /* src's fragments after s's: its text without its opening bracket */
+      agg_text *d = s->a;
+      const agg_text *c = src->a;
+      const char *brackets = s->kind==AGG_JSON_ARRAY ? "[]" : "{}";
+      for(uint32_t g=0; g<ng; g++){
+        const agg_text *x = &c[g];
+        if( !x->any || map[g]==AGG_EMPTY ) continue;
+        if( agg_json_append(s, &d[map[g]], brackets, x->p + 1, x->n - 2) ) goto oom;
+      }
+      return COL_OK;
+    }
   }
   return COL_OK;
 oom:
@@ -958,7 +994,7 @@ void agg_state_compact(agg_state *s, const uint8_t *keep, uint32_t ng){
     if( !keep[g] ){
       if( s->kind==AGG_MIN || s->kind==AGG_MAX || s->kind==AGG_ANY_VALUE ){
         free(((agg_best*)a)[g].p);
-      }else if( s->kind==AGG_GROUP_CONCAT ){
+      }else if( AGG_KIND_TEXT(s->kind) ){
         free(((agg_text*)a)[g].p);
       }
       continue;
@@ -978,6 +1014,9 @@ int agg_state_result(const agg_state *s, uint32_t g, pred_value *out,
     /* a group no row reached (zero keys over no rows) */
     if( s->kind==AGG_COUNT_STAR || s->kind==AGG_COUNT ){ out->type = CV_INT; }
     else if( s->kind==AGG_TOTAL ){ out->type = CV_REAL; }
+    else if( s->kind==AGG_JSON_ARRAY || s->kind==AGG_JSON_OBJECT ){
+      out->type = CV_TEXT; out->p = s->kind==AGG_JSON_ARRAY ? "[]" : "{}"; out->n = 2;
+    }
     return COL_OK;
   }
   switch( s->kind ){
@@ -1005,6 +1044,13 @@ int agg_state_result(const agg_state *s, uint32_t g, pred_value *out,
       const agg_text *t = &((const agg_text*)s->a)[g];
       if( !t->any ) return COL_OK;
       out->type = CV_TEXT; out->p = t->p ? t->p : ""; out->n = (uint32_t)t->n;
+      return COL_OK;
+    }
+    case AGG_JSON_ARRAY: case AGG_JSON_OBJECT: {
+      const agg_text *t = &((const agg_text*)s->a)[g];
+      out->type = CV_TEXT;
+      if( !t->any ){ out->p = s->kind==AGG_JSON_ARRAY ? "[]" : "{}"; out->n = 2; }
+      else{ out->p = t->p; out->n = (uint32_t)t->n; }
       return COL_OK;
     }
   }

@@ -25,6 +25,10 @@
 **   group_concat(x[,s])  TEXT; s taken from each row after the first
 **                        (NULL s: no separator), default ','; NULL x skipped
 **   any_value(x)         the first non-NULL value
+**   json_group_array(f)  TEXT: '[' the fragments f, a JSON value each
+**   json_group_object(f) (agg/json.h), joined by ',' ']' ('{' '}'); NULL
+**                        f skipped (a FILTER), '[]' ('{}') for none; a
+**                        BLOB f is the error agg_json_blob_error
 ** DISTINCT (any aggregate but count(*)) passes only the first row of each
 ** (group, value) pair, with values compared as SQLite compares them.
 */
@@ -40,8 +44,11 @@
 
 typedef enum agg_kind {
   AGG_COUNT_STAR, AGG_COUNT, AGG_SUM, AGG_TOTAL, AGG_AVG,
-  AGG_MIN, AGG_MAX, AGG_GROUP_CONCAT, AGG_ANY_VALUE
+  AGG_MIN, AGG_MAX, AGG_GROUP_CONCAT, AGG_ANY_VALUE,
+  AGG_JSON_ARRAY, AGG_JSON_OBJECT
 } agg_kind;
+/* Kinds whose state is a text (agg_text) each group builds. */
+#define AGG_KIND_TEXT(k) ((k)==AGG_GROUP_CONCAT || (k)==AGG_JSON_ARRAY || (k)==AGG_JSON_OBJECT)
 
 typedef struct agg_state {
   agg_kind kind;          /* which aggregate */

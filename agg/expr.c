@@ -14,6 +14,7 @@
 #include "expr_scalar.h"
 #include "ts_memo.h"
 #include "ordered.h"
+#include "json.h"
 #include "../reader/predicate.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +26,10 @@ enum { FN_LENGTH, FN_SUBSTR, FN_LOWER, FN_UPPER, FN_STRFTIME, FN_DATE,
        FN_TIME, FN_DATETIME, FN_INSTR, FN_IIF, FN_ABS, FN_COALESCE, FN_NULLIF,
        FN_TYPEOF, FN_TRIM, FN_LTRIM, FN_RTRIM, FN_REPLACE, FN_ROUND, FN_MIN, FN_MAX,
        FN_JULIANDAY, FN_UNIXEPOCH,
-       FN_CAST /* CAST(x AS type): aff holds the AGG_CAST_* */ };
+       FN_CAST /* CAST(x AS type): aff holds the AGG_CAST_* */,
+       /* no SQL names: json_group_array(x) and json_group_object(k, v)
+       ** aggregate these fragments of their arguments (agg/json.h) */
+       FN_JSON_VALUE, FN_JSON_MEMBER };
 /* EX_CMP subs */
 enum { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_IS, CMP_ISNOT };
 /* EX_LOGIC subs */
@@ -996,6 +1000,19 @@ static int ex_order_by(ex_parser *p, agg_item *it){
   return COL_OK;
 }
 
+/* it->expr (and v) become the argument(s) of the fragment function fn:
+** what a json aggregate joins (agg/json.h). v is taken even on error. */
+static int ex_json_wrap(ex_parser *p, agg_item *it, int fn, agg_expr *v){
+  if( fn==FN_JSON_MEMBER && v==0 ) return p->err->code;
+  agg_expr *e = ex_node(EX_FUNC);
+  if( e==0 ){ ex_free(v); return col_error_set(p->err, COL_ENOMEM, "out of memory"); }
+  e->sub = fn;
+  e->args[e->nargs++] = it->expr;
+  if( v ) e->args[e->nargs++] = v;
+  it->expr = e;
+  return COL_OK;
+}
+
 /* One item: an expression or aggregate call, then an optional alias. */
 static int ex_item(ex_parser *p, int aggs, agg_item *it){
   size_t start = p->ts;
@@ -1004,7 +1021,7 @@ static int ex_item(ex_parser *p, int aggs, agg_item *it){
     if( p->tk!=TK_ID ) return ex_syntax(p);
     int kind = agg_kind_from_name(p->z+p->ts, (int)p->tn);
     if( kind<0 ){
-      return col_error_set(p->err, COL_ERROR, "not an aggregate function: %.*s (expected count, sum, total, avg, min, max, group_concat, string_agg or any_value)", (int)p->tn, p->z+p->ts);
+      return col_error_set(p->err, COL_ERROR, "not an aggregate function: %.*s (expected count, sum, total, avg, min, max, group_concat, string_agg, any_value, json_group_array or json_group_object)", (int)p->tn, p->z+p->ts);
     }
     size_t fs = p->ts, fn = p->tn;
     ex_next(p);
@@ -1019,15 +1036,30 @@ static int ex_item(ex_parser *p, int aggs, agg_item *it){
       it->expr = ex_parse_expr(p);    /* shared below, after any FILTER */
       if( it->expr==0 ) return p->err->code;
       if( ex_is(p, ',') ){
-        if( kind!=AGG_GROUP_CONCAT ){
+        if( kind!=AGG_GROUP_CONCAT && kind!=AGG_JSON_OBJECT ){
           return col_error_set(p->err, COL_ERROR, "wrong number of arguments to function %.*s()", (int)fn, p->z+fs);
         }
         if( it->distinct ){
           return col_error_set(p->err, COL_ERROR, "DISTINCT aggregates must have exactly one argument");
         }
         ex_next(p);
-        it->sep = ex_share(ex_parse_expr(p));
-        if( it->sep==0 ) return p->err->code;
+        if( kind==AGG_JSON_OBJECT ){
+          int rc = ex_json_wrap(p, it, FN_JSON_MEMBER, ex_parse_expr(p));
+          if( rc ) return rc;
+        }else{
+          it->sep = ex_share(ex_parse_expr(p));
+          if( it->sep==0 ) return p->err->code;
+        }
+      }else if( kind==AGG_JSON_OBJECT ){
+        return col_error_set(p->err, COL_ERROR, "wrong number of arguments to function %.*s()", (int)fn, p->z+fs);
+      }
+      if( kind==AGG_JSON_ARRAY ){
+        /* DISTINCT compares the values (1 and 1.0 are one), not their JSON */
+        if( it->distinct ){
+          return col_error_set(p->err, COL_ERROR, "group_by: json_group_array(DISTINCT ...) is not evaluated here; use SQLite's own GROUP BY");
+        }
+        int rc = ex_json_wrap(p, it, FN_JSON_VALUE, 0);
+        if( rc ) return rc;
       }
     }
     if( kind!=AGG_COUNT_STAR && ex_kw(p, "ORDER") ){
@@ -1162,6 +1194,7 @@ int agg_expr_uses(const agg_expr *e, int what){
   if( (what & AGG_USES_STRFN) && e->op==EX_FUNC
    && (e->sub==FN_LENGTH || e->sub==FN_SUBSTR || e->sub==FN_INSTR) ) return 1;
   if( (what & AGG_USES_SCALAR) && e->op==EX_FUNC && e->sub>=FN_ABS && e->sub<=FN_MAX ) return 1;
+  if( (what & AGG_USES_JSON) && e->op==EX_FUNC && (e->sub==FN_JSON_VALUE || e->sub==FN_JSON_MEMBER) ) return 1;
   if( (what & AGG_USES_DATE) && e->op==EX_FUNC && (e->sub==FN_JULIANDAY || e->sub==FN_UNIXEPOCH) ) return 1;
   if( (what & AGG_USES_DATE) && e->op==EX_FUNC && (e->sub==FN_STRFTIME || e->sub==FN_DATE
        || e->sub==FN_TIME || e->sub==FN_DATETIME) ) return 1;
@@ -1227,7 +1260,7 @@ static int ex_mark_dict(agg_expr *e){
     case EX_FUNC:
       /* coalesce(NULL, 1), typeof(NULL), nullif(1, NULL), replace(x, '', NULL) */
       if( e->sub==FN_COALESCE || e->sub==FN_TYPEOF || e->sub==FN_NULLIF
-       || e->sub==FN_REPLACE ) strict = 0;
+       || e->sub==FN_REPLACE || e->sub==FN_JSON_VALUE || e->sub==FN_JSON_MEMBER ) strict = 0;
       break;
     case EX_BIN: case EX_LIKE: break;
     case EX_CMP: if( e->sub==CMP_IS || e->sub==CMP_ISNOT ) strict = 0; break;
@@ -1541,6 +1574,14 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
       if( e->sub==FN_JULIANDAY ){ out->type = CV_REAL; out->f = jd/86400000.0; }
       else{ out->type = CV_INT; out->i = jd/1000 - 21086676*(int64_t)10000; }
       return 0;
+    }
+    case FN_JSON_VALUE:
+      return agg_json_value(&x[0], e->dialect, a, out);
+    case FN_JSON_MEMBER: {
+      const char *z = 0; uint32_t n = 0;
+      if( x[0].type!=CV_NULL && ex_text(e, &x[0], a, &z, &n) ) return -1;
+      if( z==0 && x[0].type!=CV_NULL ) z = "";
+      return agg_json_member(z, n, &x[1], e->dialect, a, out);
     }
     case FN_CAST: {
       if( x[0].type==CV_NULL ) return 0;

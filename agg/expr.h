@@ -90,6 +90,7 @@ void agg_expr_set_dialect(agg_expr *e, const col_dialect *d);
 #define AGG_USES_DATE 16      /* strftime(), date(), time(), datetime() */
 #define AGG_USES_SCALAR 32    /* abs(), coalesce(), ifnull(), nullif(), typeof(),
                               ** trim(), ltrim(), rtrim(), replace(), round(), min(), max() */
+#define AGG_USES_JSON 64      /* json_group_array(), json_group_object() */
 int agg_expr_uses(const agg_expr *e, int what);
 
 /* Bytes e's nodes hold for evaluation: output arrays and date memos

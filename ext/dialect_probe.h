@@ -9,6 +9,7 @@
 #ifndef COLUMNAR_DIALECT_PROBE_H
 #define COLUMNAR_DIALECT_PROBE_H
 
+#include <math.h>
 #include <string.h>
 #include "../reader/dialect.h"
 
@@ -61,11 +62,52 @@ static int columnar_fixed_text_alt(double r, int places, char *buf, size_t n){
   return columnar_str_into(str, buf, n);
 }
 
+/* The JSON functions' REAL: jsonAppendSqlValue's "%!0.15g", whose zero
+** flag makes 3.50 write infinity as 9.0e+999 */
+static int columnar_json_real_text(double r, char *buf, size_t n){
+  sqlite3_snprintf((int)n, buf, "%!0.15g", r);
+  return (int)strlen(buf);
+}
+
+/* The json_* fields of d: how json_group_object treats a NULL label and
+** one with a NUL byte, whether a BLOB may be JSONB, and that REALs render
+** as columnar_json_real_text says (0.30000000000000004, infinity). With
+** no JSON functions, or other REALs, json aggregates are refused. */
+static void columnar_dialect_json(sqlite3 *db, col_dialect *d){
+  sqlite3_stmt *st = 0;
+  d->json_refused = 1;
+  if( sqlite3_prepare_v2(db, "SELECT json_group_object(NULL, 1),"
+        " json_group_object('a' || char(0) || 'b', 2),"
+        " json_group_array(0.30000000000000004), json_group_array(9e999)", -1, &st, 0)==SQLITE_OK
+   && sqlite3_step(st)==SQLITE_ROW ){
+    const char *o = (const char*)sqlite3_column_text(st, 0);
+    const char *l = (const char*)sqlite3_column_text(st, 1);
+    d->json_null_label_skip = o && strcmp(o, "{}")==0;
+    d->json_label_cstr = l && strcmp(l, "{\"a\":2}")==0;
+    char want[2][48], buf[40];
+    columnar_json_real_text(0.30000000000000004, buf, sizeof(buf));
+    sqlite3_snprintf(sizeof(want[0]), want[0], "[%s]", buf);
+    columnar_json_real_text(HUGE_VAL, buf, sizeof(buf));
+    sqlite3_snprintf(sizeof(want[1]), want[1], "[%s]", buf);
+    const char *a = (const char*)sqlite3_column_text(st, 2);
+    const char *b = (const char*)sqlite3_column_text(st, 3);
+    d->json_refused = !(a && b && strcmp(a, want[0])==0 && strcmp(b, want[1])==0);
+  }
+  sqlite3_finalize(st);
+  st = 0;
+  /* x'00' is JSONB's null */
+  if( !d->json_refused && sqlite3_prepare_v2(db, "SELECT json_group_array(x'00')", -1, &st, 0)==SQLITE_OK ){
+    d->json_jsonb = sqlite3_step(st)==SQLITE_ROW;
+  }
+  sqlite3_finalize(st);
+}
+
 /* Fill d from two probe queries on db: LIKE on a BLOB, U+FFFF in a GLOB
 ** class, length() of a stray continuation byte and a compensated sum; then
 ** a day past the month's end and two strftime letters, apart, since a
-** build may leave the date functions out (SQLITE_OMIT_DATETIME_FUNCS). A
-** failed probe leaves 3.40's answers. real_digits is not set
+** build may leave the date functions out (SQLITE_OMIT_DATETIME_FUNCS);
+** then the JSON aggregates (columnar_dialect_json). A failed probe leaves
+** 3.40's answers. real_digits is not set
 ** (columnar_dialect_digits). */
 static void columnar_dialect_ask(sqlite3 *db, col_dialect *d){
   sqlite3_stmt *st = 0;
@@ -74,6 +116,7 @@ static void columnar_dialect_ask(sqlite3 *db, col_dialect *d){
   d->seconds_text = columnar_seconds_text;
   d->jd_text = columnar_jd_text;
   d->fixed_text = columnar_fixed_text;
+  d->json_real_text = columnar_json_real_text;
   if( sqlite3_prepare_v2(db, "SELECT x'41' LIKE 'A',"
         " CAST(x'efbfbd' AS TEXT) GLOB '[' || CAST(x'efbfbf' AS TEXT) || ']',"
         " length(CAST(x'808061' AS TEXT)),"
@@ -109,6 +152,7 @@ static void columnar_dialect_ask(sqlite3 *db, col_dialect *d){
     d->strftime_346 = sqlite3_column_type(st, 2)!=SQLITE_NULL;
   }
   sqlite3_finalize(st);
+  columnar_dialect_json(db, d);
 }
 
 /* d->like_case_sensitive and the *_foreign fields as db's LIKE, GLOB,

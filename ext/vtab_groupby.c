@@ -582,7 +582,7 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
                           lanes, o.memory_limit, columnar_probe_interrupted, 0 };
   if( groupby_new(t->keys, t->aggs, &t->ds->schema, &o, &c->gb, &err) ) goto filter_error;
   /* functions an extension replaced: group_by would have to evaluate them */
-  int replaced = groupby_uses(c->gb, AGG_USES_STRFN | AGG_USES_DATE | AGG_USES_SCALAR)
+  int replaced = groupby_uses(c->gb, AGG_USES_STRFN | AGG_USES_DATE | AGG_USES_SCALAR | AGG_USES_JSON)
                ? columnar_functions_replaced(t->db) : 0;
   const struct { int foreign, used; const char *what; } refused[] = {
     { replaced & AGG_USES_STRFN, groupby_uses(c->gb, AGG_USES_STRFN), "length(), substr() or instr() here is an extension's" },
@@ -592,6 +592,8 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
     { dialect.like_foreign, has_like || groupby_uses(c->gb, AGG_USES_LIKE), "LIKE here is an extension's like()" },
     { dialect.glob_foreign, has_glob || groupby_uses(c->gb, AGG_USES_GLOB), "GLOB here is an extension's glob()" },
     { dialect.case_foreign, groupby_uses(c->gb, AGG_USES_CASE), "lower() or upper() here is an extension's" },
+    { (replaced & AGG_USES_JSON) || dialect.json_refused, groupby_uses(c->gb, AGG_USES_JSON),
+      "json_group_array() or json_group_object() here is missing or an extension's, or writes numbers otherwise than 3.40 to 3.50" },
   };
   for(size_t i=0; i<sizeof(refused)/sizeof(refused[0]); i++){
     if( refused[i].foreign && refused[i].used ){

@@ -84,6 +84,21 @@ typedef struct col_dialect {
   ** library's "%.*f" */
   int (*fixed_text)(double r, int n, char *buf, size_t sz);
   uint8_t round_alt;      /* roundFunc prints with "%!.*f" (see fixed_text) */
+  /* json_group_array and json_group_object (agg/json.h) */
+  uint8_t json_refused;   /* the SQLite has no JSON functions
+                          ** (SQLITE_OMIT_JSON), or renders a REAL in JSON
+                          ** otherwise than json_real_text: not evaluated */
+  uint8_t json_null_label_skip; /* json_group_object leaves out a row whose
+                          ** label is NULL (3.50); 0: writes its value with
+                          ** nothing before the colon, {:1} (3.40) */
+  uint8_t json_label_cstr; /* a label ends at its first NUL byte (3.50,
+                          ** strlen); 0: all its bytes, NUL escaped */
+  uint8_t json_jsonb;     /* a BLOB argument is read as JSONB (3.45); 0: it
+                          ** is the error "JSON cannot hold BLOB values" */
+  /* A REAL as the JSON functions render it, SQLite's "%!0.15g" (3.40:
+  ** "Inf", 3.50: "9.0e+999"), into buf[n], NUL-terminated, returning the
+  ** length; NULL: pred_real_to_text, 3.40's. */
+  int (*json_real_text)(double r, char *buf, size_t n);
   uint8_t round_n64;      /* roundFunc reads its places as a 64-bit integer;
                           ** 0: as an int (round(x, 4294967297) rounds to 1) */
 } col_dialect;

@@ -31,6 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
     dia.date_ms_cut = dia.date_jd_exact = dia.date_hour24 = 1;
     dia.real_digits = 17;
     dia.real_text = fuzz_real_text;
+    dia.json_null_label_skip = dia.json_label_cstr = dia.json_jsonb = 1;
   }
   char *text = malloc(size);
   memcpy(text, data+1, size-1);
