@@ -593,7 +593,7 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
     { dialect.glob_foreign, has_glob || groupby_uses(c->gb, AGG_USES_GLOB), "GLOB here is an extension's glob()" },
     { dialect.case_foreign, groupby_uses(c->gb, AGG_USES_CASE), "lower() or upper() here is an extension's" },
     { (replaced & AGG_USES_JSON) || dialect.json_refused, groupby_uses(c->gb, AGG_USES_JSON),
-      "json_group_array() or json_group_object() here is missing or an extension's, or writes numbers otherwise than 3.40 to 3.50" },
+      "json_group_array() or json_group_object() here is missing, an extension's or unlike 3.40-3.50's" },
   };
   for(size_t i=0; i<sizeof(refused)/sizeof(refused[0]); i++){
     if( refused[i].foreign && refused[i].used ){
