@@ -378,7 +378,7 @@ oom:
 ** buckets are cache misses, and a batch knows every hash in advance. */
 #define AGG_PREFETCH 16
 
-/* Rows sel[*k..nsel) of a narrow table (agg_table_lookup). */
+/* Rows sel[k..nsel) of a narrow table (agg_table_lookup). */
 static int agg_nlookup(agg_table *t, const col_vector *const *keys,
                        const uint32_t *sel, uint32_t k, uint32_t nsel,
                        const uint64_t *hashes, uint32_t *gid, uint32_t *created,
