@@ -125,6 +125,11 @@ struct agg_expr {
   uint32_t ec_cap;
   uint32_t *ec_need;      /* codes to compute this batch, ascending */
   col_arena ec_bytes;     /* the entries' TEXT and BLOB bytes */
+  int ec_class;           /* the storage class of every entry computed so
+                          ** far: -2 none yet, -1 several. One class lets
+                          ** ec go untagged, which consumers' fast paths
+                          ** want (sum(abs(RegionID - 200)) over a
+                          ** dictionary of numbers) */
 };
 
 /* length() and substr() split malformed UTF-8 as SQLite 3.54 does */
@@ -2222,6 +2227,7 @@ static int ex_eval_dict_cached(agg_expr *e, const col_batch *b, col_arena *arena
     e->ec_id = cv->dict_id;
     memset(e->ec_done, 0, e->ec_cap);   /* all: this one may grow */
     col_arena_reset(&e->ec_bytes);
+    e->ec_class = -2;
   }
   /* the codes to compute, each once, ascending (a batch's sel) */
   uint32_t m = 0;
@@ -2250,6 +2256,7 @@ static int ex_eval_dict_cached(agg_expr *e, const col_batch *b, col_arena *arena
       int t = cv_tag(fv, c);
       uint32_t sl = cv_slot(fv, c);
       e->ec_tags[c] = (uint8_t)t;
+      e->ec_class = e->ec_class==-2 || e->ec_class==t ? t : -1;
       if( t==CV_INT ) e->ec_i64[c] = fv->i64[sl];
       else if( t==CV_REAL ) e->ec_f64[c] = fv->f64[sl];
       else if( t==CV_TEXT || t==CV_BLOB ){
@@ -2265,6 +2272,7 @@ static int ex_eval_dict_cached(agg_expr *e, const col_batch *b, col_arena *arena
   memset(ec, 0, sizeof(*ec));
   ec->form = CV_FLAT; ec->type = CV_NULL; ec->n = nd;
   ec->tags = e->ec_tags; ec->i64 = e->ec_i64; ec->f64 = e->ec_f64; ec->str = e->ec_str;
+  if( e->ec_class>CV_NULL ){ ec->tags = 0; ec->type = (uint8_t)e->ec_class; }
   return ex_dict_out(e, b, ec, out, err, tick);
 }
 
