@@ -1580,13 +1580,17 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
       else{ out->type = CV_INT; out->i = jd/1000 - 21086676*(int64_t)10000; }
       return 0;
     }
-    case FN_JSON_VALUE:
-      return agg_json_value(&x[0], e->dialect, a, out);
-    case FN_JSON_MEMBER: {
-      const char *z = 0; uint32_t n = 0;
-      if( x[0].type!=CV_NULL && ex_text(e, &x[0], a, &z, &n) ) return -1;
-      if( z==0 && x[0].type!=CV_NULL ) z = "";
-      return agg_json_member(z, n, &x[1], e->dialect, a, out);
+    case FN_JSON_VALUE: case FN_JSON_MEMBER: {
+      int rc;
+      if( e->sub==FN_JSON_VALUE ){
+        rc = agg_json_value(&x[0], e->dialect, a, out);
+      }else{
+        const char *z = 0; uint32_t n = 0;
+        if( x[0].type!=CV_NULL && ex_text(e, &x[0], a, &z, &n) ) return -1;
+        if( z==0 && x[0].type!=CV_NULL ) z = "";
+        rc = agg_json_member(z, n, &x[1], e->dialect, a, out);
+      }
+      return rc==AGG_JSON_TOOBIG ? EX_TOOBIG : rc;
     }
     case FN_CAST: {
       if( x[0].type==CV_NULL ) return 0;

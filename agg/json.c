@@ -62,6 +62,7 @@ static int json_build(const char *prefix, size_t np, const pred_value *x,
   int n = 0;
   if( x->type==CV_TEXT ) m = json_quoted_len(x->p, x->n);
   else{ n = json_scalar(x, d, buf); m = (size_t)n; }
+  if( np + m > AGG_JSON_MAX ) return AGG_JSON_TOOBIG;
   char *q = col_arena_alloc(a, np + m ? np + m : 1);
   if( q==0 ) return -1;
   char *e = q;
@@ -89,6 +90,7 @@ int agg_json_member(const char *label, uint32_t ln, const pred_value *x,
     if( nul ) ln = (uint32_t)(nul - label);
   }
   size_t np = label ? json_quoted_len(label, ln) + 1 : 1;
+  if( np > AGG_JSON_MAX ) return AGG_JSON_TOOBIG;
   char *pre = col_arena_alloc(a, np);
   if( pre==0 ) return -1;
   char *e = label ? json_quote(label, ln, pre) : pre;

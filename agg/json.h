@@ -30,14 +30,19 @@
 #include "../reader/dialect.h"
 #include "../reader/predicate.h"
 
+/* Fragments past SQLite's default length limit (SQLITE_MAX_LENGTH) are
+** its error "string or blob too big", not an allocation. */
+#define AGG_JSON_MAX 1000000000u
+#define AGG_JSON_TOOBIG (-2)
+
 /* x's fragment into *out (TEXT in arena a, or x itself when a BLOB). -1
-** when out of memory. */
+** when out of memory, AGG_JSON_TOOBIG past AGG_JSON_MAX bytes. */
 int agg_json_value(const pred_value *x, const col_dialect *d, col_arena *a,
                    pred_value *out);
 
 /* The member "label":x into *out. label (ln bytes) is the label's text, or
 ** NULL for a NULL label (then *out is NULL where the dialect drops such
-** members). -1 when out of memory. */
+** members). -1 when out of memory, AGG_JSON_TOOBIG as above. */
 int agg_json_member(const char *label, uint32_t ln, const pred_value *x,
                     const col_dialect *d, col_arena *a, pred_value *out);
 

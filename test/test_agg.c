@@ -28,12 +28,14 @@
 #include "../agg/datetime.h"
 #include "../agg/filter.h"
 #include "../agg/expr_strfn.h"
+#include "../agg/json.h"
 #include "../reader/predicate.h"
 #include <sqlite3.h>
 #include "dialect_probe.h"
 #include <stdlib.h>
 #include <math.h>
 #include <time.h>
+#include <sys/mman.h>
 
 /* ---- vector building ---------------------------------------------------- */
 
@@ -420,6 +422,40 @@ static void test_wide_buckets(void){
     agg_table_free(&ta); agg_table_free(&tb); agg_table_free(&tc);
   }
   tv_free(&pl);
+}
+
+/* JSON fragments: escapes, and a value whose fragment would pass SQLite's
+** length limit is "too big" before anything is allocated for it (NUL
+** bytes take six each: 170 MB of them would be 1.02 GB). */
+static void test_json_fragments(void){
+  col_arena a; col_arena_init(&a);
+  pred_value out, x = tv_text("a\"b\\\x01\t");
+  x.n = 6;
+  CHECK(agg_json_value(&x, 0, &a, &out)==0);
+  CHECK(out.type==CV_TEXT && out.n==16 && memcmp(out.p, "\"a\\\"b\\\\\\u0001\\t\"", 16)==0);
+  pred_value nul = tv_null();
+  CHECK(agg_json_value(&nul, 0, &a, &out)==0 && out.n==4 && memcmp(out.p, "null", 4)==0);
+  pred_value r = tv_real(1e20);
+  CHECK(agg_json_value(&r, 0, &a, &out)==0 && out.n==7 && memcmp(out.p, "1.0e+20", 7)==0);
+  CHECK(agg_json_member(0, 0, &r, 0, &a, &out)==0 && out.n==8 && memcmp(out.p, ":1.0e+20", 8)==0);
+  col_dialect d; memset(&d, 0, sizeof(d));
+  d.json_null_label_skip = d.json_label_cstr = 1;
+  CHECK(agg_json_member(0, 0, &r, &d, &a, &out)==0 && out.type==CV_NULL);
+  CHECK(agg_json_member("k\0z", 3, &nul, &d, &a, &out)==0 && out.n==8 && memcmp(out.p, "\"k\":null", 8)==0);
+  CHECK(agg_json_member("k\0z", 3, &nul, 0, &a, &out)==0 && out.n==15 && memcmp(out.p, "\"k\\u0000z\":null", 15)==0);
+  size_t big = 170000000;
+  void *zeros = mmap(0, big, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0);
+  CHECK(zeros!=MAP_FAILED);
+  if( zeros!=MAP_FAILED ){
+    pred_value z; memset(&z, 0, sizeof(z));
+    z.type = CV_TEXT; z.p = zeros; z.n = (uint32_t)big;
+    size_t held = a.cap_total;
+    CHECK(agg_json_value(&z, 0, &a, &out)==AGG_JSON_TOOBIG);
+    CHECK(agg_json_member(zeros, (uint32_t)big, &nul, 0, &a, &out)==AGG_JSON_TOOBIG);
+    CHECK(a.cap_total==held);
+    munmap(zeros, big);
+  }
+  col_arena_free(&a);
 }
 
 /* count(DISTINCT) split onto a helper thread (agg/distinct_split.h): the
@@ -1394,6 +1430,7 @@ int main(int argc, char **argv){
   RUN(test_found_after_rehash);
   RUN(test_found_after_inplace_doubling);
   RUN(test_wide_buckets);
+  RUN(test_json_fragments);
   RUN(test_distinct_int_set_doubling);
   RUN(test_distinct_split);
   RUN(test_kbn_sums);
