@@ -154,6 +154,7 @@ int agg_state_init(agg_state *s, agg_kind kind, int distinct, int single){
   s->kind = kind;
   s->distinct = distinct;
   s->single = single;
+  s->text_max = 1000000000;     /* SQLITE_MAX_LENGTH */
   agg_hasher_init(&s->hs);
   if( distinct && agg_table_init(&s->dset, s->single ? 1 : 2) ) return -1;
   return 0;
@@ -548,6 +549,7 @@ static int agg_best_set(agg_state *s, agg_best *b, const pred_value *x){
 }
 
 static int agg_text_append(agg_state *s, agg_text *t, const char *p, uint64_t n){
+  if( t->n + n > s->text_max ){ s->toobig = 1; return -1; }
   if( t->n + n > t->cap ){
     uint64_t cap = t->cap ? t->cap*2 : 32;
     while( cap < t->n + n ) cap *= 2;
@@ -559,6 +561,12 @@ static int agg_text_append(agg_state *s, agg_text *t, const char *p, uint64_t n)
   if( n ) memcpy(t->p + t->n, p, (size_t)n);
   t->n += n;
   return 0;
+}
+
+/* Why an append to a group's text failed. */
+static int agg_text_error(const agg_state *s, col_error *err){
+  if( s->toobig ) return col_error_set(err, COL_ERROR, "string or blob too big");
+  return col_error_set(err, COL_ENOMEM, "group_by: out of memory in an aggregate");
 }
 
 /* One more JSON fragment p[0..n) in t, which always holds whole JSON
@@ -838,7 +846,7 @@ int agg_state_update(agg_state *s, const col_vector *arg, const col_vector *sep,
   }
   return COL_OK;
 oom:
-  return col_error_set(err, COL_ENOMEM, "group_by: out of memory in an aggregate");
+  return agg_text_error(s, err);
 }
 
 /* p += x for kbn sums, x over rows after p's (lanes, in run order). Two
@@ -982,7 +990,7 @@ int agg_state_merge(agg_state *s, const agg_state *src, const uint32_t *map,
   }
   return COL_OK;
 oom:
-  return col_error_set(err, COL_ENOMEM, "group_by: out of memory in an aggregate");
+  return agg_text_error(s, err);
 }
 
 void agg_state_compact(agg_state *s, const uint8_t *keep, uint32_t ng){

@@ -59,6 +59,12 @@ typedef struct agg_state {
   uint32_t cap;           /* groups the state array holds */
   void *a;                /* per-group states (malloc'd, kind-specific) */
   uint64_t owned;         /* bytes of strings the states own */
+  uint64_t text_max;      /* most bytes a group's text holds: SQLite's
+                          ** default SQLITE_MAX_LENGTH, past which
+                          ** group_concat and the json aggregates end with
+                          ** "string or blob too big" (not growing without
+                          ** bound); lower in tests */
+  int toobig;             /* a group's text went past text_max */
   agg_table dset;         /* DISTINCT: set of (group, value) pairs */
   agg_hasher hs;          /* DISTINCT: hashing scratch */
   int64_t *g64;           /* DISTINCT: group of each batch row, as a key */

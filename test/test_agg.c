@@ -458,6 +458,36 @@ static void test_json_fragments(void){
   col_arena_free(&a);
 }
 
+/* A group's group_concat or json text stops at the state's text_max
+** (SQLite's length limit) with SQLite's error, not an allocation past it;
+** other groups and a merge are held to it too. */
+static void test_text_limit(void){
+  tv_pool pl = {0};
+  pred_value v[8];
+  for(int i=0; i<8; i++) v[i] = tv_text("0123456789");
+  const col_vector *x = tv_flat(&pl, v, 8, 0);
+  uint32_t rows[8] = {0,1,2,3,4,5,6,7}, gid[8] = {0,0,0,0,0,1,1,1};
+  for(int kind=0; kind<2; kind++){
+    agg_state s;
+    CHECK(agg_state_init(&s, kind ? AGG_JSON_ARRAY : AGG_GROUP_CONCAT, 0, 0)==0);
+    s.text_max = kind ? 40 : 50;
+    col_error err; col_error_clear(&err);
+    CHECK(agg_state_reserve(&s, 2, &err)==COL_OK);
+    /* 4 values: 43 bytes with commas, 45 with brackets too */
+    uint32_t n4 = 4;
+    int rc = agg_state_update(&s, x, 0, 8, rows, gid, n4, &err);
+    if( kind==0 ){
+      CHECK(rc==COL_OK);
+      CHECK(agg_state_update(&s, x, 0, 8, rows+4, gid, 1, &err)!=COL_OK);
+    }else{
+      CHECK(rc!=COL_OK);
+    }
+    CHECK(strstr(err.msg, "string or blob too big")!=0);
+    agg_state_free(&s);
+  }
+  tv_free(&pl);
+}
+
 /* count(DISTINCT) split onto a helper thread (agg/distinct_split.h): the
 ** counts, settled, equal a plain set's; a batch holding TEXT midway moves
 ** both halves into the general set; a split state merged into another
@@ -1431,6 +1461,7 @@ int main(int argc, char **argv){
   RUN(test_found_after_inplace_doubling);
   RUN(test_wide_buckets);
   RUN(test_json_fragments);
+  RUN(test_text_limit);
   RUN(test_distinct_int_set_doubling);
   RUN(test_distinct_split);
   RUN(test_kbn_sums);
