@@ -61,11 +61,42 @@ static uint32_t sf_cstrlen(const char *p, uint32_t n){
   return z ? (uint32_t)(z - p) : n;
 }
 
+/* Characters in z[0..n) (no NUL, the byte before z below 0x80) when no
+** continuation byte follows a byte below 0x80: every continuation byte
+** then belongs to the character before it, under either rule of
+** sf_skip_char, and the count is the bytes that are not continuations.
+** -1 when a stray continuation byte means walking instead. */
+static int64_t sf_count_chars(const unsigned char *z, uint32_t n){
+  uint32_t i = 0, high = 0;    /* high: the byte before i is >= 0x80 */
+  int64_t cont = 0;
+#ifdef __SSE2__
+  const __m128i lim = _mm_set1_epi8((char)0xc0);
+  for(; i+16<=n; i+=16){
+    __m128i v = _mm_loadu_si128((const __m128i*)(z+i));
+    /* signed: continuation bytes 0x80-0xbf are the ones below 0xc0 (-64) */
+    uint32_t c = (uint32_t)_mm_movemask_epi8(_mm_cmplt_epi8(v, lim));
+    uint32_t h = (uint32_t)_mm_movemask_epi8(v);
+    if( c & ~((h<<1) | high) ) return -1;
+    cont += __builtin_popcount(c);
+    high = h>>15;
+  }
+#endif
+  for(; i<n; i++){
+    int c = (z[i]&0xc0)==0x80;
+    if( c && !high ) return -1;
+    cont += c;
+    high = z[i]>=0x80;
+  }
+  return (int64_t)n - cont;
+}
+
 int64_t agg_str_length(const char *p, uint32_t n, int lead_any){
   uint32_t k = agg_ascii_run(p, n);
   if( k==n ) return n;
-  /* bytes before k are whole characters; walk the rest */
+  /* bytes before k are whole characters; count or walk the rest */
   n = k + sf_cstrlen(p+k, n-k);
+  int64_t m = sf_count_chars((const unsigned char*)p+k, n-k);
+  if( m>=0 ) return k + m;
   int64_t len = k;
   for(uint32_t i=k; i<n; len++) i = sf_skip_char((const unsigned char*)p, i, n, lead_any);
   return len;
