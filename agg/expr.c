@@ -2219,7 +2219,8 @@ static int ex_eval_dict_cached(agg_expr *e, const col_batch *b, col_arena *arena
     int64_t *iv = realloc(e->ec_i64, (size_t)cap*8); if( iv ) e->ec_i64 = iv;
     double *fv = realloc(e->ec_f64, (size_t)cap*8); if( fv ) e->ec_f64 = fv;
     cv_str *sv = realloc(e->ec_str, (size_t)cap*sizeof(cv_str)); if( sv ) e->ec_str = sv;
-    uint32_t *nv = realloc(e->ec_need, (size_t)cap*4); if( nv ) e->ec_need = nv;
+    /* one past: the branchless scan writes a slot before it knows it needs one */
+    uint32_t *nv = realloc(e->ec_need, ((size_t)cap+1)*4); if( nv ) e->ec_need = nv;
     if( !dn || !tg || !iv || !fv || !sv || !nv ){
       return col_error_set(err, COL_ENOMEM, "group_by: out of memory evaluating an expression");
     }
@@ -2235,13 +2236,28 @@ static int ex_eval_dict_cached(agg_expr *e, const col_batch *b, col_arena *arena
   }
   /* the codes to compute, each once, ascending (a batch's sel) */
   uint32_t m = 0;
-  for(uint32_t k=0; k<nsel; k++){
-    uint32_t r = b->sel ? b->sel[k] : k;
-    if( cv->tags && cv->tags[r]==CV_NULL ) continue;
-    uint32_t c = cv->codes[r];
-    if( e->ec_done[c] ) continue;
-    e->ec_done[c] = 2;          /* pending */
-    e->ec_need[m++] = c;
+  uint8_t *done = e->ec_done;
+  if( cv->tags ){
+    for(uint32_t k=0; k<nsel; k++){
+      uint32_t r = b->sel ? b->sel[k] : k;
+      if( cv->tags[r]==CV_NULL ) continue;
+      uint32_t c = cv->codes[r];
+      if( done[c] ) continue;
+      done[c] = 2;              /* pending */
+      e->ec_need[m++] = c;
+    }
+  }else{
+    /* without a branch on whether the entry is done, which mispredicted
+    ** once a row group's entries were half done: pending marks 2, done
+    ** entries gain the bit too (any nonzero mark is done or pending) */
+    const uint32_t *codes = cv->codes;
+    for(uint32_t k=0; k<nsel; k++){
+      uint32_t c = codes[b->sel ? b->sel[k] : k];
+      uint8_t was = done[c];
+      e->ec_need[m] = c;
+      m += was==0;
+      done[c] = (uint8_t)(was | 2);
+    }
   }
   if( m ){
     qsort(e->ec_need, m, 4, ex_u32_cmp);
