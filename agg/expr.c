@@ -99,7 +99,7 @@ struct agg_expr {
   uint32_t dtags_cap;
   agg_date_mod *mods;     /* a date function's modifiers (malloc'd), parsed */
   int nmods;
-  int ts_daily;           /* date() or strftime() whose modifiers (after the
+  int ts_daily;           /* a date function whose modifiers (after the
                           ** ts_nshift first) and format see the day alone:
                           ** a memo per day serves it over raw timestamps
                           ** (agg_ts_memo_new_daily) */
@@ -360,10 +360,12 @@ static int ex_tpl(agg_expr *e, agg_tpl *t){
 /* How the memo over raw timestamps can serve e's modifiers: the first ones
 ** that only add a fixed time become a shift of the integers (their sum
 ** kept within +-1e15 ms, past any date SQLite shows); then a date-only
-** result whose other modifiers move whole days takes a memo per day
+** result whose other modifiers move whole days, or any text result whose
+** next modifier is 'start of day|month|year', takes a memo per day
 ** (ts_daily), and one with no other modifiers its format's template. Else
-** (a time-level modifier after the shift, 'start of day' then '+3 hours')
-** every row goes through its text. -1 when out of memory. */
+** (a time-level modifier after the shift and not after a 'start of',
+** '+3 hours' then 'weekday 0' with the time shown) every row goes through
+** its text. -1 when out of memory. */
 static int ex_date_memo_plan(agg_expr *e){
   int ns = 0;
   int64_t total = 0, ms;
@@ -374,10 +376,18 @@ static int ex_date_memo_plan(agg_expr *e){
     ns++;
   }
   if( e->nmods==0 ) return ex_tpl(e, &e->tpl);
+  int lit_fmt = e->sub==FN_STRFTIME && e->args[0]->op==EX_LIT && e->args[0]->lit.type==CV_TEXT;
   if( agg_date_mods_daily(e->mods + ns, e->nmods - ns) ){
     e->ts_daily = e->sub==FN_DATE
-               || (e->sub==FN_STRFTIME && e->args[0]->op==EX_LIT && e->args[0]->lit.type==CV_TEXT
-                   && agg_fmt_date_only(e->args[0]->lit.p, e->args[0]->lit.n));
+               || (lit_fmt && agg_fmt_date_only(e->args[0]->lit.p, e->args[0]->lit.n));
+  }
+  /* 'start of day|month|year' first: the time of day is gone, and what
+  ** follows, whatever it is and prints, sees the day alone
+  ** (datetime(t, 'start of day'), strftime('%H', t, 'start of month', '+6 hours')) */
+  int k = e->nmods>ns ? e->mods[ns].kind : -1;
+  if( (k==AGG_DM_START_DAY || k==AGG_DM_START_MONTH || k==AGG_DM_START_YEAR)
+   && (e->sub==FN_DATE || e->sub==FN_TIME || e->sub==FN_DATETIME || lit_fmt) ){
+    e->ts_daily = 1;
   }
   if( ns==0 ) return 0;
   if( e->ts_daily || ns==e->nmods ){
@@ -1960,11 +1970,16 @@ static int ex_daily_entry(void *ctx, const char *text, uint32_t n, char *out){
   x.type = CV_TEXT; x.p = text; x.n = n;
   const agg_date_mod *m = e->mods + e->ts_nshift;
   int nm = e->nmods - e->ts_nshift;
-  if( e->sub==FN_DATE ) return agg_date_text(0, &x, m, nm, e->dialect, out);
-  return agg_strftime(e->args[0]->lit.p, e->args[0]->lit.n, &x, m, nm, e->dialect, out);
+  /* as ex_date_value computes each function */
+  if( e->sub==FN_DATE || e->sub==FN_DATETIME ) return agg_date_text(e->sub==FN_DATETIME, &x, m, nm, e->dialect, out);
+  const char *f; uint32_t nf;
+  if( ex_date_format(e->sub, &f, &nf) ){ f = e->args[0]->lit.p; nf = e->args[0]->lit.n; }
+  return agg_strftime(f, nf, &x, m, nm, e->dialect, out);
 }
 static uint32_t ex_daily_width(const agg_expr *e){
-  return (uint32_t)AGG_STRFTIME_CAP(e->sub==FN_DATE ? 8 : e->args[0]->lit.n) + 1;
+  const char *f; uint32_t nf;
+  if( ex_date_format(e->sub, &f, &nf) ) nf = e->args[0]->lit.n;
+  return (uint32_t)AGG_STRFTIME_CAP(nf) + 1;
 }
 
 /* The live rows of raw timestamps tv moved by e's shift, as a FLAT vector
