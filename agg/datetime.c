@@ -290,6 +290,9 @@ int agg_date_mod_parse(const char *z, uint32_t n, agg_date_mod *m){
     else return 1;
     return 0;
   }
+  if( dt_same(buf, n, "unixepoch") ){ m->kind = AGG_DM_UNIXEPOCH; return 0; }
+  if( dt_same(buf, n, "julianday") ){ m->kind = AGG_DM_JULIANDAY; return 0; }
+  if( dt_same(buf, n, "auto") ){ m->kind = AGG_DM_AUTO; return 0; }
   if( dt_prefix(buf, n, "weekday ") ){
     double r;
     if( agg_atof(buf+8, n-8, &r)<=0 || !(r>=0.0 && r<7.0) || (int)r!=r ) return 1;
@@ -370,10 +373,39 @@ static void dt_clear_ymd_hms_tz(agg_dt *p){
   p->valid_ymd = 0; p->valid_hms = 0; p->valid_tz = 0; p->tz = 0;
 }
 
-/* parseModifier for the modifiers agg_date_mod_parse takes: 1 when the
-** result is NULL. */
-static int dt_modify(agg_dt *p, const agg_date_mod *m){
+/* A raw number as seconds since 1970 (date.c's unixepoch modifier and
+** autoAdjustDate). */
+static void dt_unix_seconds(agg_dt *p){
+  double r = p->s*1000.0 + 210866760000000.0;
+  dt_clear_ymd_hms_tz(p);
+  p->jd = (int64_t)(r + 0.5);
+  p->valid_jd = 1;
+  p->raw_s = 0;
+}
+
+/* parseModifier for the modifiers agg_date_mod_parse takes, the idx'th
+** (from 0): 1 when the result is NULL. */
+static int dt_modify(agg_dt *p, const agg_date_mod *m, int idx){
   switch( m->kind ){
+    case AGG_DM_UNIXEPOCH: {
+      if( !p->raw_s || idx>0 ) return 1;
+      double r = p->s*1000.0 + 210866760000000.0;
+      if( !(r>=0.0 && r<464269060800000.0) ) return 1;
+      dt_unix_seconds(p);
+      return 0;
+    }
+    case AGG_DM_JULIANDAY:
+      if( idx>0 || !(p->valid_jd && p->raw_s) ) return 1;
+      p->raw_s = 0;
+      return 0;
+    case AGG_DM_AUTO:
+      if( idx>0 ) return 1;
+      if( !p->raw_s || p->valid_jd ){
+        p->raw_s = 0;
+      }else if( p->s>=-210866760000.0 && p->s<=253402300799.0 ){
+        dt_unix_seconds(p);    /* -4713-11-24 12:00:00 .. 9999-12-31 23:59:59 */
+      }
+      return 0;
     case AGG_DM_START_DAY: case AGG_DM_START_MONTH: case AGG_DM_START_YEAR:
       if( !p->valid_jd && !p->valid_ymd && !p->valid_hms ) return 1;
       dt_compute_ymd(p);
@@ -444,7 +476,7 @@ static int dt_eval(const pred_value *x, const agg_date_mod *mods, int nmods,
   int rules = dt_rules(dia);
   if( nmods==0 ) return dt_parse(x, dia && dia->date_normalize, rules, p);
   if( dt_read(x, rules, p) ) return 1;
-  for(int i=0; i<nmods; i++) if( dt_modify(p, &mods[i]) || p->error ) return 1;
+  for(int i=0; i<nmods; i++) if( dt_modify(p, &mods[i], i) || p->error ) return 1;
   dt_compute_jd(p);
   return p->error || !dt_valid_jd(p->jd);
 }

@@ -25,10 +25,15 @@
 /* A date modifier, parsed once from its literal text. The ones SQLite 3.38
 ** and every later version read alike: 'start of day|month|year',
 ** 'weekday N', '+N unit' (unit second, minute, hour, day, month, year,
-** with or without the s; N may have a fraction) and '+HH:MM[:SS[.FFF]]'. */
+** with or without the s; N may have a fraction), '+HH:MM[:SS[.FFF]]',
+** 'unixepoch', 'julianday' and 'auto'. */
 enum { AGG_DM_NULL = 0,       /* the result is NULL (an amount past its limit) */
        AGG_DM_START_DAY, AGG_DM_START_MONTH, AGG_DM_START_YEAR,
-       AGG_DM_WEEKDAY, AGG_DM_ADD, AGG_DM_ADD_MS };
+       AGG_DM_WEEKDAY, AGG_DM_ADD, AGG_DM_ADD_MS,
+       /* how a number before them is read (3.38): as seconds since 1970,
+       ** as a Julian day, or by its size; first modifier only, else the
+       ** result is NULL */
+       AGG_DM_UNIXEPOCH, AGG_DM_JULIANDAY, AGG_DM_AUTO };
 typedef struct agg_date_mod {
   int kind;               /* AGG_DM_* */
   int n;                  /* WEEKDAY: the day (0 Sunday); ADD: the unit 0..5 */

@@ -424,8 +424,8 @@ static int ex_date_mods(ex_parser *p, agg_expr *e){
     }
     if( agg_date_mod_parse(a->lit.p, a->lit.n, m) ){
       col_error_set(p->err, COL_ERROR, "group_by does not evaluate the date modifier '%.*s' "
-                    "(it reads 'start of day|month|year', 'weekday N', '+N days|hours|minutes|seconds|months|years' "
-                    "and '+HH:MM[:SS]'; use SQLite's own GROUP BY)", (int)a->lit.n, a->lit.p);
+                    "(it reads 'start of day|month|year', 'weekday N', '+N days|hours|minutes|seconds|months|years', "
+                    "'+HH:MM[:SS]', 'unixepoch', 'julianday' and 'auto'; use SQLite's own GROUP BY)", (int)a->lit.n, a->lit.p);
       return 1;
     }
   }

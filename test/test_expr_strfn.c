@@ -385,7 +385,8 @@ static void test_date_modifiers(void){
     "weekday 0", "weekday 6", "+1 month", "-1 month", "+13 months", "+1.5 months", "-0.5 months",
     "+1 year", "-3.75 years", "+10 days", "-0.25 day", "+25 hours", "-90 minutes",
     "+86399 seconds", "+0.001 seconds", "+05:30", "-08:00", "+01:02:03.5", "+14712 years",
-    "-14712 years", "+176545 months", "+5373484 days", "START OF MONTH", "+2 MONTHS", "+1e2 days" };
+    "-14712 years", "+176545 months", "+5373484 days", "START OF MONTH", "+2 MONTHS", "+1e2 days",
+    "unixepoch", "julianday", "auto", "UnixEpoch" };
   static const char *fmts[] = { "%Y-%m-%d %H:%M:%f", "%j %w %W", "%s", "%J" };
   sqlite3 *db; col_dialect d;
   sqlite3_stmt *st = oracle_open(&db, &d, "SELECT strftime(?1, ?2, ?3, ?4)");
@@ -399,6 +400,8 @@ static void test_date_modifiers(void){
     pred_value x; memset(&x, 0, sizeof(x));
     x.type = CV_TEXT; x.p = z; x.n = (uint32_t)strlen(z);
     if( rnd(10)==0 ){ x.type = CV_REAL; x.f = rnd(5400000) + rnd(1000)/1000.0; }
+    /* seconds since 1970, for 'unixepoch' and 'auto' */
+    if( rnd(10)==0 ){ x.type = CV_REAL; x.f = ((double)rnd(4000000) - 1000000.0)*1000.0 + rnd(1000)/1000.0; }
     /* two modifiers, the second often a no-op */
     agg_date_mod m[2];
     const char *mz[2] = { mods[rnd(nm)], rnd(2) ? mods[rnd(nm)] : "+0 days" };
@@ -424,7 +427,7 @@ static void test_date_modifiers(void){
   sqlite3_finalize(st);
   sqlite3_close(db);
   /* what group_by leaves to SQLite */
-  static const char *refused[] = { "localtime", "utc", "auto", "unixepoch", "julianday", "subsec",
+  static const char *refused[] = { "localtime", "utc", "subsec",
     "floor", "ceiling", "+0001-02-03", "start of week", "weekday 7", "weekday 1.5", "+1 fortnight",
     "+1.0000000000000000000000001 days", "", "+24:00" };
   for(size_t i=0; i<sizeof(refused)/sizeof(refused[0]); i++){
