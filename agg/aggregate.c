@@ -1014,6 +1014,11 @@ void agg_state_compact(agg_state *s, const uint8_t *keep, uint32_t ng){
   if( ng>m ) memset(a + (size_t)m*es, 0, (size_t)(ng - m)*es);
 }
 
+/* A json aggregate over no rows: [] or {}. */
+static void agg_json_empty(agg_kind kind, pred_value *out){
+  out->type = CV_TEXT; out->p = kind==AGG_JSON_ARRAY ? "[]" : "{}"; out->n = 2;
+}
+
 int agg_state_result(const agg_state *s, uint32_t g, pred_value *out,
                      char *buf, col_error *err){
   memset(out, 0, sizeof(*out));
@@ -1022,9 +1027,7 @@ int agg_state_result(const agg_state *s, uint32_t g, pred_value *out,
     /* a group no row reached (zero keys over no rows) */
     if( s->kind==AGG_COUNT_STAR || s->kind==AGG_COUNT ){ out->type = CV_INT; }
     else if( s->kind==AGG_TOTAL ){ out->type = CV_REAL; }
-    else if( s->kind==AGG_JSON_ARRAY || s->kind==AGG_JSON_OBJECT ){
-      out->type = CV_TEXT; out->p = s->kind==AGG_JSON_ARRAY ? "[]" : "{}"; out->n = 2;
-    }
+    else if( s->kind==AGG_JSON_ARRAY || s->kind==AGG_JSON_OBJECT ) agg_json_empty(s->kind, out);
     return COL_OK;
   }
   switch( s->kind ){
@@ -1056,9 +1059,8 @@ int agg_state_result(const agg_state *s, uint32_t g, pred_value *out,
     }
     case AGG_JSON_ARRAY: case AGG_JSON_OBJECT: {
       const agg_text *t = &((const agg_text*)s->a)[g];
-      out->type = CV_TEXT;
-      if( !t->any ){ out->p = s->kind==AGG_JSON_ARRAY ? "[]" : "{}"; out->n = 2; }
-      else{ out->p = t->p; out->n = (uint32_t)t->n; }
+      if( !t->any ){ agg_json_empty(s->kind, out); return COL_OK; }
+      out->type = CV_TEXT; out->p = t->p; out->n = (uint32_t)t->n;
       return COL_OK;
     }
   }
