@@ -54,11 +54,12 @@ static int json_scalar(const pred_value *x, const col_dialect *d, char *buf){
   }
 }
 
-/* prefix[0..np) then x's JSON, into the arena as *out. */
-static int json_build(const char *prefix, size_t np, const pred_value *x,
+/* x's JSON into the arena as *out, after "label": when member (label
+** NULL: nothing before the colon), in one allocation. */
+static int json_build(int member, const char *label, uint32_t ln, const pred_value *x,
                       const col_dialect *d, col_arena *a, pred_value *out){
   char buf[PRED_NUM_TEXT_MAX];
-  size_t m;
+  size_t np = member ? (label ? json_quoted_len(label, ln) : 0) + 1 : 0, m;
   int n = 0;
   if( x->type==CV_TEXT ) m = json_quoted_len(x->p, x->n);
   else{ n = json_scalar(x, d, buf); m = (size_t)n; }
@@ -66,7 +67,10 @@ static int json_build(const char *prefix, size_t np, const pred_value *x,
   char *q = col_arena_alloc(a, np + m ? np + m : 1);
   if( q==0 ) return -1;
   char *e = q;
-  if( np ){ memcpy(e, prefix, np); e += np; }
+  if( member ){
+    if( label ) e = json_quote(label, ln, e);
+    *e++ = ':';
+  }
   if( x->type==CV_TEXT ) e = json_quote(x->p, x->n, e);
   else{ memcpy(e, buf, (size_t)n); e += n; }
   memset(out, 0, sizeof(*out));
@@ -77,7 +81,7 @@ static int json_build(const char *prefix, size_t np, const pred_value *x,
 int agg_json_value(const pred_value *x, const col_dialect *d, col_arena *a,
                    pred_value *out){
   if( x->type==CV_BLOB ){ *out = *x; return 0; }
-  return json_build(0, 0, x, d, a, out);
+  return json_build(0, 0, 0, x, d, a, out);
 }
 
 int agg_json_member(const char *label, uint32_t ln, const pred_value *x,
@@ -89,13 +93,7 @@ int agg_json_member(const char *label, uint32_t ln, const pred_value *x,
     const char *nul = memchr(label, 0, ln);
     if( nul ) ln = (uint32_t)(nul - label);
   }
-  size_t np = label ? json_quoted_len(label, ln) + 1 : 1;
-  if( np > AGG_JSON_MAX ) return AGG_JSON_TOOBIG;
-  char *pre = col_arena_alloc(a, np);
-  if( pre==0 ) return -1;
-  char *e = label ? json_quote(label, ln, pre) : pre;
-  *e = ':';
-  return json_build(pre, np, x, d, a, out);
+  return json_build(1, label, ln, x, d, a, out);
 }
 
 const char *agg_json_blob_error(const col_dialect *d){
