@@ -569,6 +569,11 @@ static int agg_text_error(const agg_state *s, col_error *err){
   return col_error_set(err, COL_ENOMEM, "group_by: out of memory in an aggregate");
 }
 
+/* A json aggregate's opening and closing bracket. */
+static const char *agg_json_brackets(agg_kind kind){
+  return kind==AGG_JSON_ARRAY ? "[]" : "{}";
+}
+
 /* One more JSON fragment p[0..n) in t, which always holds whole JSON
 ** text: the closing bracket becomes a comma before the fragment. */
 static int agg_json_append(agg_state *s, agg_text *t, const char *brackets,
@@ -834,7 +839,7 @@ int agg_state_update(agg_state *s, const col_vector *arg, const col_vector *sep,
     }
     case AGG_JSON_ARRAY: case AGG_JSON_OBJECT: {
       agg_text *a = s->a;
-      const char *brackets = s->kind==AGG_JSON_ARRAY ? "[]" : "{}";
+      const char *brackets = agg_json_brackets(s->kind);
       for(uint32_t k=0; k<n; k++){
         pred_value x = agg_value_at(arg, rows[k]);
         if( x.type==CV_NULL ) continue;
@@ -979,7 +984,7 @@ int agg_state_merge(agg_state *s, const agg_state *src, const uint32_t *map,
       /* src's fragments after s's: its text without its opening bracket */
       agg_text *d = s->a;
       const agg_text *c = src->a;
-      const char *brackets = s->kind==AGG_JSON_ARRAY ? "[]" : "{}";
+      const char *brackets = agg_json_brackets(s->kind);
       for(uint32_t g=0; g<ng; g++){
         const agg_text *x = &c[g];
         if( !x->any || map[g]==AGG_EMPTY ) continue;
@@ -1016,7 +1021,7 @@ void agg_state_compact(agg_state *s, const uint8_t *keep, uint32_t ng){
 
 /* A json aggregate over no rows: [] or {}. */
 static void agg_json_empty(agg_kind kind, pred_value *out){
-  out->type = CV_TEXT; out->p = kind==AGG_JSON_ARRAY ? "[]" : "{}"; out->n = 2;
+  out->type = CV_TEXT; out->p = agg_json_brackets(kind); out->n = 2;
 }
 
 int agg_state_result(const agg_state *s, uint32_t g, pred_value *out,
