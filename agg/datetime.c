@@ -373,8 +373,11 @@ static void dt_clear_ymd_hms_tz(agg_dt *p){
   p->valid_ymd = 0; p->valid_hms = 0; p->valid_tz = 0; p->tz = 0;
 }
 
-/* The raw number as seconds since 1970, r its Julian day in ms (date.c's
-** unixepoch modifier and autoAdjustDate). */
+/* The raw number, read as seconds since 1970, in ms of the Julian day. */
+static double dt_unix_ms(const agg_dt *p){ return p->s*1000.0 + 210866760000000.0; }
+
+/* The raw number as seconds since 1970, r = dt_unix_ms (date.c's unixepoch
+** modifier and autoAdjustDate). */
 static void dt_unix_seconds(agg_dt *p, double r){
   dt_clear_ymd_hms_tz(p);
   p->jd = (int64_t)(r + 0.5);
@@ -388,7 +391,7 @@ static int dt_modify(agg_dt *p, const agg_date_mod *m, int idx){
   switch( m->kind ){
     case AGG_DM_UNIXEPOCH: {
       if( !p->raw_s || idx>0 ) return 1;
-      double r = p->s*1000.0 + 210866760000000.0;
+      double r = dt_unix_ms(p);
       if( !(r>=0.0 && r<464269060800000.0) ) return 1;
       dt_unix_seconds(p, r);
       return 0;
@@ -403,7 +406,7 @@ static int dt_modify(agg_dt *p, const agg_date_mod *m, int idx){
         p->raw_s = 0;
       }else if( p->s>=-210866760000.0 && p->s<=253402300799.0 ){
         /* -4713-11-24 12:00:00 .. 9999-12-31 23:59:59 */
-        dt_unix_seconds(p, p->s*1000.0 + 210866760000000.0);
+        dt_unix_seconds(p, dt_unix_ms(p));
       }
       return 0;
     case AGG_DM_START_DAY: case AGG_DM_START_MONTH: case AGG_DM_START_YEAR:
