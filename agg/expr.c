@@ -1427,6 +1427,21 @@ static int ex_date_format(int fn, const char **f, uint32_t *nf){
   }
 }
 
+/* A date function's format when it is a literal (strftime's first
+** argument, or date/time/datetime's own). */
+static void ex_lit_format(const agg_expr *e, const char **f, uint32_t *nf){
+  if( ex_date_format(e->sub, f, nf) ){ *f = e->args[0]->lit.p; *nf = e->args[0]->lit.n; }
+}
+
+/* e's function of d with modifiers mods[0..nmods) and format f into out
+** (AGG_STRFTIME_CAP(nf) bytes): its length, or -1 for NULL. date() and
+** datetime() print a year before 1 as dateFunc does (agg_date_text). */
+static int ex_date_compute(const agg_expr *e, const char *f, uint32_t nf, const pred_value *d,
+                           const agg_date_mod *mods, int nmods, char *out){
+  if( e->sub==FN_DATE || e->sub==FN_DATETIME ) return agg_date_text(e->sub==FN_DATETIME, d, mods, nmods, e->dialect, out);
+  return agg_strftime(f, nf, d, mods, nmods, e->dialect, out);
+}
+
 /* strftime(f, d) into *out (left NULL for a NULL result), through e's
 ** template when d is canonical timestamp text. -1 when out of memory. */
 static int ex_date_value(const agg_expr *e, const char *f, uint32_t nf,
@@ -1446,9 +1461,7 @@ static int ex_date_value(const agg_expr *e, const char *f, uint32_t nf,
   }
   char *q = col_arena_alloc(a, AGG_STRFTIME_CAP(nf) + 1);
   if( q==0 ) return -1;
-  int len = e->sub==FN_DATE || e->sub==FN_DATETIME
-          ? agg_date_text(e->sub==FN_DATETIME, d, e->mods, e->nmods, e->dialect, q)
-          : agg_strftime(f, nf, d, e->mods, e->nmods, e->dialect, q);
+  int len = ex_date_compute(e, f, nf, d, e->mods, e->nmods, q);
   if( len<0 ) return 0;
   out->type = CV_TEXT; out->p = q; out->n = (uint32_t)len;
   return 0;
@@ -1968,17 +1981,13 @@ static int ex_daily_entry(void *ctx, const char *text, uint32_t n, char *out){
   pred_value x;
   memset(&x, 0, sizeof(x));
   x.type = CV_TEXT; x.p = text; x.n = n;
-  const agg_date_mod *m = e->mods + e->ts_nshift;
-  int nm = e->nmods - e->ts_nshift;
-  /* as ex_date_value computes each function */
-  if( e->sub==FN_DATE || e->sub==FN_DATETIME ) return agg_date_text(e->sub==FN_DATETIME, &x, m, nm, e->dialect, out);
   const char *f; uint32_t nf;
-  if( ex_date_format(e->sub, &f, &nf) ){ f = e->args[0]->lit.p; nf = e->args[0]->lit.n; }
-  return agg_strftime(f, nf, &x, m, nm, e->dialect, out);
+  ex_lit_format(e, &f, &nf);
+  return ex_date_compute(e, f, nf, &x, e->mods + e->ts_nshift, e->nmods - e->ts_nshift, out);
 }
 static uint32_t ex_daily_width(const agg_expr *e){
   const char *f; uint32_t nf;
-  if( ex_date_format(e->sub, &f, &nf) ) nf = e->args[0]->lit.n;
+  ex_lit_format(e, &f, &nf);
   return (uint32_t)AGG_STRFTIME_CAP(nf) + 1;
 }
 
@@ -2057,7 +2066,7 @@ static int ex_tpl_raw(agg_expr *e, const col_vector *tv, const col_batch *b,
     return 2;
   }
   const char *f = 0; uint32_t nf = 0;
-  if( ex_date_format(e->sub, &f, &nf) ){ f = e->args[0]->lit.p; nf = e->args[0]->lit.n; }
+  ex_lit_format(e, &f, &nf);
   for(uint32_t k=0; k<nsel; k++){
     uint32_t r = b->sel ? b->sel[k] : k;
     uint32_t c = code[r];
