@@ -43,6 +43,9 @@ enum { AFF_NONE = 0, AFF_BLOB = 'B', AFF_TEXT = 'T', AFF_NUM = 'N' };
 ** errors SQLite raises in abs() and replace() */
 #define EX_OVERFLOW (-2)
 #define EX_TOOBIG (-3)
+/* What ex_eval returns beside COL_* codes: a row raised one of those
+** errors (message in err), which agg_expr_eval checks row by row */
+#define EX_RC_ROW_ERROR 64
 
 struct agg_expr {
   int op;                 /* EX_COL, EX_LIT, EX_BIN, EX_FUNC */
@@ -1824,7 +1827,8 @@ static __attribute__((noinline)) void ex_case_rows(agg_expr *e, const col_vector
   }
 }
 
-/* One row the general way: values, the node's function, the result set. */
+/* One row the general way: values, the node's function, the result set.
+** 0, -1 out of memory, or the error a row raises (EX_OVERFLOW, EX_TOOBIG). */
 static inline int ex_one_row(agg_expr *e, const col_vector **arg, uint32_t r, col_arena *arena){
   pred_value x[EX_MAXARG], res;
   for(int i=0; i<e->nargs; i++) x[i] = agg_value_at(arg[i], r);
@@ -1836,7 +1840,16 @@ static inline int ex_one_row(agg_expr *e, const col_vector **arg, uint32_t r, co
   return 0;
 }
 
-/* Any other node, row by row; -1 when out of memory. */
+/* A row's failure in the batch evaluator as ex_eval returns it: an error
+** the row raised goes back as EX_RC_ROW_ERROR, for agg_expr_eval to ask
+** whether SQLite would have computed that row of that node at all. */
+static int ex_rows_failed(int rc, col_error *err){
+  if( rc==EX_OVERFLOW ){ col_error_set(err, COL_ERROR, "integer overflow"); return EX_RC_ROW_ERROR; }
+  if( rc==EX_TOOBIG ){ col_error_set(err, COL_ERROR, "string or blob too big"); return EX_RC_ROW_ERROR; }
+  return col_error_set(err, COL_ENOMEM, "group_by: out of memory evaluating an expression");
+}
+
+/* Any other node, row by row; 0 or a row's failure (ex_one_row). */
 static __attribute__((noinline)) int ex_rows(agg_expr *e, const col_vector **arg,
                                             const col_batch *b, col_arena *arena){
   uint32_t nsel = b->sel ? b->nsel : b->n;
@@ -1869,9 +1882,11 @@ static inline int ex_str_at(const col_vector *v, uint32_t r, const cv_str **s){
 /* The shapes expressions over text columns are made of (ClickBench's
 ** Referer parsing: instr, substr, `+ 3`, `> 0`), column at a time: a row
 ** whose values have the expected storage classes is computed in place,
-** any other row the general way. 0 done, 1 not this shape, -1 OOM. */
+** any other row the general way. 0 done, 1 not this shape, or a row's
+** failure (ex_one_row). */
 static int ex_fast_rows(agg_expr *e, const col_vector **arg, const col_batch *b,
                         col_arena *arena){
+  int rc1;
   /* a text argument may come as a dictionary (a row group's URLs, too
   ** many to evaluate per entry); the others are read flat */
   for(int i=0; i<e->nargs; i++){
@@ -1893,12 +1908,12 @@ static int ex_fast_rows(agg_expr *e, const col_vector **arg, const col_batch *b,
                  : e->sub=='-' ? __builtin_sub_overflow(x, y, &v)
                  : __builtin_mul_overflow(x, y, &v);
           /* overflow: SQLite goes to REAL, the general way */
-          if( of ){ if( ex_one_row(e, arg, r, arena) ) return -1; continue; }
+          if( of ){ if( (rc1 = ex_one_row(e, arg, r, arena))!=0 ) return rc1; continue; }
         }
         e->i64[r] = v; e->tags[r] = CV_INT;
         continue;
       }
-      if( ex_one_row(e, arg, r, arena) ) return -1;
+      if( (rc1 = ex_one_row(e, arg, r, arena))!=0 ) return rc1;
     }
     return 0;
   }
@@ -1915,7 +1930,7 @@ static int ex_fast_rows(agg_expr *e, const col_vector **arg, const col_batch *b,
         e->tags[r] = CV_INT;
         continue;
       }
-      if( ex_one_row(e, arg, r, arena) ) return -1;
+      if( (rc1 = ex_one_row(e, arg, r, arena))!=0 ) return rc1;
     }
     return 0;
   }
@@ -1931,7 +1946,7 @@ static int ex_fast_rows(agg_expr *e, const col_vector **arg, const col_batch *b,
         e->tags[r] = CV_INT;
         continue;
       }
-      if( ex_one_row(e, arg, r, arena) ) return -1;
+      if( (rc1 = ex_one_row(e, arg, r, arena))!=0 ) return rc1;
     }
     return 0;
   }
@@ -1952,7 +1967,7 @@ static int ex_fast_rows(agg_expr *e, const col_vector **arg, const col_batch *b,
         e->tags[r] = CV_TEXT;
         continue;
       }
-      if( ex_one_row(e, arg, r, arena) ) return -1;
+      if( (rc1 = ex_one_row(e, arg, r, arena))!=0 ) return rc1;
     }
     return 0;
   }
@@ -2090,9 +2105,10 @@ static int ex_tpl_raw(agg_expr *e, const col_vector *tv, const col_batch *b,
 /* strftime/date/time/datetime with a template (a literal format) over a
 ** FLAT TEXT column: canonical timestamps take their bytes straight from the
 ** text, without a per-row call; other values go the general way. 0 done,
-** 1 not this shape, -1 out of memory. */
+** 1 not this shape, or a row's failure (ex_one_row). */
 static int ex_tpl_rows(agg_expr *e, const col_vector **arg, const col_batch *b,
                        col_arena *arena, int flat_only){
+  int rc1;
   const col_vector *tv = arg[e->sub==FN_STRFTIME ? 1 : 0];
   if( e->ts_unit && ex_raw_ints(tv, b) ) return ex_tpl_raw(e, tv, b, arena, flat_only);
   if( e->tpl.code==0 || tv->form!=CV_FLAT || tv->type!=CV_TEXT ) return 1;
@@ -2119,7 +2135,7 @@ static int ex_tpl_rows(agg_expr *e, const col_vector **arg, const col_batch *b,
       e->str[r].n = t->n;
       continue;
     }
-    if( ex_one_row(e, arg, r, arena) ) return -1;
+    if( (rc1 = ex_one_row(e, arg, r, arena))!=0 ) return rc1;
   }
   return 0;
 }
@@ -2289,7 +2305,11 @@ static int ex_eval_dict_cached(agg_expr *e, const col_batch *b, col_arena *arena
     if( ex_dict_batch(e, b, d, e->ec_need, m, &db, err) ) return err->code;
     const col_vector *fv;
     int rc = ex_eval(e, &db, arena, &fv, err, tick | EX_DICT_TICK);
-    if( rc ) return rc;
+    if( rc ){
+      /* not computed: a batch after a row's error goes on (agg_expr_eval) */
+      for(uint32_t j=0; j<m; j++) e->ec_done[e->ec_need[j]] = 0;
+      return rc;
+    }
     if( fv->form==CV_DICT ){
       /* (a date memo's codes): leave this batch to the row-by-row path */
       for(uint32_t j=0; j<m; j++) e->ec_done[e->ec_need[j]] = 0;
@@ -2381,19 +2401,17 @@ static int ex_eval(agg_expr *e, const col_batch *b, col_arena *arena,
   }
   if( e->op==EX_FUNC && (e->tpl.code || e->ts_daily || e->stpl.code) ){
     int rc = ex_tpl_rows(e, arg, b, arena, (tick & EX_DICT_TICK)!=0);
-    if( rc<0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory evaluating an expression");
+    if( rc<0 ) return ex_rows_failed(rc, err);
     if( rc==2 ){ e->last = &e->tout; *out = &e->tout; return COL_OK; }
     if( rc==0 ) goto done;
   }
   if( e->op==EX_BIN || e->op==EX_CMP || e->op==EX_FUNC ){
     int rc = ex_fast_rows(e, arg, b, arena);
-    if( rc<0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory evaluating an expression");
+    if( rc<0 ) return ex_rows_failed(rc, err);
     if( rc==0 ) goto done;
   }
   int rc = ex_rows(e, arg, b, arena);
-  if( rc==EX_OVERFLOW ) return col_error_set(err, COL_ERROR, "integer overflow");
-  if( rc==EX_TOOBIG ) return col_error_set(err, COL_ERROR, "string or blob too big");
-  if( rc ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory evaluating an expression");
+  if( rc ) return ex_rows_failed(rc, err);
 done:
   memset(v, 0, sizeof(*v));
   v->form = CV_FLAT; v->n = b->n; v->type = CV_NULL;
@@ -2403,9 +2421,172 @@ done:
   return COL_OK;
 }
 
+/* ---- errors only the rows that reach them raise -------------------------- */
+
+/* The batch evaluator computes every operand over every live row, and a
+** dictionary's function over each entry; SQLite computes a CASE result, a
+** later WHEN, a coalesce argument after a non-NULL one, or the right side
+** of AND/OR in a condition only for the rows that reach it. So
+** abs(-9223372036854775808) in a branch no row takes raises nothing there.
+** When a batch fails with an error a row raised, the root is evaluated
+** again a row at a time, reading only what SQLite reads, and the error
+** stands only if a row reaches it. Nothing below the root is written, so
+** the vectors the batch pass handed out stay as they were. */
+
+/* How SQLite codes a condition: as a value, or as a jump
+** (sqlite3ExprIfFalse / sqlite3ExprIfTrue with their jumpIfNull), which
+** decides when the right side of AND/OR is skipped. WHERE terms, WHEN
+** tests and FILTER clauses are IfFalse with jumpIfNull. */
+enum { EXC_VALUE, EXC_IFFALSE, EXC_IFTRUE };
+
+static int ex_scalar(agg_expr *e, const col_batch *b, uint32_t r, col_arena *a,
+                     int ctx, int jn, pred_value *out);
+
+/* AND/OR in a condition: the left side, then the right unless the left
+** decides the jump (exprIfFalse's and exprIfTrue's own recursion). */
+static int ex_scalar_andor(agg_expr *e, const col_batch *b, uint32_t r, col_arena *a,
+                           int ctx, int jn, pred_value *out){
+  int is_and = e->sub==LG_AND, lctx, ljn, rctx = ctx, skip;
+  pred_value x[2];
+  if( ctx==EXC_IFFALSE ){ lctx = is_and ? EXC_IFFALSE : EXC_IFTRUE; ljn = is_and ? jn : !jn; }
+  else{ lctx = is_and ? EXC_IFFALSE : EXC_IFTRUE; ljn = is_and ? !jn : jn; }
+  int rc = ex_scalar(e->args[0], b, r, a, lctx, ljn, &x[0]);
+  if( rc ) return rc;
+  int t = ex_truth(&x[0]);
+  /* the left side jumps (away from the right side) when it is what its
+  ** context jumps on: false for IfFalse, true for IfTrue, NULL with ljn */
+  skip = (lctx==EXC_IFFALSE ? t==0 : t==1) || (t<0 && ljn);
+  if( skip ){
+    /* what the whole is in three-valued logic as far as the jump goes:
+    ** AND(false, _) = 0, OR(true, _) = 1, a NULL left side jumps as NULL */
+    ex_bool(out, t);
+    return 0;
+  }
+  if( (rc = ex_scalar(e->args[1], b, r, a, rctx, jn, &x[1]))!=0 ) return rc;
+  return ex_row(e, x, a, out);
+}
+
+static int ex_scalar(agg_expr *e, const col_batch *b, uint32_t r, col_arena *a,
+                     int ctx, int jn, pred_value *out){
+  pred_value x[EX_MAXARG];
+  int rc;
+  *out = ex_null();
+  switch( e->op ){
+    case EX_COL: *out = agg_value_at(&b->cols[e->bcol], r); return 0;
+    case EX_LIT: *out = e->lit; return 0;
+    case EX_CASE: {
+      int npair = (e->nargs - e->has_base - e->has_else)/2;
+      if( e->has_base && (rc = ex_scalar(e->args[0], b, r, a, EXC_VALUE, 0, &x[0]))!=0 ) return rc;
+      for(int p=0, i=e->has_base; p<npair; p++, i+=2){
+        pred_value w;
+        rc = ex_scalar(e->args[i], b, r, a, e->has_base ? EXC_VALUE : EXC_IFFALSE, 1, &w);
+        if( rc ) return rc;
+        int t = e->has_base ? ex_compare(e, CMP_EQ, ex_cmp_aff(e->args[0], e->args[i]), x[0], w)
+                            : ex_truth(&w);
+        if( t==1 ) return ex_scalar(e->args[i+1], b, r, a, EXC_VALUE, 0, out);
+      }
+      return e->has_else ? ex_scalar(e->args[e->nargs-1], b, r, a, EXC_VALUE, 0, out) : 0;
+    }
+    case EX_LOGIC:
+      if( e->sub==LG_NOT && ctx!=EXC_VALUE ){
+        /* IfFalse(NOT x) is IfTrue(x), and the other way round */
+        rc = ex_scalar(e->args[0], b, r, a, ctx==EXC_IFFALSE ? EXC_IFTRUE : EXC_IFFALSE, jn, &x[0]);
+        return rc ? rc : ex_row(e, x, a, out);
+      }
+      if( (e->sub==LG_AND || e->sub==LG_OR) && ctx!=EXC_VALUE ){
+        return ex_scalar_andor(e, b, r, a, ctx, jn, out);
+      }
+      break;
+    case EX_FUNC:
+      if( e->sub==FN_COALESCE ){
+        for(int i=0; i<e->nargs; i++){
+          if( (rc = ex_scalar(e->args[i], b, r, a, EXC_VALUE, 0, out))!=0 ) return rc;
+          if( out->type!=CV_NULL ) return 0;
+        }
+        return 0;
+      }
+      break;
+    case EX_IN: {
+      /* the list is compared in order up to the first match (sqlite3ExprCodeIN
+      ** over a list that is not all constants) */
+      if( (rc = ex_scalar(e->args[0], b, r, a, EXC_VALUE, 0, &x[0]))!=0 ) return rc;
+      int aff = ex_aff(e->args[0]), null = x[0].type==CV_NULL;
+      for(int i=1; i<e->nargs; i++){
+        if( (rc = ex_scalar(e->args[i], b, r, a, EXC_VALUE, 0, &x[1]))!=0 ) return rc;
+        if( x[0].type==CV_NULL ) continue;
+        if( x[1].type==CV_NULL ){ null = 1; continue; }
+        if( ex_compare(e, CMP_EQ, aff==AFF_BLOB ? AFF_NONE : aff, x[0], x[1])==1 ){ ex_bool(out, 1); return 0; }
+      }
+      ex_bool(out, null ? -1 : 0);
+      return 0;
+    }
+    default: break;
+  }
+  for(int i=0; i<e->nargs; i++){
+    if( (rc = ex_scalar(e->args[i], b, r, a, EXC_VALUE, 0, &x[i]))!=0 ) return rc;
+  }
+  if( e->op==EX_FUNC && e->ts_unit ){
+    /* a raw timestamp column (agg_expr_set_ts): the text the reader gives */
+    pred_value *t = &x[e->sub==FN_STRFTIME ? 1 : 0];
+    if( t->type==CV_INT ){
+      char buf[64];
+      int n = agg_ts_text(t->i, e->ts_unit, buf);
+      char *q = col_arena_dup(a, buf, (size_t)n);
+      if( q==0 ) return -1;
+      t->type = CV_TEXT; t->p = q; t->n = (uint32_t)n;
+    }
+  }
+  rc = e->op==EX_BIN ? ex_arith(e, e->sub, &x[0], &x[1], a, out)
+     : e->op==EX_FUNC && e->sub!=FN_INSTR ? ex_func(e, x, e->nargs, a, out)
+     : ex_row(e, x, a, out);
+  return rc<0 ? rc : rc ? -1 : 0;
+}
+
+/* e over b a row at a time (see above); ctx is how the root is read. */
+static int ex_eval_rowwise(agg_expr *e, const col_batch *b, col_arena *arena, int ctx,
+                           const col_vector **out, col_error *err, uint64_t tick){
+  if( ex_reserve(e, b->n ? b->n : 1) ){
+    return col_error_set(err, COL_ENOMEM, "group_by: out of memory evaluating an expression");
+  }
+  uint32_t nsel = b->sel ? b->nsel : b->n;
+  for(uint32_t k=0; k<nsel; k++){
+    uint32_t r = b->sel ? b->sel[k] : k;
+    pred_value res;
+    int rc = ex_scalar(e, b, r, arena, ctx, 1, &res);
+    if( rc ){
+      rc = ex_rows_failed(rc, err);
+      return rc==EX_RC_ROW_ERROR ? COL_ERROR : rc;
+    }
+    ex_set(e, r, &res);
+  }
+  col_vector *v = &e->out;
+  memset(v, 0, sizeof(*v));
+  v->form = CV_FLAT; v->n = b->n; v->type = CV_NULL;
+  v->tags = e->tags; v->i64 = e->i64; v->f64 = e->f64; v->str = e->str;
+  ex_untag(v, b);
+  e->seen = tick;
+  e->last = v;
+  *out = v;
+  return COL_OK;
+}
+
+static int ex_eval_root(agg_expr *e, const col_batch *b, col_arena *arena, int ctx,
+                        const col_vector **out, col_error *err){
+  uint64_t tick = ++e->evals;
+  int rc = ex_eval(e, b, arena, out, err, tick);
+  if( rc!=EX_RC_ROW_ERROR ) return rc;
+  col_error_clear(err);
+  return ex_eval_rowwise(e, b, arena, ctx, out, err, tick);
+}
+
 int agg_expr_eval(agg_expr *e, const col_batch *b, col_arena *arena,
                   const col_vector **out, col_error *err){
-  return ex_eval(e, b, arena, out, err, ++e->evals);
+  return ex_eval_root(e, b, arena, EXC_VALUE, out, err);
+}
+
+int agg_expr_eval_where(agg_expr *e, const col_batch *b, col_arena *arena,
+                        const col_vector **out, col_error *err){
+  return ex_eval_root(e, b, arena, EXC_IFFALSE, out, err);
 }
 
 /* ---- shapes the driver specializes --------------------------------------- */

@@ -121,6 +121,10 @@ void agg_expr_bind(agg_expr *e, const int *map);
 ** e or until strings in arena are reset. Strings built go into arena. */
 int agg_expr_eval(agg_expr *e, const col_batch *b, col_arena *arena,
                   const col_vector **out, col_error *err);
+/* The same for a WHERE clause: where SQLite would skip the right side of
+** an AND or OR for a row, an error only that side raises is not raised. */
+int agg_expr_eval_where(agg_expr *e, const col_batch *b, col_arena *arena,
+                        const col_vector **out, col_error *err);
 
 /* Is e `column`, `column + k`, `k + column` or `column - k` with k an
 ** INTEGER literal (|k| <= 2^40)? Then 1, with the column's batch index

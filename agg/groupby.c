@@ -1022,7 +1022,7 @@ uint64_t groupby_memory(const groupby *gb){
 ** false), as a batch sharing b's columns. */
 static int gb_where(groupby *gb, const col_batch *b, col_batch *wb, col_error *err){
   const col_vector *v;
-  int rc = agg_expr_eval(gb->where, b, &gb->arena, &v, err);
+  int rc = agg_expr_eval_where(gb->where, b, &gb->arena, &v, err);
   if( rc ) return rc;
   if( b->n > gb->wcap ){
     uint32_t *w = realloc(gb->wsel, (size_t)b->n*4);
