@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 /* A parsed date and time (SQLite's DateTime, without the modifier state). */
 typedef struct agg_dt {
@@ -22,17 +23,25 @@ typedef struct agg_dt {
   uint8_t raw_s;          /* s holds a raw number */
   uint8_t error;          /* the value is not a date */
   uint8_t rules;          /* DT_*: the SQLite version's reading */
+  uint8_t tz_set;         /* 3.40's tzSet: a zone suffix was read, or 'utc'
+                          ** ran (a later 'utc' does nothing) */
+  uint8_t is_utc;         /* 3.42's isUtc and isLocal: the time is known to */
+  uint8_t is_local;       /* be UTC / local ('utc' / 'localtime' do nothing) */
 } agg_dt;
 
 /* agg_dt.rules: what later SQLite versions do differently (col_dialect) */
 #define DT_MS_CUT   1     /* date_ms_cut */
 #define DT_JD_EXACT 2     /* date_jd_exact */
 #define DT_HOUR24   4     /* date_hour24 */
+#define DT_LOCAL_340 8    /* date_local AGG_LOCAL_340 */
+#define DT_LOCAL_342 16   /* date_local AGG_LOCAL_342 */
 
 static int dt_rules(const col_dialect *d){
-  if( d==0 ) return 0;
+  if( d==0 ) return DT_LOCAL_340;
   return (d->date_ms_cut ? DT_MS_CUT : 0) | (d->date_jd_exact ? DT_JD_EXACT : 0)
-       | (d->date_hour24 ? DT_HOUR24 : 0);
+       | (d->date_hour24 ? DT_HOUR24 : 0)
+       | (d->date_local==AGG_LOCAL_340 ? DT_LOCAL_340 : 0)
+       | (d->date_local==AGG_LOCAL_342 ? DT_LOCAL_342 : 0);
 }
 
 static int dt_days_of_month(int Y, int M){
@@ -74,7 +83,7 @@ static int dt_timezone(const char *z, agg_dt *p){
   char c = *z;
   if( c=='-' ) sgn = -1;
   else if( c=='+' ) sgn = 1;
-  else if( c=='Z' || c=='z' ){ z++; goto zulu; }
+  else if( c=='Z' || c=='z' ){ z++; p->is_utc = 1; p->is_local = 0; goto zulu; }
   else return c!=0;
   z++;
   int *o[2] = { &hr, &mn };
@@ -83,6 +92,7 @@ static int dt_timezone(const char *z, agg_dt *p){
   p->tz = sgn*(mn + hr*60);
 zulu:
   while( dt_isspace(*z) ) z++;
+  p->tz_set = 1;
   return *z!=0;
 }
 
@@ -115,6 +125,15 @@ static int dt_hms(const char *z, agg_dt *p){
   return 0;
 }
 
+static void dt_clear(agg_dt *p, int rules);
+
+/* datetimeError(): every field zero, and the error, which only 'localtime'
+** and 'utc' clear again (a later modifier computes from the zeros). */
+static void dt_error(agg_dt *p){
+  dt_clear(p, p->rules);
+  p->error = 1;
+}
+
 static void dt_compute_jd(agg_dt *p){
   int Y, M, D;
   if( p->valid_jd ) return;
@@ -123,7 +142,7 @@ static void dt_compute_jd(agg_dt *p){
     Y = 2000; M = 1; D = 1;
     if( (p->rules & DT_HOUR24) && p->valid_hms && p->h==24 ){ p->h = 0; D = 2; }
   }
-  if( Y<-4713 || Y>9999 || p->raw_s ){ p->error = 1; return; }
+  if( Y<-4713 || Y>9999 || p->raw_s ){ dt_error(p); return; }
   if( M<=2 ){ Y--; M += 12; }
   int exact = (p->rules & DT_JD_EXACT)!=0;
   int A = exact ? (Y+4800)/100 : Y/100;
@@ -137,6 +156,7 @@ static void dt_compute_jd(agg_dt *p){
     if( p->valid_tz ){
       p->jd -= p->tz*60000;
       p->valid_ymd = 0; p->valid_hms = 0; p->valid_tz = 0;
+      p->is_utc = 1; p->is_local = 0;
     }
   }
 }
@@ -221,7 +241,7 @@ static int dt_parse(const pred_value *x, int normalize, int rules, agg_dt *p){
 static void dt_compute_ymd(agg_dt *p){
   if( p->valid_ymd ) return;
   if( !p->valid_jd ){ p->Y = 2000; p->M = 1; p->D = 1; }
-  else if( !dt_valid_jd(p->jd) ){ p->error = 1; return; }
+  else if( !dt_valid_jd(p->jd) ){ dt_error(p); return; }
   else{
     int Z = (int)((p->jd + 43200000)/86400000), A;
     if( p->rules & DT_JD_EXACT ){
@@ -293,6 +313,8 @@ int agg_date_mod_parse(const char *z, uint32_t n, agg_date_mod *m){
   if( dt_same(buf, n, "unixepoch") ){ m->kind = AGG_DM_UNIXEPOCH; return 0; }
   if( dt_same(buf, n, "julianday") ){ m->kind = AGG_DM_JULIANDAY; return 0; }
   if( dt_same(buf, n, "auto") ){ m->kind = AGG_DM_AUTO; return 0; }
+  if( dt_same(buf, n, "localtime") ){ m->kind = AGG_DM_LOCALTIME; return 0; }
+  if( dt_same(buf, n, "utc") ){ m->kind = AGG_DM_UTC; return 0; }
   if( dt_prefix(buf, n, "weekday ") ){
     double r;
     if( agg_atof(buf+8, n-8, &r)<=0 || !(r>=0.0 && r<7.0) || (int)r!=r ) return 1;
@@ -385,10 +407,95 @@ static void dt_unix_seconds(agg_dt *p, double r){
   p->raw_s = 0;
 }
 
+/* ---- 'localtime' and 'utc' ------------------------------------------------ */
+
+/* The machine's local time of t seconds since 1970 (osLocaltime): 0, or 1
+** when there is none, which SQLite reports as an error and group_by as
+** NULL (t stays within 1970-2038 here, where localtime_r() answers). */
+static int dt_os_localtime(int64_t t, struct tm *tm){
+  time_t tt = (time_t)t;
+  memset(tm, 0, sizeof(*tm));
+  return localtime_r(&tt, tm)==0;
+}
+
+/* toLocaltime(): p becomes the fields of its local time, those of a year
+** with the same leap cycle outside 1970-01-01 .. 2038-01-18 (so that
+** '1900-02-28 20:00' can become '1900-02-29 07:00', as in SQLite). */
+static int dt_to_local(agg_dt *p){
+  struct tm tm;
+  int64_t t;
+  int ydiff = 0;
+  dt_compute_jd(p);       /* an error leaves zeros, local time goes on */
+  if( p->jd<2108667600*(int64_t)100000 || p->jd>2130141456*(int64_t)100000 ){
+    /* outside 1970-01-01 .. 2038-01-18: a year with the same leap cycle */
+    agg_dt x = *p;
+    dt_compute_ymd(&x);
+    dt_compute_hms(&x);
+    ydiff = (2000 + x.Y%4) - x.Y;
+    x.Y += ydiff;
+    x.valid_jd = 0;
+    dt_compute_jd(&x);
+    t = x.jd/1000 - 21086676*(int64_t)10000;
+  }else{
+    t = p->jd/1000 - 21086676*(int64_t)10000;
+  }
+  if( dt_os_localtime(t, &tm) ) return 1;
+  p->Y = tm.tm_year + 1900 - ydiff;
+  p->M = tm.tm_mon + 1;
+  p->D = tm.tm_mday;
+  p->h = tm.tm_hour;
+  p->m = tm.tm_min;
+  p->s = tm.tm_sec + (p->jd%1000)*0.001;
+  p->valid_ymd = 1; p->valid_hms = 1;
+  p->valid_jd = 0; p->raw_s = 0;
+  p->tz = 0; p->valid_tz = 0;
+  p->error = 0;
+  return 0;
+}
+
+static int dt_localtime(agg_dt *p){
+  if( p->rules & DT_LOCAL_342 ){
+    int rc = p->is_local ? 0 : dt_to_local(p);
+    p->is_utc = 0; p->is_local = 1;
+    return rc;
+  }
+  if( !(p->rules & DT_LOCAL_340) ) return 1;
+  return dt_to_local(p);
+}
+
+/* 'utc': the instant whose local time p is, found as SQLite finds it (a
+** guess corrected by the error of its local time, at most four times);
+** nothing for a time already UTC, which in 3.40 is one that carried a
+** zone suffix or went through 'utc', and in 3.42 also one 'localtime'
+** has not moved since. */
+static int dt_utc(agg_dt *p){
+  int v342 = (p->rules & DT_LOCAL_342)!=0;
+  if( !v342 && !(p->rules & DT_LOCAL_340) ) return 1;
+  if( v342 ? p->is_utc : p->tz_set ) return 0;
+  dt_compute_jd(p);
+  int64_t orig = p->jd, guess = orig, err = 0;
+  int cnt = 0;
+  do{
+    agg_dt t;
+    dt_clear(&t, p->rules);
+    guess -= err;
+    t.jd = guess; t.valid_jd = 1;
+    if( dt_to_local(&t) ) return 1;
+    dt_compute_jd(&t);
+    err = t.jd - orig;
+  }while( err && cnt++<3 );
+  dt_clear(p, p->rules);
+  p->jd = guess; p->valid_jd = 1;
+  p->is_utc = 1; p->tz_set = 1;
+  return 0;
+}
+
 /* parseModifier for the modifiers agg_date_mod_parse takes, the idx'th
 ** (from 0): 1 when the result is NULL. */
 static int dt_modify(agg_dt *p, const agg_date_mod *m, int idx){
   switch( m->kind ){
+    case AGG_DM_LOCALTIME: return dt_localtime(p);
+    case AGG_DM_UTC: return dt_utc(p);
     case AGG_DM_UNIXEPOCH: {
       if( !p->raw_s || idx>0 ) return 1;
       double r = dt_unix_ms(p);
@@ -412,7 +519,6 @@ static int dt_modify(agg_dt *p, const agg_date_mod *m, int idx){
     case AGG_DM_START_DAY: case AGG_DM_START_MONTH: case AGG_DM_START_YEAR:
       if( !p->valid_jd && !p->valid_ymd && !p->valid_hms ) return 1;
       dt_compute_ymd(p);
-      if( p->error ) return 1;
       p->valid_hms = 1;
       p->h = p->m = 0; p->s = 0.0;
       p->raw_s = 0; p->valid_tz = 0; p->tz = 0; p->valid_jd = 0;
@@ -422,10 +528,8 @@ static int dt_modify(agg_dt *p, const agg_date_mod *m, int idx){
     case AGG_DM_WEEKDAY: {
       dt_compute_ymd(p);
       dt_compute_hms(p);
-      if( p->error ) return 1;
       p->valid_tz = 0; p->tz = 0; p->valid_jd = 0;
       dt_compute_jd(p);
-      if( p->error ) return 1;
       int64_t Z = ((p->jd + 129600000)/86400000) % 7;
       if( Z>m->n ) Z -= 7;
       p->jd += (m->n - Z)*86400000;
@@ -433,11 +537,19 @@ static int dt_modify(agg_dt *p, const agg_date_mod *m, int idx){
       return 0;
     }
     case AGG_DM_ADD_MS:
+      /* date.c computes the Julian day once here: after an error the
+      ** amount goes to a day that is not valid and is lost */
+      dt_compute_jd(p);
+      dt_clear_ymd_hms_tz(p);
+      p->jd += m->ms;
+      return 0;
     case AGG_DM_ADD: {
       double r = m->r, rounder = r<0 ? -0.5 : +0.5;
       int64_t ms;
+      /* twice, as date.c does: after an error the second starts over from
+      ** 2000-01-01 and the amount counts */
       dt_compute_jd(p);
-      if( p->error ) return 1;
+      dt_compute_jd(p);
       if( agg_date_mod_shift(m, &ms) ){
         /* a fixed time: the one reading of it, which the memo over raw
         ** timestamps shares (agg/expr.c ex_date_memo_plan) */
@@ -449,7 +561,6 @@ static int dt_modify(agg_dt *p, const agg_date_mod *m, int idx){
         /* whole months or years move the calendar date; the rest is time */
         dt_compute_ymd(p);
         dt_compute_hms(p);
-        if( p->error ) return 1;
         if( m->n==4 ){
           p->M += (int)r;
           int x = p->M>0 ? (p->M-1)/12 : (p->M-12)/12;
@@ -462,7 +573,6 @@ static int dt_modify(agg_dt *p, const agg_date_mod *m, int idx){
         r -= (int)r;
       }
       dt_compute_jd(p);
-      if( p->error ) return 1;
       p->jd += (int64_t)(r*1000.0*dt_units[m->n].secs + rounder);
       dt_clear_ymd_hms_tz(p);
       return 0;
@@ -479,7 +589,8 @@ static int dt_eval(const pred_value *x, const agg_date_mod *mods, int nmods,
   int rules = dt_rules(dia);
   if( nmods==0 ) return dt_parse(x, dia && dia->date_normalize, rules, p);
   if( dt_read(x, rules, p) ) return 1;
-  for(int i=0; i<nmods; i++) if( dt_modify(p, &mods[i], i) || p->error ) return 1;
+  /* an error stays to the end unless 'localtime' or 'utc' clears it */
+  for(int i=0; i<nmods; i++) if( dt_modify(p, &mods[i], i) ) return 1;
   dt_compute_jd(p);
   return p->error || !dt_valid_jd(p->jd);
 }

@@ -26,14 +26,18 @@
 ** and every later version read alike: 'start of day|month|year',
 ** 'weekday N', '+N unit' (unit second, minute, hour, day, month, year,
 ** with or without the s; N may have a fraction), '+HH:MM[:SS[.FFF]]',
-** 'unixepoch', 'julianday' and 'auto'. */
+** 'unixepoch', 'julianday' and 'auto'; and 'localtime' and 'utc', which
+** 3.42 changed (AGG_LOCAL_*). */
 enum { AGG_DM_NULL = 0,       /* the result is NULL (an amount past its limit) */
        AGG_DM_START_DAY, AGG_DM_START_MONTH, AGG_DM_START_YEAR,
        AGG_DM_WEEKDAY, AGG_DM_ADD, AGG_DM_ADD_MS,
        /* how a number before them is read (3.38): as seconds since 1970,
        ** as a Julian day, or by its size; first modifier only, else the
        ** result is NULL */
-       AGG_DM_UNIXEPOCH, AGG_DM_JULIANDAY, AGG_DM_AUTO };
+       AGG_DM_UNIXEPOCH, AGG_DM_JULIANDAY, AGG_DM_AUTO,
+       /* the machine's time zone through localtime_r(), as the SQLite at
+       ** hand computes it (col_dialect.date_local; without it, refused) */
+       AGG_DM_LOCALTIME, AGG_DM_UTC };
 typedef struct agg_date_mod {
   int kind;               /* AGG_DM_* */
   int n;                  /* WEEKDAY: the day (0 Sunday); ADD: the unit 0..5 */
@@ -42,8 +46,19 @@ typedef struct agg_date_mod {
 } agg_date_mod;
 
 /* Parse modifier z[0..n) into *m: 0, or 1 when it is not one of those
-** above (others, 'localtime' or 'auto' say, group_by leaves to SQLite). */
+** above (others, 'subsec' or '+YYYY-MM-DD' say, group_by leaves to
+** SQLite). */
 int agg_date_mod_parse(const char *z, uint32_t n, agg_date_mod *m);
+
+/* col_dialect.date_local: how 'localtime' and 'utc' are computed, which the
+** extension finds by asking SQLite (ext/dialect_probe.h). 'localtime' takes
+** localtime_r()'s fields (those of a year with the same leap cycle outside
+** 1970-2038); 'utc' searches for the instant whose local time the value
+** is. 3.40 does 'localtime' each time it is asked, and 'utc' unless the
+** value carried a zone suffix or went through 'utc'; 3.42 keeps track of
+** which of the two the time is in and does neither twice. 0: neither
+** answers as this SQLite does, and group_by refuses them. */
+enum { AGG_LOCAL_UNKNOWN = 0, AGG_LOCAL_340 = 1, AGG_LOCAL_342 = 2 };
 
 /* Do mods only move whole days (start of day, month or year, weekday N,
 ** +N days, months or years with N whole)? Then, with a format showing only

@@ -428,7 +428,7 @@ static int ex_date_mods(ex_parser *p, agg_expr *e){
     if( agg_date_mod_parse(a->lit.p, a->lit.n, m) ){
       col_error_set(p->err, COL_ERROR, "group_by does not evaluate the date modifier '%.*s' "
                     "(it reads 'start of day|month|year', 'weekday N', '+N days|hours|minutes|seconds|months|years', "
-                    "'+HH:MM[:SS]', 'unixepoch', 'julianday' and 'auto'; use SQLite's own GROUP BY)", (int)a->lit.n, a->lit.p);
+                    "'+HH:MM[:SS]', 'unixepoch', 'julianday', 'auto', 'localtime' and 'utc'; use SQLite's own GROUP BY)", (int)a->lit.n, a->lit.p);
       return 1;
     }
   }
@@ -1213,6 +1213,11 @@ int agg_expr_uses(const agg_expr *e, int what){
    && (e->sub==FN_LENGTH || e->sub==FN_SUBSTR || e->sub==FN_INSTR) ) return 1;
   if( (what & AGG_USES_SCALAR) && e->op==EX_FUNC && e->sub>=FN_ABS && e->sub<=FN_MAX ) return 1;
   if( (what & AGG_USES_JSON) && e->op==EX_FUNC && (e->sub==FN_JSON_VALUE || e->sub==FN_JSON_MEMBER) ) return 1;
+  if( (what & AGG_USES_LOCALTIME) && e->op==EX_FUNC ){
+    for(int i=0; i<e->nmods; i++){
+      if( e->mods[i].kind==AGG_DM_LOCALTIME || e->mods[i].kind==AGG_DM_UTC ) return 1;
+    }
+  }
   if( (what & AGG_USES_DATE) && e->op==EX_FUNC && (e->sub==FN_JULIANDAY || e->sub==FN_UNIXEPOCH) ) return 1;
   if( (what & AGG_USES_DATE) && e->op==EX_FUNC && (e->sub==FN_STRFTIME || e->sub==FN_DATE
        || e->sub==FN_TIME || e->sub==FN_DATETIME) ) return 1;

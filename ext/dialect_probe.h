@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 #include "../reader/dialect.h"
+#include "../agg/datetime.h"
 
 #ifndef SQLITE_DBCONFIG_FP_DIGITS
 # define SQLITE_DBCONFIG_FP_DIGITS 1023   /* 3.52 */
@@ -109,6 +110,62 @@ static void columnar_dialect_json(sqlite3 *db, col_dialect *d){
 ** then the JSON aggregates (columnar_dialect_json). A failed probe leaves
 ** 3.40's answers. real_digits is not set
 ** (columnar_dialect_digits). */
+/* d->date_local: which of 3.40's and 3.42's 'localtime' and 'utc' give
+** this SQLite's answers in this process's time zone, asked of times
+** around the years localtime_r() is trusted with, around DST changes, and
+** of the modifiers twice (3.42 does 'localtime' once) and after a zone
+** suffix (3.40 leaves such a time alone under 'utc'). With no offset in
+** sight (UTC) both agree, and the version decides. Neither: 0, refused. */
+static void columnar_dialect_local(sqlite3 *db, col_dialect *d){
+  static const char *at[] = {
+    "1900-07-01 12:00:00", "1969-07-01 12:00:00", "1970-07-01 12:00:00",
+    "1985-01-15 06:30:15.250", "2000-01-01 12:00:00", "2000-07-01 12:00:00",
+    "2013-03-10 07:30:00", "2013-11-03 06:30:00", "2037-12-31 23:00:00",
+    "2038-07-01 12:00:00", "2100-01-15 12:00:00", "2000-07-01 12:00+00:00",
+  };
+  static const char *mods[][2] = {
+    {"localtime", 0}, {"utc", 0}, {"localtime", "localtime"}, {"localtime", "utc"},
+    {"utc", "localtime"}, {"utc", "utc"},
+  };
+  sqlite3_stmt *st = 0;
+  int ok[3] = { 0, 1, 1 };
+  d->date_local = AGG_LOCAL_UNKNOWN;
+  if( sqlite3_prepare_v2(db, "SELECT datetime(?1, ?2, ?3)", -1, &st, 0)!=SQLITE_OK ) return;
+  for(size_t i=0; i<sizeof(at)/sizeof(at[0]); i++){
+    for(size_t j=0; j<sizeof(mods)/sizeof(mods[0]); j++){
+      sqlite3_bind_text(st, 1, at[i], -1, SQLITE_STATIC);
+      sqlite3_bind_text(st, 2, mods[j][0], -1, SQLITE_STATIC);
+      if( mods[j][1] ) sqlite3_bind_text(st, 3, mods[j][1], -1, SQLITE_STATIC);
+      else sqlite3_bind_text(st, 3, "+0 seconds", -1, SQLITE_STATIC);
+      if( sqlite3_step(st)!=SQLITE_ROW ){ sqlite3_finalize(st); return; }
+      const char *want = (const char*)sqlite3_column_text(st, 0);
+      agg_date_mod m[2];
+      pred_value x;
+      memset(&x, 0, sizeof(x));
+      x.type = CV_TEXT; x.p = at[i]; x.n = (uint32_t)strlen(at[i]);
+      agg_date_mod_parse(mods[j][0], (uint32_t)strlen(mods[j][0]), &m[0]);
+      agg_date_mod_parse(mods[j][1] ? mods[j][1] : "+0 seconds",
+                         (uint32_t)strlen(mods[j][1] ? mods[j][1] : "+0 seconds"), &m[1]);
+      for(int a=AGG_LOCAL_340; a<=AGG_LOCAL_342; a++){
+        col_dialect t = *d;
+        char out[64];
+        t.date_local = (uint8_t)a;
+        int n = agg_date_text(1, &x, m, 2, &t, out);
+        if( n<0 ? want!=0 : (want==0 || (int)strlen(want)!=n || memcmp(want, out, (size_t)n)!=0) ) ok[a] = 0;
+      }
+      sqlite3_reset(st);
+    }
+  }
+  sqlite3_finalize(st);
+  if( ok[AGG_LOCAL_340] && ok[AGG_LOCAL_342] ){
+    d->date_local = sqlite3_libversion_number()>=3042000 ? AGG_LOCAL_342 : AGG_LOCAL_340;
+  }else if( ok[AGG_LOCAL_342] ){
+    d->date_local = AGG_LOCAL_342;
+  }else if( ok[AGG_LOCAL_340] ){
+    d->date_local = AGG_LOCAL_340;
+  }
+}
+
 static void columnar_dialect_ask(sqlite3 *db, col_dialect *d){
   sqlite3_stmt *st = 0;
   memset(d, 0, sizeof(*d));
@@ -153,6 +210,7 @@ static void columnar_dialect_ask(sqlite3 *db, col_dialect *d){
   }
   sqlite3_finalize(st);
   columnar_dialect_json(db, d);
+  columnar_dialect_local(db, d);
 }
 
 /* d->like_case_sensitive and the *_foreign fields as db's LIKE, GLOB,

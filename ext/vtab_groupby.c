@@ -594,6 +594,8 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
     { dialect.case_foreign, groupby_uses(c->gb, AGG_USES_CASE), "lower() or upper() here is an extension's" },
     { (replaced & AGG_USES_JSON) || dialect.json_refused, groupby_uses(c->gb, AGG_USES_JSON),
       "json_group_array() or json_group_object() here is missing, an extension's or unlike 3.40-3.50's" },
+    { dialect.date_local==0, groupby_uses(c->gb, AGG_USES_LOCALTIME),
+      "'localtime' or 'utc' here is computed unlike 3.40's and 3.42's" },
   };
   for(size_t i=0; i<sizeof(refused)/sizeof(refused[0]); i++){
     if( refused[i].foreign && refused[i].used ){

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../agg/groupby.h"
+#include "../agg/datetime.h"
 #include "../agg/filter.h"
 
 /* A REAL's text with the later default's 17 digits (the extension asks
@@ -32,6 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
     dia.real_digits = 17;
     dia.real_text = fuzz_real_text;
     dia.json_null_label_skip = dia.json_label_cstr = dia.json_jsonb = 1;
+    dia.date_local = AGG_LOCAL_342;
   }
   char *text = malloc(size);
   memcpy(text, data+1, size-1);

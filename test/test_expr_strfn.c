@@ -386,7 +386,7 @@ static void test_date_modifiers(void){
     "+1 year", "-3.75 years", "+10 days", "-0.25 day", "+25 hours", "-90 minutes",
     "+86399 seconds", "+0.001 seconds", "+05:30", "-08:00", "+01:02:03.5", "+14712 years",
     "-14712 years", "+176545 months", "+5373484 days", "START OF MONTH", "+2 MONTHS", "+1e2 days",
-    "unixepoch", "julianday", "auto", "UnixEpoch" };
+    "unixepoch", "julianday", "auto", "UnixEpoch", "localtime", "utc", "LocalTime" };
   static const char *fmts[] = { "%Y-%m-%d %H:%M:%f", "%j %w %W", "%s", "%J" };
   sqlite3 *db; col_dialect d;
   sqlite3_stmt *st = oracle_open(&db, &d, "SELECT strftime(?1, ?2, ?3, ?4)");
@@ -406,6 +406,11 @@ static void test_date_modifiers(void){
     agg_date_mod m[2];
     const char *mz[2] = { mods[rnd(nm)], rnd(2) ? mods[rnd(nm)] : "+0 days" };
     for(int i=0; i<2; i++) CHECK(agg_date_mod_parse(mz[i], (uint32_t)strlen(mz[i]), &m[i])==0);
+    /* a number no Julian day reads followed by 'utc' goes through date.c's
+    ** zeroed error state in ways group_by does not follow in every zone
+    ** (README, Limitations) */
+    if( x.type==CV_REAL && !(x.f>=0.0 && x.f<5373484.5)
+     && (m[0].kind==AGG_DM_UTC || m[1].kind==AGG_DM_UTC) ) continue;
     const char *f = fmts[rnd(4)];
     char got[AGG_STRFTIME_CAP(32)];
     int n = agg_strftime(f, (uint32_t)strlen(f), &x, m, 2, &d, got);
@@ -427,7 +432,7 @@ static void test_date_modifiers(void){
   sqlite3_finalize(st);
   sqlite3_close(db);
   /* what group_by leaves to SQLite */
-  static const char *refused[] = { "localtime", "utc", "subsec",
+  static const char *refused[] = { "subsec",
     "floor", "ceiling", "+0001-02-03", "start of week", "weekday 7", "weekday 1.5", "+1 fortnight",
     "+1.0000000000000000000000001 days", "", "+24:00" };
   for(size_t i=0; i<sizeof(refused)/sizeof(refused[0]); i++){
