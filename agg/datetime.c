@@ -5,6 +5,7 @@
 #include "datetime.h"
 #include "value.h"
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
@@ -409,19 +410,79 @@ static void dt_unix_seconds(agg_dt *p, double r){
 
 /* ---- 'localtime' and 'utc' ------------------------------------------------ */
 
+#define DT_TZ_SLOTS 2048
+struct agg_tz_cache {
+  int64_t hour[DT_TZ_SLOTS];  /* t/3600 + 1 of the hour a slot holds, 0 none */
+  int32_t off[DT_TZ_SLOTS];   /* its offset from UTC in seconds */
+  int off_only;               /* -1 unknown, 0 the zone has leap seconds
+                              ** (local fields are not UTC plus the offset) */
+};
+
+agg_tz_cache *agg_tz_cache_new(void){
+  agg_tz_cache *c = calloc(1, sizeof(*c));
+  if( c ) c->off_only = -1;
+  return c;
+}
+void agg_tz_cache_free(agg_tz_cache *c){ free(c); }
+
+/* The UTC fields of t seconds since 1970 (days to a civil date). */
+static void dt_utc_fields(int64_t t, struct tm *tm){
+  int64_t days = t>=0 ? t/86400 : -((-t+86399)/86400);
+  int64_t sec = t - days*86400;
+  int64_t z = days + 719468;
+  int64_t era = (z>=0 ? z : z-146096)/146097;
+  int64_t doe = z - era*146097;
+  int64_t yoe = (doe - doe/1460 + doe/36524 - doe/146096)/365;
+  int64_t doy = doe - (365*yoe + yoe/4 - yoe/100);
+  int64_t mp = (5*doy + 2)/153;
+  int64_t d = doy - (153*mp + 2)/5 + 1;
+  int64_t m = mp<10 ? mp+3 : mp-9;
+  int64_t y = yoe + era*400 + (m<=2);
+  memset(tm, 0, sizeof(*tm));
+  tm->tm_year = (int)(y - 1900); tm->tm_mon = (int)(m - 1); tm->tm_mday = (int)d;
+  tm->tm_hour = (int)(sec/3600); tm->tm_min = (int)(sec/60%60); tm->tm_sec = (int)(sec%60);
+}
+
+static int dt_tm_same(const struct tm *a, const struct tm *b){
+  return a->tm_year==b->tm_year && a->tm_mon==b->tm_mon && a->tm_mday==b->tm_mday
+      && a->tm_hour==b->tm_hour && a->tm_min==b->tm_min && a->tm_sec==b->tm_sec;
+}
+
 /* The machine's local time of t seconds since 1970 (osLocaltime): 0, or 1
 ** when there is none, which SQLite reports as an error and group_by as
 ** NULL (t stays within 1970-2038 here, where localtime_r() answers). */
-static int dt_os_localtime(int64_t t, struct tm *tm){
+static int dt_os_localtime(int64_t t, struct tm *tm, agg_tz_cache *c){
   time_t tt = (time_t)t;
+  int64_t h = t>=0 ? t/3600 : -((-t+3599)/3600);
+  uint32_t slot = (uint32_t)h & (DT_TZ_SLOTS-1);
+  if( c && c->off_only!=0 && c->hour[slot]==h+1 ){
+    dt_utc_fields(t + c->off[slot], tm);
+    return 0;
+  }
   memset(tm, 0, sizeof(*tm));
-  return localtime_r(&tt, tm)==0;
+  if( localtime_r(&tt, tm)==0 ) return 1;
+  if( c && c->off_only!=0 ){
+    time_t t0 = (time_t)(h*3600), t1 = (time_t)(h*3600 + 3599);
+    struct tm a, b, u;
+    if( localtime_r(&t0, &a) && localtime_r(&t1, &b) && a.tm_gmtoff==b.tm_gmtoff
+     && tm->tm_gmtoff==a.tm_gmtoff ){
+      dt_utc_fields(t + tm->tm_gmtoff, &u);
+      if( !dt_tm_same(&u, tm) ){
+        c->off_only = 0;
+      }else{
+        c->off_only = 1;
+        c->hour[slot] = h + 1;
+        c->off[slot] = (int32_t)tm->tm_gmtoff;
+      }
+    }
+  }
+  return 0;
 }
 
 /* toLocaltime(): p becomes the fields of its local time, those of a year
 ** with the same leap cycle outside 1970-01-01 .. 2038-01-18 (so that
 ** '1900-02-28 20:00' can become '1900-02-29 07:00', as in SQLite). */
-static int dt_to_local(agg_dt *p){
+static int dt_to_local(agg_dt *p, agg_tz_cache *c){
   struct tm tm;
   int64_t t;
   int ydiff = 0;
@@ -439,7 +500,7 @@ static int dt_to_local(agg_dt *p){
   }else{
     t = p->jd/1000 - 21086676*(int64_t)10000;
   }
-  if( dt_os_localtime(t, &tm) ) return 1;
+  if( dt_os_localtime(t, &tm, c) ) return 1;
   p->Y = tm.tm_year + 1900 - ydiff;
   p->M = tm.tm_mon + 1;
   p->D = tm.tm_mday;
@@ -453,14 +514,14 @@ static int dt_to_local(agg_dt *p){
   return 0;
 }
 
-static int dt_localtime(agg_dt *p){
+static int dt_localtime(agg_dt *p, agg_tz_cache *c){
   if( p->rules & DT_LOCAL_342 ){
-    int rc = p->is_local ? 0 : dt_to_local(p);
+    int rc = p->is_local ? 0 : dt_to_local(p, c);
     p->is_utc = 0; p->is_local = 1;
     return rc;
   }
   if( !(p->rules & DT_LOCAL_340) ) return 1;
-  return dt_to_local(p);
+  return dt_to_local(p, c);
 }
 
 /* 'utc': the instant whose local time p is, found as SQLite finds it (a
@@ -468,7 +529,7 @@ static int dt_localtime(agg_dt *p){
 ** nothing for a time already UTC, which in 3.40 is one that carried a
 ** zone suffix or went through 'utc', and in 3.42 also one 'localtime'
 ** has not moved since. */
-static int dt_utc(agg_dt *p){
+static int dt_utc(agg_dt *p, agg_tz_cache *c){
   int v342 = (p->rules & DT_LOCAL_342)!=0;
   if( !v342 && !(p->rules & DT_LOCAL_340) ) return 1;
   if( v342 ? p->is_utc : p->tz_set ) return 0;
@@ -480,7 +541,7 @@ static int dt_utc(agg_dt *p){
     dt_clear(&t, p->rules);
     guess -= err;
     t.jd = guess; t.valid_jd = 1;
-    if( dt_to_local(&t) ) return 1;
+    if( dt_to_local(&t, c) ) return 1;
     dt_compute_jd(&t);
     err = t.jd - orig;
   }while( err && cnt++<3 );
@@ -494,8 +555,8 @@ static int dt_utc(agg_dt *p){
 ** (from 0): 1 when the result is NULL. */
 static int dt_modify(agg_dt *p, const agg_date_mod *m, int idx){
   switch( m->kind ){
-    case AGG_DM_LOCALTIME: return dt_localtime(p);
-    case AGG_DM_UTC: return dt_utc(p);
+    case AGG_DM_LOCALTIME: return dt_localtime(p, m->tz);
+    case AGG_DM_UTC: return dt_utc(p, m->tz);
     case AGG_DM_UNIXEPOCH: {
       if( !p->raw_s || idx>0 ) return 1;
       double r = dt_unix_ms(p);

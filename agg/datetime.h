@@ -38,12 +38,22 @@ enum { AGG_DM_NULL = 0,       /* the result is NULL (an amount past its limit) *
        /* the machine's time zone through localtime_r(), as the SQLite at
        ** hand computes it (col_dialect.date_local; without it, refused) */
        AGG_DM_LOCALTIME, AGG_DM_UTC };
+typedef struct agg_tz_cache agg_tz_cache;
 typedef struct agg_date_mod {
   int kind;               /* AGG_DM_* */
   int n;                  /* WEEKDAY: the day (0 Sunday); ADD: the unit 0..5 */
   double r;               /* ADD: the amount */
   int64_t ms;             /* ADD_MS: milliseconds to add */
+  agg_tz_cache *tz;       /* LOCALTIME, UTC: the zone's offsets by hour, or
+                          ** NULL (agg_tz_cache_new; one user at a time) */
 } agg_date_mod;
+
+/* localtime_r() takes a process-wide lock and searches the zone's rules
+** each call; an hour whose offset is the same at its first and last second
+** has that offset throughout, and its local times are UTC plus the offset.
+** NULL when out of memory (then every call goes to localtime_r()). */
+agg_tz_cache *agg_tz_cache_new(void);
+void agg_tz_cache_free(agg_tz_cache *c);
 
 /* Parse modifier z[0..n) into *m: 0, or 1 when it is not one of those
 ** above (others, 'subsec' or '+YYYY-MM-DD' say, group_by leaves to

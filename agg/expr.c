@@ -258,6 +258,7 @@ static void ex_free(agg_expr *e){
   for(int i=0; i<e->nargs; i++) ex_free(e->args[i]);
   free(e->lit_mem); free(e->tags); free(e->i64); free(e->f64); free(e->str);
   free(e->dcols); free(e->dtags);
+  for(int i=0; i<e->nmods; i++) agg_tz_cache_free(e->mods[i].tz);
   agg_ts_memo_free(e->ts); free(e->tcodes); free(e->mods);
   free(e->tshift); free(e->tshift_tags); agg_tpl_free(&e->stpl);
   free(e->ec_done); free(e->ec_tags); free(e->ec_i64); free(e->ec_f64); free(e->ec_str);
@@ -431,6 +432,7 @@ static int ex_date_mods(ex_parser *p, agg_expr *e){
                     "'+HH:MM[:SS]', 'unixepoch', 'julianday', 'auto', 'localtime' and 'utc'; use SQLite's own GROUP BY)", (int)a->lit.n, a->lit.p);
       return 1;
     }
+    if( m->kind==AGG_DM_LOCALTIME || m->kind==AGG_DM_UTC ) m->tz = agg_tz_cache_new();
   }
   return 0;
 }
