@@ -1062,8 +1062,11 @@ static int gb_cut_prefilter(groupby *gb, const col_batch *b, col_batch *fb, col_
     const agg_keycol *kc = &p->table.cols[0];
     uint32_t ng = p->table.ngroup;
     if( kc->tags || kc->utag!=CV_INT || ng > 4096 ){ gb->cut_state = -1; return 1; }
+    /* sparse, so that nearly every row finds its home slot empty and the
+    ** branch on it is predicted (a quarter full, it mispredicted a row in
+    ** six); used[] stays within L1 */
     uint32_t cap = 16;
-    while( cap < ng*4 ) cap *= 2;
+    while( cap < ng*4 || (cap < ng*256 && cap < 32768) ) cap *= 2;
     gb->cut_keys = malloc((size_t)cap*8);
     gb->cut_used = calloc(cap, 1);
     if( !gb->cut_keys || !gb->cut_used ){
