@@ -4,6 +4,7 @@
 */
 #include "datetime.h"
 #include "value.h"
+#include "../reader/parquet/value.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -425,21 +426,14 @@ agg_tz_cache *agg_tz_cache_new(void){
 }
 void agg_tz_cache_free(agg_tz_cache *c){ free(c); }
 
-/* The UTC fields of t seconds since 1970 (days to a civil date). */
+/* The UTC fields of t seconds since 1970. */
 static void dt_utc_fields(int64_t t, struct tm *tm){
-  int64_t days = t>=0 ? t/86400 : -((-t+86399)/86400);
+  int64_t days = t>=0 ? t/86400 : -((-t+86399)/86400), y;
   int64_t sec = t - days*86400;
-  int64_t z = days + 719468;
-  int64_t era = (z>=0 ? z : z-146096)/146097;
-  int64_t doe = z - era*146097;
-  int64_t yoe = (doe - doe/1460 + doe/36524 - doe/146096)/365;
-  int64_t doy = doe - (365*yoe + yoe/4 - yoe/100);
-  int64_t mp = (5*doy + 2)/153;
-  int64_t d = doy - (153*mp + 2)/5 + 1;
-  int64_t m = mp<10 ? mp+3 : mp-9;
-  int64_t y = yoe + era*400 + (m<=2);
+  unsigned m, d;
+  pq_civil_from_days(days, &y, &m, &d);
   memset(tm, 0, sizeof(*tm));
-  tm->tm_year = (int)(y - 1900); tm->tm_mon = (int)(m - 1); tm->tm_mday = (int)d;
+  tm->tm_year = (int)(y - 1900); tm->tm_mon = (int)m - 1; tm->tm_mday = (int)d;
   tm->tm_hour = (int)(sec/3600); tm->tm_min = (int)(sec/60%60); tm->tm_sec = (int)(sec%60);
 }
 

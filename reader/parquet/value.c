@@ -7,9 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Proleptic Gregorian civil date of a day count since 1970-01-01 (the
-** days-from-civil inverse of Howard Hinnant's well-known algorithm). */
-static void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d){
+void pq_civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d){
   z += 719468;
   int64_t era = (z >= 0 ? z : z - 146096) / 146097;
   uint64_t doe = (uint64_t)(z - era * 146097);
@@ -36,7 +34,7 @@ static int format_year(int64_t y, char *buf){
 
 int pq_format_date(int64_t days, char *buf){
   int64_t y; unsigned m, d;
-  civil_from_days(days, &y, &m, &d);
+  pq_civil_from_days(days, &y, &m, &d);
   int n = format_year(y, buf);
   buf[n] = '-'; put2(buf+n+1, m);
   buf[n+3] = '-'; put2(buf+n+4, d);

@@ -15,6 +15,10 @@
 
 #define PQ_TEXT_MAX 64
 
+/* Proleptic Gregorian civil date of a day count since 1970-01-01 (the
+** days-from-civil inverse of Howard Hinnant's well-known algorithm). */
+void pq_civil_from_days(int64_t days, int64_t *y, unsigned *m, unsigned *d);
+
 int pq_format_date(int64_t days, char *buf);
 /* v counted in unit (PQ_UNIT_MILLIS/MICROS/NANOS) since the epoch. */
 int pq_format_timestamp(int64_t v, int unit, char *buf);
