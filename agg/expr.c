@@ -1739,6 +1739,14 @@ static inline int ex_int_cmp(int sub, int64_t l, int64_t r){
   }
 }
 
+/* x IN (..., item, ...) at one item: 1 when they are equal, with the left
+** side's affinity (exprINAffinity); else 0, *null set for a NULL item. */
+static int ex_in_item(const agg_expr *e, const pred_value *x, const pred_value *item, int *null){
+  if( item->type==CV_NULL ){ *null = 1; return 0; }
+  int aff = ex_aff(e->args[0]);
+  return ex_compare(e, CMP_EQ, aff==AFF_BLOB ? AFF_NONE : aff, *x, *item)==1;
+}
+
 static int ex_row(agg_expr *e, const pred_value *x, col_arena *a, pred_value *out){
   switch( e->op ){
     case EX_CMP: {
@@ -1797,12 +1805,10 @@ static int ex_row(agg_expr *e, const pred_value *x, col_arena *a, pred_value *ou
       return 0;
     }
     case EX_IN: {
-      /* the left side's affinity for every comparison (exprINAffinity) */
       if( x[0].type==CV_NULL ){ ex_bool(out, -1); return 0; }
-      int aff = ex_aff(e->args[0]), null = 0;
+      int null = 0;
       for(int i=1; i<e->nargs; i++){
-        if( x[i].type==CV_NULL ){ null = 1; continue; }
-        if( ex_compare(e, CMP_EQ, aff==AFF_BLOB ? AFF_NONE : aff, x[0], x[i])==1 ){ ex_bool(out, 1); return 0; }
+        if( ex_in_item(e, &x[0], &x[i], &null) ){ ex_bool(out, 1); return 0; }
       }
       ex_bool(out, null ? -1 : 0);
       return 0;
@@ -2517,12 +2523,10 @@ static int ex_scalar(agg_expr *e, const col_batch *b, uint32_t r, col_arena *a,
       /* the list is compared in order up to the first match (sqlite3ExprCodeIN
       ** over a list that is not all constants) */
       if( (rc = ex_scalar(e->args[0], b, r, a, EXC_VALUE, 0, &x[0]))!=0 ) return rc;
-      int aff = ex_aff(e->args[0]), null = x[0].type==CV_NULL;
+      int null = x[0].type==CV_NULL;
       for(int i=1; i<e->nargs; i++){
         if( (rc = ex_scalar(e->args[i], b, r, a, EXC_VALUE, 0, &x[1]))!=0 ) return rc;
-        if( x[0].type==CV_NULL ) continue;
-        if( x[1].type==CV_NULL ){ null = 1; continue; }
-        if( ex_compare(e, CMP_EQ, aff==AFF_BLOB ? AFF_NONE : aff, x[0], x[1])==1 ){ ex_bool(out, 1); return 0; }
+        if( x[0].type!=CV_NULL && ex_in_item(e, &x[0], &x[1], &null) ){ ex_bool(out, 1); return 0; }
       }
       ex_bool(out, null ? -1 : 0);
       return 0;
