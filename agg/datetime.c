@@ -29,6 +29,7 @@ typedef struct agg_dt {
                           ** ran (a later 'utc' does nothing) */
   uint8_t is_utc;         /* 3.42's isUtc and isLocal: the time is known to */
   uint8_t is_local;       /* be UTC / local ('utc' / 'localtime' do nothing) */
+  uint8_t use_subsec;     /* 'subsec' ran: milliseconds shown */
 } agg_dt;
 
 /* agg_dt.rules: what later SQLite versions do differently (col_dialect) */
@@ -37,13 +38,15 @@ typedef struct agg_dt {
 #define DT_HOUR24   4     /* date_hour24 */
 #define DT_LOCAL_340 8    /* date_local AGG_LOCAL_340 */
 #define DT_LOCAL_342 16   /* date_local AGG_LOCAL_342 */
+#define DT_SUBSEC   32    /* date_subsec */
 
 static int dt_rules(const col_dialect *d){
   if( d==0 ) return DT_LOCAL_340;
   return (d->date_ms_cut ? DT_MS_CUT : 0) | (d->date_jd_exact ? DT_JD_EXACT : 0)
        | (d->date_hour24 ? DT_HOUR24 : 0)
        | (d->date_local==AGG_LOCAL_340 ? DT_LOCAL_340 : 0)
-       | (d->date_local==AGG_LOCAL_342 ? DT_LOCAL_342 : 0);
+       | (d->date_local==AGG_LOCAL_342 ? DT_LOCAL_342 : 0)
+       | (d->date_subsec ? DT_SUBSEC : 0);
 }
 
 static int dt_days_of_month(int Y, int M){
@@ -317,6 +320,7 @@ int agg_date_mod_parse(const char *z, uint32_t n, agg_date_mod *m){
   if( dt_same(buf, n, "auto") ){ m->kind = AGG_DM_AUTO; return 0; }
   if( dt_same(buf, n, "localtime") ){ m->kind = AGG_DM_LOCALTIME; return 0; }
   if( dt_same(buf, n, "utc") ){ m->kind = AGG_DM_UTC; return 0; }
+  if( dt_same(buf, n, "subsec") || dt_same(buf, n, "subsecond") ){ m->kind = AGG_DM_SUBSEC; return 0; }
   if( dt_prefix(buf, n, "weekday ") ){
     double r;
     if( agg_atof(buf+8, n-8, &r)<=0 || !(r>=0.0 && r<7.0) || (int)r!=r ) return 1;
@@ -551,6 +555,10 @@ static int dt_modify(agg_dt *p, const agg_date_mod *m, int idx){
   switch( m->kind ){
     case AGG_DM_LOCALTIME: return dt_localtime(p, m->tz);
     case AGG_DM_UTC: return dt_utc(p, m->tz);
+    case AGG_DM_SUBSEC:
+      if( !(p->rules & DT_SUBSEC) ) return 1;
+      p->use_subsec = 1;
+      return 0;
     case AGG_DM_UNIXEPOCH: {
       if( !p->raw_s || idx>0 ) return 1;
       double r = dt_unix_ms(p);
@@ -685,9 +693,14 @@ static agg_dt dt_iso_thursday(const agg_dt *d){
 /* strftime(fmt, x) into out; date_year: %Y as date() and datetime() print
 ** it, four digits after the sign of a year before 1 ('-0007', where
 ** strftime's %04d gives '-007'). */
+/* dt_format's `as`: how date(), datetime() and time() print, apart from
+** strftime's fields */
+#define DT_AS_DATE_YEAR 1   /* a year before 1 keeps four digits after '-' */
+#define DT_AS_SUBSEC_S  2   /* %S shows milliseconds after 'subsec' */
+
 static int dt_format(const char *fmt, uint32_t nfmt, const pred_value *x,
                      const agg_date_mod *mods, int nmods,
-                     const col_dialect *dia, int date_year, char *out){
+                     const col_dialect *dia, int as, char *out){
   agg_dt d;
   int v344 = dia && dia->strftime_344, v346 = dia && dia->strftime_346;
   if( dt_eval(x, mods, nmods, dia, &d) ) return -1;
@@ -718,11 +731,22 @@ static int dt_format(const char *fmt, uint32_t nfmt, const pred_value *x,
         break;
       case 'm': o += dt_put2(out+o, d.M); break;
       case 'M': o += dt_put2(out+o, d.m); break;
-      case 's': o += sprintf(out+o, "%lld", (long long)(d.jd/1000 - 21086676*(int64_t)10000)); break;
-      case 'S': o += dt_put2(out+o, (int)d.s); break;
+      case 's':
+        if( d.use_subsec ) o += sprintf(out+o, "%.3f", (d.jd - 21086676*(int64_t)10000000)/1000.0);
+        else o += sprintf(out+o, "%lld", (long long)(d.jd/1000 - 21086676*(int64_t)10000));
+        break;
+      case 'S':
+        if( (as & DT_AS_SUBSEC_S) && d.use_subsec ){
+          int ms = (int)(1000.0*d.s + 0.5);
+          o += dt_put2(out+o, ms/1000%100); out[o++] = '.';
+          out[o++] = (char)('0' + ms/100%10); out[o++] = (char)('0' + ms/10%10); out[o++] = (char)('0' + ms%10);
+        }else{
+          o += dt_put2(out+o, (int)d.s);
+        }
+        break;
       case 'w': out[o++] = (char)('0' + dt_days_after_sunday(&d)); break;
       case 'Y':
-        if( date_year && d.Y<0 ){ out[o++] = '-'; o += dt_put4(out+o, -d.Y); }
+        if( (as & DT_AS_DATE_YEAR) && d.Y<0 ){ out[o++] = '-'; o += dt_put4(out+o, -d.Y); }
         else o += dt_put4(out+o, d.Y);
         break;
       case '%': out[o++] = '%'; break;
@@ -789,11 +813,16 @@ int agg_date_jd(const pred_value *x, const agg_date_mod *mods, int nmods,
   agg_dt d;
   if( dt_eval(x, mods, nmods, dia, &d) ) return 0;
   *jd = d.jd;
-  return 1;
+  return d.use_subsec ? 2 : 1;
 }
 
 int agg_date_text(int with_time, const pred_value *x, const agg_date_mod *mods,
                   int nmods, const col_dialect *d, char *out){
   const char *f = with_time ? "%Y-%m-%d %H:%M:%S" : "%Y-%m-%d";
-  return dt_format(f, (uint32_t)strlen(f), x, mods, nmods, d, 1, out);
+  return dt_format(f, (uint32_t)strlen(f), x, mods, nmods, d, DT_AS_DATE_YEAR|DT_AS_SUBSEC_S, out);
+}
+
+int agg_time_text(const pred_value *x, const agg_date_mod *mods, int nmods,
+                  const col_dialect *d, char *out){
+  return dt_format("%H:%M:%S", 8, x, mods, nmods, d, DT_AS_SUBSEC_S, out);
 }

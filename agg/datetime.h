@@ -37,7 +37,10 @@ enum { AGG_DM_NULL = 0,       /* the result is NULL (an amount past its limit) *
        AGG_DM_UNIXEPOCH, AGG_DM_JULIANDAY, AGG_DM_AUTO,
        /* the machine's time zone through localtime_r(), as the SQLite at
        ** hand computes it (col_dialect.date_local; without it, refused) */
-       AGG_DM_LOCALTIME, AGG_DM_UTC };
+       AGG_DM_LOCALTIME, AGG_DM_UTC,
+       /* 'subsec' or 'subsecond': milliseconds shown (col_dialect.date_subsec;
+       ** without it the result is NULL, as in 3.40) */
+       AGG_DM_SUBSEC };
 typedef struct agg_tz_cache agg_tz_cache;
 typedef struct agg_date_mod {
   int kind;               /* AGG_DM_* */
@@ -101,8 +104,13 @@ int agg_strftime(const char *fmt, uint32_t nfmt, const pred_value *x,
 int agg_date_text(int with_time, const pred_value *x, const agg_date_mod *mods,
                   int nmods, const col_dialect *d, char *out);
 
+/* time(x, mods...): strftime's '%H:%M:%S', with milliseconds after 'subsec'. */
+int agg_time_text(const pred_value *x, const agg_date_mod *mods, int nmods,
+                  const col_dialect *d, char *out);
+
 /* julianday(x) and unixepoch(x) read x's instant: 1 with *jd set to it in
-** milliseconds of the Julian day (date.c's iJD), 0 when the result is NULL. */
+** milliseconds of the Julian day (date.c's iJD), 2 the same after 'subsec'
+** (unixepoch() is then REAL), 0 when the result is NULL. */
 int agg_date_jd(const pred_value *x, const agg_date_mod *mods, int nmods,
                 const col_dialect *d, int64_t *jd);
 

@@ -429,7 +429,7 @@ static int ex_date_mods(ex_parser *p, agg_expr *e){
     if( agg_date_mod_parse(a->lit.p, a->lit.n, m) ){
       col_error_set(p->err, COL_ERROR, "group_by does not evaluate the date modifier '%.*s' "
                     "(it reads 'start of day|month|year', 'weekday N', '+N days|hours|minutes|seconds|months|years', "
-                    "'+HH:MM[:SS]', 'unixepoch', 'julianday', 'auto', 'localtime' and 'utc'; use SQLite's own GROUP BY)", (int)a->lit.n, a->lit.p);
+                    "'+HH:MM[:SS]', 'unixepoch', 'julianday', 'auto', 'localtime', 'utc' and 'subsec'; use SQLite's own GROUP BY)", (int)a->lit.n, a->lit.p);
       return 1;
     }
     if( m->kind==AGG_DM_LOCALTIME || m->kind==AGG_DM_UTC ) m->tz = agg_tz_cache_new();
@@ -1449,6 +1449,7 @@ static void ex_lit_format(const agg_expr *e, const char **f, uint32_t *nf){
 static int ex_date_compute(const agg_expr *e, const char *f, uint32_t nf, const pred_value *d,
                            const agg_date_mod *mods, int nmods, char *out){
   if( e->sub==FN_DATE || e->sub==FN_DATETIME ) return agg_date_text(e->sub==FN_DATETIME, d, mods, nmods, e->dialect, out);
+  if( e->sub==FN_TIME ) return agg_time_text(d, mods, nmods, e->dialect, out);
   return agg_strftime(f, nf, d, mods, nmods, e->dialect, out);
 }
 
@@ -1608,8 +1609,10 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
     }
     case FN_JULIANDAY: case FN_UNIXEPOCH: {
       int64_t jd;
-      if( !agg_date_jd(&x[0], e->mods, e->nmods, e->dialect, &jd) ) return 0;
+      int k = agg_date_jd(&x[0], e->mods, e->nmods, e->dialect, &jd);
+      if( k==0 ) return 0;
       if( e->sub==FN_JULIANDAY ){ out->type = CV_REAL; out->f = jd/86400000.0; }
+      else if( k==2 ){ out->type = CV_REAL; out->f = (jd - 21086676*(int64_t)10000000)/1000.0; }
       else{ out->type = CV_INT; out->i = jd/1000 - 21086676*(int64_t)10000; }
       return 0;
     }

@@ -195,7 +195,8 @@ static void columnar_dialect_ask(sqlite3 *db, col_dialect *d){
   st = 0;
   if( sqlite3_prepare_v2(db, "SELECT date('2013-02-30'), strftime('%F', '2013-07-15'),"
         " strftime('%V', '2013-07-15'), strftime('%f', '2000-01-01 00:00:45.9996'),"
-        " strftime('%J', '-1900-10-31'), time('2000-01-01 24:00:00')", -1, &st, 0)==SQLITE_OK
+        " strftime('%J', '-1900-10-31'), time('2000-01-01 24:00:00'),"
+        " datetime('2000-01-01 00:00:00.5', 'subsec')", -1, &st, 0)==SQLITE_OK
    && sqlite3_step(st)==SQLITE_ROW ){
     const char *f = (const char*)sqlite3_column_text(st, 3);
     const char *neg = (const char*)sqlite3_column_text(st, 4);
@@ -203,6 +204,8 @@ static void columnar_dialect_ask(sqlite3 *db, col_dialect *d){
     d->date_ms_cut = f && strcmp(f, "45.999")==0;
     d->date_jd_exact = neg && strcmp(neg, "1027402.5")==0;   /* not 1027403.5 */
     d->date_hour24 = h24 && strcmp(h24, "00:00:00")==0;
+    d->date_subsec = sqlite3_column_type(st, 6)==SQLITE_TEXT
+                  && strcmp((const char*)sqlite3_column_text(st, 6), "2000-01-01 00:00:00.500")==0;
     d->date_normalize = sqlite3_column_type(st, 0)==SQLITE_TEXT
                      && strcmp((const char*)sqlite3_column_text(st, 0), "2013-03-02")==0;
     d->strftime_344 = sqlite3_column_type(st, 1)!=SQLITE_NULL;

@@ -54,6 +54,9 @@ typedef struct col_dialect {
                           ** date('-1900-10-31') is itself; 0: '-1900-11-01' */
   uint8_t date_local;     /* 'localtime' and 'utc' as 3.40 or 3.42 compute
                           ** them (agg/datetime.h AGG_LOCAL_*), 0 not known */
+  uint8_t date_subsec;    /* the modifier 'subsec' (3.42): datetime() and
+                          ** time() show milliseconds, unixepoch() is REAL,
+                          ** %s has three decimals; 0: it makes NULL */
   uint8_t date_hour24;    /* hour 24 only as 24:00:00, read as the next
                           ** day's 00:00:00 (3.54); 0: 24:MM:SS as given */
   uint8_t like_case_sensitive; /* LIKE tells case apart (PRAGMA

@@ -386,7 +386,8 @@ static void test_date_modifiers(void){
     "+1 year", "-3.75 years", "+10 days", "-0.25 day", "+25 hours", "-90 minutes",
     "+86399 seconds", "+0.001 seconds", "+05:30", "-08:00", "+01:02:03.5", "+14712 years",
     "-14712 years", "+176545 months", "+5373484 days", "START OF MONTH", "+2 MONTHS", "+1e2 days",
-    "unixepoch", "julianday", "auto", "UnixEpoch", "localtime", "utc", "LocalTime" };
+    "unixepoch", "julianday", "auto", "UnixEpoch", "localtime", "utc", "LocalTime", "subsec",
+    "SubSecond" };
   static const char *fmts[] = { "%Y-%m-%d %H:%M:%f", "%j %w %W", "%s", "%J" };
   sqlite3 *db; col_dialect d;
   sqlite3_stmt *st = oracle_open(&db, &d, "SELECT strftime(?1, ?2, ?3, ?4)");
@@ -432,7 +433,7 @@ static void test_date_modifiers(void){
   sqlite3_finalize(st);
   sqlite3_close(db);
   /* what group_by leaves to SQLite */
-  static const char *refused[] = { "subsec",
+  static const char *refused[] = { "subsecs",
     "floor", "ceiling", "+0001-02-03", "start of week", "weekday 7", "weekday 1.5", "+1 fortnight",
     "+1.0000000000000000000000001 days", "", "+24:00" };
   for(size_t i=0; i<sizeof(refused)/sizeof(refused[0]); i++){
