@@ -429,6 +429,7 @@ agg_tz_cache *agg_tz_cache_new(void){
   return c;
 }
 void agg_tz_cache_free(agg_tz_cache *c){ free(c); }
+uint64_t agg_tz_cache_bytes(const agg_tz_cache *c){ return c ? sizeof(*c) : 0; }
 
 /* The UTC fields of t seconds since 1970. */
 static void dt_utc_fields(int64_t t, struct tm *tm){

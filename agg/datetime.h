@@ -57,6 +57,7 @@ typedef struct agg_date_mod {
 ** NULL when out of memory (then every call goes to localtime_r()). */
 agg_tz_cache *agg_tz_cache_new(void);
 void agg_tz_cache_free(agg_tz_cache *c);
+uint64_t agg_tz_cache_bytes(const agg_tz_cache *c);
 
 /* Parse modifier z[0..n) into *m: 0, or 1 when it is not one of those
 ** above (others, 'subsec' or '+YYYY-MM-DD' say, group_by leaves to

@@ -1202,6 +1202,7 @@ uint64_t agg_expr_memory(const agg_expr *e){
              + (uint64_t)e->tcap*4 + (uint64_t)e->dtags_cap + (uint64_t)e->tshift_cap*9
              + (uint64_t)e->dcols_cap*sizeof(col_vector) + agg_ts_memo_bytes(e->ts)
              + (uint64_t)e->ec_cap*(1 + 1 + 8 + 8 + sizeof(cv_str) + 4) + e->ec_bytes.cap_total;
+  for(int i=0; i<e->nmods; i++) m += agg_tz_cache_bytes(e->mods[i].tz);
   for(int i=0; i<e->nargs && i<EX_MAXARG; i++) m += agg_expr_memory(e->args[i]);
   return m;
 }
