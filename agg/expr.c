@@ -1846,13 +1846,18 @@ static __attribute__((noinline)) void ex_case_rows(agg_expr *e, const col_vector
 
 /* One row the general way: values, the node's function, the result set.
 ** 0, -1 out of memory, or the error a row raises (EX_OVERFLOW, EX_TOOBIG). */
+static inline int ex_apply(agg_expr *e, const pred_value *x, col_arena *a, pred_value *out){
+  int rc = e->op==EX_BIN ? ex_arith(e, e->sub, &x[0], &x[1], a, out)
+         : e->op==EX_FUNC && e->sub!=FN_INSTR ? ex_func(e, x, e->nargs, a, out)
+         : ex_row(e, x, a, out);
+  return rc<0 ? rc : rc ? -1 : 0;
+}
+
 static inline int ex_one_row(agg_expr *e, const col_vector **arg, uint32_t r, col_arena *arena){
   pred_value x[EX_MAXARG], res;
   for(int i=0; i<e->nargs; i++) x[i] = agg_value_at(arg[i], r);
-  int rc = e->op==EX_BIN ? ex_arith(e, e->sub, &x[0], &x[1], arena, &res)
-         : e->op==EX_FUNC && e->sub!=FN_INSTR ? ex_func(e, x, e->nargs, arena, &res)
-         : ex_row(e, x, arena, &res);
-  if( rc ) return rc<0 ? rc : -1;
+  int rc = ex_apply(e, x, arena, &res);
+  if( rc ) return rc;
   ex_set(e, r, &res);
   return 0;
 }
@@ -2057,6 +2062,18 @@ static int ex_shift_raw(agg_expr *e, const col_vector *tv, const col_batch *b, c
 ** (2), or FLAT (0) when a row must go through its text or the caller
 ** needs FLAT (flat_only: evaluating a dictionary's entries). -1 when out
 ** of memory. */
+/* The text the reader gives for raw timestamp v of e's column, in the
+** arena, as *x. -1 when out of memory. */
+static int ex_ts_text(const agg_expr *e, int64_t v, col_arena *a, pred_value *x){
+  char buf[64];
+  int n = agg_ts_text(v, e->ts_unit, buf);
+  char *q = col_arena_dup(a, buf, (size_t)n);
+  if( q==0 ) return -1;
+  memset(x, 0, sizeof(*x));
+  x->type = CV_TEXT; x->p = q; x->n = (uint32_t)n;
+  return 0;
+}
+
 static int ex_tpl_raw(agg_expr *e, const col_vector *tv, const col_batch *b,
                       col_arena *arena, int flat_only){
   uint32_t nsel = b->sel ? b->nsel : b->n;
@@ -2106,13 +2123,9 @@ static int ex_tpl_raw(agg_expr *e, const col_vector *tv, const col_batch *b,
     if( c!=AGG_TS_OTHER ){ e->tags[r] = CV_TEXT; e->str[r] = d->str[c]; continue; }
     /* a fraction of a second, a year past 0000-9999, a full dictionary:
     ** the text the reader would have given, the SQLite way */
-    char buf[64];
-    int n = agg_ts_text(cv_int(tv, r), e->ts_unit, buf);
-    char *q = col_arena_dup(arena, buf, (size_t)n);
-    if( q==0 ) return -1;
     pred_value x, out;
-    memset(&x, 0, sizeof(x)); memset(&out, 0, sizeof(out));
-    x.type = CV_TEXT; x.p = q; x.n = (uint32_t)n;
+    memset(&out, 0, sizeof(out));
+    if( ex_ts_text(e, cv_int(tv, r), arena, &x) ) return -1;
     if( ex_date_value(e, f, nf, &x, arena, &out) ) return -1;
     ex_set(e, r, &out);
   }
@@ -2174,6 +2187,16 @@ static void ex_untag(col_vector *v, const col_batch *b){
   if( diff ) return;
   v->tags = 0;
   v->type = first;
+}
+
+/* e's own arrays, filled for b's live rows, as its FLAT result vector. */
+static const col_vector *ex_flat_out(agg_expr *e, const col_batch *b){
+  col_vector *v = &e->out;
+  memset(v, 0, sizeof(*v));
+  v->form = CV_FLAT; v->n = b->n; v->type = CV_NULL;
+  v->tags = e->tags; v->i64 = e->i64; v->f64 = e->f64; v->str = e->str;
+  ex_untag(v, b);
+  return v;
 }
 
 /* e over b, as part of the root evaluation numbered tick: a node merged
@@ -2430,11 +2453,7 @@ static int ex_eval(agg_expr *e, const col_batch *b, col_arena *arena,
   int rc = ex_rows(e, arg, b, arena);
   if( rc ) return ex_rows_failed(rc, err);
 done:
-  memset(v, 0, sizeof(*v));
-  v->form = CV_FLAT; v->n = b->n; v->type = CV_NULL;
-  v->tags = e->tags; v->i64 = e->i64; v->f64 = e->f64; v->str = e->str;
-  ex_untag(v, b);
-  *out = v;
+  *out = ex_flat_out(e, b);
   return COL_OK;
 }
 
@@ -2463,10 +2482,12 @@ static int ex_scalar(agg_expr *e, const col_batch *b, uint32_t r, col_arena *a,
 ** decides the jump (exprIfFalse's and exprIfTrue's own recursion). */
 static int ex_scalar_andor(agg_expr *e, const col_batch *b, uint32_t r, col_arena *a,
                            int ctx, int jn, pred_value *out){
-  int is_and = e->sub==LG_AND, lctx, ljn, rctx = ctx, skip;
+  int is_and = e->sub==LG_AND, skip;
   pred_value x[2];
-  if( ctx==EXC_IFFALSE ){ lctx = is_and ? EXC_IFFALSE : EXC_IFTRUE; ljn = is_and ? jn : !jn; }
-  else{ lctx = is_and ? EXC_IFFALSE : EXC_IFTRUE; ljn = is_and ? !jn : jn; }
+  /* AND's left side jumps on false, OR's on true; its jumpIfNull flips
+  ** where the whole's jump is the other way (IfTrue(AND), IfFalse(OR)) */
+  int lctx = is_and ? EXC_IFFALSE : EXC_IFTRUE;
+  int ljn = (lctx==ctx) ? jn : !jn;
   int rc = ex_scalar(e->args[0], b, r, a, lctx, ljn, &x[0]);
   if( rc ) return rc;
   int t = ex_truth(&x[0]);
@@ -2479,7 +2500,7 @@ static int ex_scalar_andor(agg_expr *e, const col_batch *b, uint32_t r, col_aren
     ex_bool(out, t);
     return 0;
   }
-  if( (rc = ex_scalar(e->args[1], b, r, a, rctx, jn, &x[1]))!=0 ) return rc;
+  if( (rc = ex_scalar(e->args[1], b, r, a, ctx, jn, &x[1]))!=0 ) return rc;
   return ex_row(e, x, a, out);
 }
 
@@ -2543,18 +2564,9 @@ static int ex_scalar(agg_expr *e, const col_batch *b, uint32_t r, col_arena *a,
   if( e->op==EX_FUNC && e->ts_unit ){
     /* a raw timestamp column (agg_expr_set_ts): the text the reader gives */
     pred_value *t = &x[e->sub==FN_STRFTIME ? 1 : 0];
-    if( t->type==CV_INT ){
-      char buf[64];
-      int n = agg_ts_text(t->i, e->ts_unit, buf);
-      char *q = col_arena_dup(a, buf, (size_t)n);
-      if( q==0 ) return -1;
-      t->type = CV_TEXT; t->p = q; t->n = (uint32_t)n;
-    }
+    if( t->type==CV_INT && ex_ts_text(e, t->i, a, t) ) return -1;
   }
-  rc = e->op==EX_BIN ? ex_arith(e, e->sub, &x[0], &x[1], a, out)
-     : e->op==EX_FUNC && e->sub!=FN_INSTR ? ex_func(e, x, e->nargs, a, out)
-     : ex_row(e, x, a, out);
-  return rc<0 ? rc : rc ? -1 : 0;
+  return ex_apply(e, x, a, out);
 }
 
 /* e over b a row at a time (see above); ctx is how the root is read. */
@@ -2574,14 +2586,8 @@ static int ex_eval_rowwise(agg_expr *e, const col_batch *b, col_arena *arena, in
     }
     ex_set(e, r, &res);
   }
-  col_vector *v = &e->out;
-  memset(v, 0, sizeof(*v));
-  v->form = CV_FLAT; v->n = b->n; v->type = CV_NULL;
-  v->tags = e->tags; v->i64 = e->i64; v->f64 = e->f64; v->str = e->str;
-  ex_untag(v, b);
   e->seen = tick;
-  e->last = v;
-  *out = v;
+  e->last = *out = ex_flat_out(e, b);
   return COL_OK;
 }
 
