@@ -525,9 +525,9 @@ static int dt_localtime(agg_dt *p, agg_tz_cache *c){
 
 /* 'utc': the instant whose local time p is, found as SQLite finds it (a
 ** guess corrected by the error of its local time, at most four times);
-** nothing for a time already UTC, which in 3.40 is one that carried a
-** zone suffix or went through 'utc', and in 3.42 also one 'localtime'
-** has not moved since. */
+** nothing for a time already UTC: in 3.40 one that carried a zone suffix
+** or went through 'utc'; in 3.42 one read with 'Z' or a nonzero offset, or
+** through 'utc', and not through 'localtime' since. */
 static int dt_utc(agg_dt *p, agg_tz_cache *c){
   int v342 = (p->rules & DT_LOCAL_342)!=0;
   if( !v342 && !(p->rules & DT_LOCAL_340) ) return 1;

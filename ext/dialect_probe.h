@@ -124,8 +124,8 @@ static void columnar_dialect_local(sqlite3 *db, col_dialect *d){
     "2038-07-01 12:00:00", "2100-01-15 12:00:00", "2000-07-01 12:00+00:00",
   };
   static const char *mods[][2] = {
-    {"localtime", 0}, {"utc", 0}, {"localtime", "localtime"}, {"localtime", "utc"},
-    {"utc", "localtime"}, {"utc", "utc"},
+    {"localtime", "+0 seconds"}, {"utc", "+0 seconds"}, {"localtime", "localtime"},
+    {"localtime", "utc"}, {"utc", "localtime"}, {"utc", "utc"},
   };
   sqlite3_stmt *st = 0;
   int ok[3] = { 0, 1, 1 };
@@ -134,18 +134,16 @@ static void columnar_dialect_local(sqlite3 *db, col_dialect *d){
   for(size_t i=0; i<sizeof(at)/sizeof(at[0]); i++){
     for(size_t j=0; j<sizeof(mods)/sizeof(mods[0]); j++){
       sqlite3_bind_text(st, 1, at[i], -1, SQLITE_STATIC);
-      sqlite3_bind_text(st, 2, mods[j][0], -1, SQLITE_STATIC);
-      if( mods[j][1] ) sqlite3_bind_text(st, 3, mods[j][1], -1, SQLITE_STATIC);
-      else sqlite3_bind_text(st, 3, "+0 seconds", -1, SQLITE_STATIC);
+      agg_date_mod m[2];
+      for(int k=0; k<2; k++){
+        sqlite3_bind_text(st, 2+k, mods[j][k], -1, SQLITE_STATIC);
+        agg_date_mod_parse(mods[j][k], (uint32_t)strlen(mods[j][k]), &m[k]);
+      }
       if( sqlite3_step(st)!=SQLITE_ROW ){ sqlite3_finalize(st); return; }
       const char *want = (const char*)sqlite3_column_text(st, 0);
-      agg_date_mod m[2];
       pred_value x;
       memset(&x, 0, sizeof(x));
       x.type = CV_TEXT; x.p = at[i]; x.n = (uint32_t)strlen(at[i]);
-      agg_date_mod_parse(mods[j][0], (uint32_t)strlen(mods[j][0]), &m[0]);
-      agg_date_mod_parse(mods[j][1] ? mods[j][1] : "+0 seconds",
-                         (uint32_t)strlen(mods[j][1] ? mods[j][1] : "+0 seconds"), &m[1]);
       for(int a=AGG_LOCAL_340; a<=AGG_LOCAL_342; a++){
         col_dialect t = *d;
         char out[64];
