@@ -895,17 +895,21 @@ static int agg_merge_distinct(agg_state *s, const agg_state *src, const uint32_t
   if( rc ) return rc;
   const agg_table *d = &src->dset;
   cv_str *strs = d->ngroup ? malloc(CHUNK * sizeof(cv_str)) : 0;
-  if( d->ngroup && strs==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
+  uint64_t *words = d->ngroup ? malloc(CHUNK * 8) : 0;
+  if( d->ngroup && (strs==0 || words==0) ){
+    free(strs); free(words);
+    return col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
+  }
   for(uint32_t from=0; from<d->ngroup && rc==COL_OK; from+=CHUNK){
     uint32_t n = d->ngroup - from < CHUNK ? d->ngroup - from : CHUNK;
     col_vector vv;
-    agg_table_key_vector(d, src->single ? 0 : 1, from, n, &vv, strs);
+    agg_table_key_vector(d, src->single ? 0 : 1, from, n, &vv, strs, words);
     for(uint32_t k=0; k<n; k++){
-      gid[k] = map[src->single ? 0 : d->cols[0].vals[from+k]]; rows[k] = k;
+      gid[k] = map[src->single ? 0 : AGG_KEY_WORD(&d->cols[0], from+k)]; rows[k] = k;
     }
     rc = agg_state_update(s, &vv, 0, n, rows, gid, n, err);
   }
-  free(strs);
+  free(strs); free(words);
   return rc;
 }
 

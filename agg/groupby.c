@@ -426,7 +426,7 @@ static int gb_derive_keys(groupby *gb, const col_schema *schema){
 ** of the stored keys; each value goes to slot - base of its key's dkeys. */
 static int gb_derive_chunk(groupby *gb, gb_part *p, int which, uint32_t from,
                            uint32_t n, uint32_t base, col_vector *cols, cv_str *strs,
-                           col_error *err){
+                           uint64_t *words, col_error *err){
   /* each base column from its stored key; the other columns are never
   ** read by a derived key */
   for(int c=0; c<gb->nproj; c++){
@@ -435,7 +435,8 @@ static int gb_derive_chunk(groupby *gb, gb_part *p, int which, uint32_t from,
     for(int j=0; j<gb->keys.n; j++){
       if( gb->keys.items[j].src_col==gb->proj[c] && gb->kcol[j]>=0 ){
         agg_table_key_vector(&p->table, gb->kcol[j], from, n, &cols[c],
-                             strs + (size_t)gb->kcol[j]*GB_DERIVE_CHUNK);
+                             strs + (size_t)gb->kcol[j]*GB_DERIVE_CHUNK,
+                             words + (size_t)gb->kcol[j]*GB_DERIVE_CHUNK);
         break;
       }
     }
@@ -476,16 +477,17 @@ static int gb_derive(groupby *gb, gb_part *p, int which, uint32_t from, col_erro
   }
   col_vector *cols = calloc((size_t)gb->nproj + 1, sizeof(col_vector));
   cv_str *strs = malloc(((size_t)gb->nindep + 1) * GB_DERIVE_CHUNK * sizeof(cv_str));
+  uint64_t *words = malloc(((size_t)gb->nindep + 1) * GB_DERIVE_CHUNK * 8);
   int rc = COL_OK;
-  if( cols && strs ){
+  if( cols && strs && words ){
     for(uint32_t at=from; at<end && rc==COL_OK; at+=GB_DERIVE_CHUNK){
       uint32_t n = end - at < GB_DERIVE_CHUNK ? end - at : GB_DERIVE_CHUNK;
-      rc = gb_derive_chunk(gb, p, which, at, n, base, cols, strs, err);
+      rc = gb_derive_chunk(gb, p, which, at, n, base, cols, strs, words, err);
     }
   }else{
     rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory computing keys");
   }
-  free(cols); free(strs);
+  free(cols); free(strs); free(words);
   return rc;
 oom:
   return col_error_set(err, COL_ENOMEM, "group_by: out of memory computing keys");
@@ -1075,7 +1077,7 @@ static int gb_cut_prefilter(groupby *gb, const col_batch *b, col_batch *fb, col_
     }
     gb->cut_mask = cap - 1;
     for(uint32_t g=0; g<ng; g++){
-      int64_t x = (int64_t)kc->vals[g];
+      int64_t x = (int64_t)AGG_KEY_WORD(kc, g);
       uint32_t at = gb_cut_home(x, gb->cut_mask);
       while( gb->cut_used[at] && gb->cut_keys[at]!=x ) at = (at + 1) & gb->cut_mask;
       gb->cut_used[at] = 1; gb->cut_keys[at] = x;
@@ -1407,7 +1409,7 @@ static int gb_part_compact(groupby *gb, gb_part *p, const uint8_t *keep){
     if( m!=g ){
       for(int c=0; c<p->table.nkey; c++){
         agg_keycol *k = &p->table.cols[c];
-        k->vals[m] = k->vals[g];
+        AGG_KEY_WORD(k, m) = AGG_KEY_WORD(k, g);
         if( k->tags ) k->tags[m] = k->tags[g];
         if( k->lens ) k->lens[m] = k->lens[g];
       }
@@ -1746,7 +1748,7 @@ const int64_t *groupby_int_column(const groupby *gb, int part, int col){
     if( gb->key_ts[col] ) return 0;   /* shown as text, ordered as text */
     int kc = gb->kcol[col];
     const agg_keycol *k = kc>=0 ? &p->table.cols[kc] : kc==GB_DERIVED && p->dkeys ? &p->dkeys[col] : 0;
-    if( k==0 || k->tags || k->utag!=CV_INT || k->cap<ng ) return 0;
+    if( k==0 || k->tags || k->utag!=CV_INT || k->cap<ng || k->stride!=1 ) return 0;
     return (const int64_t*)k->vals;
   }
   const agg_state *s = &p->states[col - gb->keys.n];

@@ -48,7 +48,7 @@ void agg_table_free(agg_table *t){
       agg_keycol_free(&t->cols[c]);
     }
   }
-  free(t->cols); agg_mem_free(t->buckets);
+  free(t->cols); agg_mem_free(t->buckets); agg_mem_free(t->recs);
   memset(t, 0, sizeof(*t));
 }
 
@@ -77,8 +77,8 @@ pred_value agg_keycol_value(const agg_keycol *k, uint32_t slot){
   memset(&v, 0, sizeof(v));
   v.type = agg_keycol_tag(k, slot);
   switch( v.type ){
-    case CV_INT: v.i = (int64_t)k->vals[slot]; break;
-    case CV_REAL: memcpy(&v.f, &k->vals[slot], 8); break;
+    case CV_INT: v.i = (int64_t)AGG_KEY_WORD(k, slot); break;
+    case CV_REAL: memcpy(&v.f, &AGG_KEY_WORD(k, slot), 8); break;
     case CV_TEXT: case CV_BLOB:
       v.p = agg_keycol_bytes(k, slot);
       v.n = agg_keycol_len(k, slot);
@@ -96,19 +96,21 @@ static inline int agg_key_same(const agg_keycol *k, uint32_t slot,
   if( st==rt ){
     switch( st ){
       case CV_NULL: return 1;
-      case CV_INT: return (int64_t)k->vals[slot]==cv_int(v, row);
-      case CV_REAL: { double f; memcpy(&f, &k->vals[slot], 8); return f==cv_real(v, row); }
+      case CV_INT: return (int64_t)AGG_KEY_WORD(k, slot)==cv_int(v, row);
+      case CV_REAL: { double f; memcpy(&f, &AGG_KEY_WORD(k, slot), 8); return f==cv_real(v, row); }
       default: {
         cv_str s = cv_bytes(v, row);
-        uint64_t w = k->vals[slot];
+        uint64_t w = AGG_KEY_WORD(k, slot);
         if( w & AGG_INLINE_FLAG ) return s.n<=AGG_INLINE_BYTES && agg_inline_word(s.p, s.n)==w;
-        return s.n==k->lens[slot] && memcmp(s.p, k->heap + w, s.n)==0;
+        uint32_t n = (uint32_t)(w >> AGG_HEAP_OFF_BITS);
+        if( n==AGG_HEAP_LEN ) n = k->lens[slot];
+        return s.n==n && memcmp(s.p, k->heap + (w & AGG_HEAP_OFF_MASK), s.n)==0;
       }
     }
   }
-  if( st==CV_INT && rt==CV_REAL ) return agg_int_real_compare((int64_t)k->vals[slot], cv_real(v, row))==0;
+  if( st==CV_INT && rt==CV_REAL ) return agg_int_real_compare((int64_t)AGG_KEY_WORD(k, slot), cv_real(v, row))==0;
   if( st==CV_REAL && rt==CV_INT ){
-    double f; memcpy(&f, &k->vals[slot], 8);
+    double f; memcpy(&f, &AGG_KEY_WORD(k, slot), 8);
     return agg_int_real_compare(cv_int(v, row), f)==0;
   }
   return 0;
@@ -244,6 +246,15 @@ static int agg_regrow(agg_table *t){
 /* Grow the key columns to hold at least one more group. */
 static int agg_grow_groups(agg_table *t){
   uint32_t cap = t->cap ? (t->cap > AGG_MAX_GROUPS/2 ? AGG_MAX_GROUPS : t->cap*2) : 64;
+  if( t->nkey>1 ){
+    uint64_t *r = agg_mem_realloc(t->recs, (size_t)cap * (size_t)t->nkey * 8);
+    if( r==0 ) return -1;
+    t->recs = r;
+    for(int c=0; c<t->nkey; c++){
+      t->cols[c].vals = r + c;
+      t->cols[c].stride = (uint32_t)t->nkey;
+    }
+  }
   for(int c=0; c<t->nkey; c++){
     if( agg_keycol_reserve(&t->cols[c], cap) ) return -1;
   }
@@ -254,19 +265,23 @@ static int agg_grow_groups(agg_table *t){
 void agg_keycol_init(agg_keycol *k){
   memset(k, 0, sizeof(*k));
   k->utag = AGG_UTAG_NONE;
+  k->stride = 1;
 }
 
 void agg_keycol_free(agg_keycol *k){
-  agg_mem_free(k->tags); agg_mem_free(k->vals);
+  agg_mem_free(k->tags);
+  if( k->stride==1 ) agg_mem_free(k->vals);   /* else the table's recs */
   agg_mem_free(k->lens); agg_mem_free(k->heap);
   agg_keycol_init(k);
 }
 
 int agg_keycol_reserve(agg_keycol *k, uint32_t n){
   if( n<=k->cap ) return 0;
-  uint64_t *v = agg_mem_realloc(k->vals, (size_t)n * 8);
-  if( v==0 ) return -1;
-  k->vals = v;
+  if( k->stride==1 ){
+    uint64_t *v = agg_mem_realloc(k->vals, (size_t)n * 8);
+    if( v==0 ) return -1;
+    k->vals = v;
+  }
   if( k->tags ){
     uint8_t *t = agg_mem_realloc(k->tags, n);
     if( t==0 ) return -1;
@@ -309,20 +324,23 @@ static int agg_keycol_set_bytes(agg_keycol *k, uint32_t slot, const char *p, uin
   }
   k->lens[slot] = n;
   if( n<=AGG_INLINE_BYTES ){
-    k->vals[slot] = agg_inline_word(p, n);
+    AGG_KEY_WORD(k, slot) = agg_inline_word(p, n);
     return 0;
   }
-  k->vals[slot] = k->heap_len;
+  if( k->heap_len > AGG_HEAP_OFF_MASK ) return -1;
+  AGG_KEY_WORD(k, slot) = k->heap_len
+      | (uint64_t)(n < AGG_HEAP_LEN ? n : AGG_HEAP_LEN) << AGG_HEAP_OFF_BITS;
   return agg_keycol_append(k, p, n);
 }
 
 int agg_keycol_set(agg_keycol *k, uint32_t slot, const pred_value *x){
   if( agg_keycol_set_tag(k, slot, x->type) ) return -1;
   if( k->lens ) k->lens[slot] = 0;
-  k->vals[slot] = 0;
+  uint64_t *w = &AGG_KEY_WORD(k, slot);
+  *w = 0;
   switch( x->type ){
-    case CV_INT: k->vals[slot] = (uint64_t)x->i; break;
-    case CV_REAL: memcpy(&k->vals[slot], &x->f, 8); break;
+    case CV_INT: *w = (uint64_t)x->i; break;
+    case CV_REAL: memcpy(w, &x->f, 8); break;
     case CV_TEXT: case CV_BLOB: return agg_keycol_set_bytes(k, slot, x->p, x->n);
     default: break;
   }
@@ -399,13 +417,17 @@ static int agg_nlookup(agg_table *t, const col_vector *const *keys,
         uint64_t b = t->buckets[agg_home(t, h2)];
         uint32_t s2 = AGG_BUCKET_SLOT(b);
         if( s2!=AGG_EMPTY && s2<t->ngroup && (uint32_t)(b>>32)==AGG_FP(h2) ){
-          /* every key column is compared: a miss each, two when the
-          ** groups' storage classes differ */
+          /* every key column is compared: the group's words (one line
+          ** for up to 8 columns), and its tags where kept */
+          if( t->recs ){
+            const uint64_t *w = &t->recs[(size_t)s2 * (uint32_t)t->nkey];
+            __builtin_prefetch(w);
+            __builtin_prefetch(w + t->nkey - 1);
+          }
           for(int c=0; c<t->nkey && c<4; c++){
             const agg_keycol *kc = &t->cols[c];
-            __builtin_prefetch(&kc->vals[s2]);
+            if( t->recs==0 ) __builtin_prefetch(&kc->vals[s2]);
             if( kc->tags ) __builtin_prefetch(&kc->tags[s2]);
-            if( kc->lens ) __builtin_prefetch(&kc->lens[s2]);
           }
         }
       }
@@ -474,15 +496,20 @@ int agg_table_lookup(agg_table *t, const col_vector *const *keys,
 }
 
 void agg_table_key_vector(const agg_table *t, int col, uint32_t from, uint32_t n,
-                          col_vector *out, cv_str *strs){
+                          col_vector *out, cv_str *strs, uint64_t *words){
   const agg_keycol *k = &t->cols[col];
+  const uint64_t *vals = k->vals + from;
+  if( k->stride!=1 ){
+    for(uint32_t i=0; i<n; i++) words[i] = AGG_KEY_WORD(k, from+i);
+    vals = words;
+  }
   memset(out, 0, sizeof(*out));
   out->form = CV_FLAT;
   out->type = k->tags || k->utag==AGG_UTAG_NONE ? CV_NULL : k->utag;
   out->n = n;
   out->tags = k->tags ? k->tags + from : 0;
-  out->i64 = (const int64_t*)(k->vals + from);
-  out->f64 = (const double*)(k->vals + from);
+  out->i64 = (const int64_t*)vals;
+  out->f64 = (const double*)vals;
   out->str = strs;
   if( k->lens==0 ) return;
   for(uint32_t i=0; i<n; i++){
@@ -510,18 +537,20 @@ static int agg_table_rehash_chunks(const agg_table *src, agg_chunk_fn fn, void *
   col_vector *vecs = calloc((size_t)nkey + 1, sizeof(col_vector));
   const col_vector **keys = calloc((size_t)nkey + 1, sizeof(col_vector*));
   cv_str *strs = malloc(((size_t)nkey + 1) * CHUNK * sizeof(cv_str));
+  uint64_t *words = malloc(((size_t)nkey + 1) * CHUNK * 8);
   uint64_t *hashes = malloc(CHUNK * sizeof(uint64_t));
   agg_hasher hs;
   agg_hasher_init(&hs);
   int rc = COL_OK;
-  if( !vecs || !keys || !strs || !hashes ){
+  if( !vecs || !keys || !strs || !words || !hashes ){
     rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory merging tables");
     goto done;
   }
   for(uint32_t from=0; from<src->ngroup; from+=CHUNK){
     uint32_t n = src->ngroup - from < CHUNK ? src->ngroup - from : CHUNK;
     for(int c=0; c<nkey; c++){
-      agg_table_key_vector(src, c, from, n, &vecs[c], strs + (size_t)c*CHUNK);
+      agg_table_key_vector(src, c, from, n, &vecs[c], strs + (size_t)c*CHUNK,
+                           words + (size_t)c*CHUNK);
       keys[c] = &vecs[c];
     }
     if( agg_hash_keys(&hs, keys, nkey, 0, n, hashes) ){
@@ -532,7 +561,7 @@ static int agg_table_rehash_chunks(const agg_table *src, agg_chunk_fn fn, void *
   }
 done:
   agg_hasher_free(&hs);
-  free(vecs); free(keys); free(strs); free(hashes);
+  free(vecs); free(keys); free(strs); free(words); free(hashes);
   return rc;
 }
 

@@ -41,7 +41,11 @@ typedef struct agg_keycol {
                           ** group's is utag */
   uint64_t *vals;         /* INTEGER, REAL bits; TEXT/BLOB: up to
                           ** AGG_INLINE_BYTES bytes themselves
-                          ** (agg_inline_word), else their offset in heap */
+                          ** (agg_inline_word), else their offset in heap;
+                          ** slot's word is vals[slot*stride] (AGG_KEY_WORD) */
+  uint32_t stride;        /* 1, or in a table of several key columns their
+                          ** count: the table owns one block of every
+                          ** group's words side by side (agg_table.recs) */
   uint32_t *lens;         /* TEXT/BLOB length in bytes (0 for other
                           ** classes), or NULL while no group is TEXT/BLOB */
   char *heap;             /* TEXT/BLOB bytes of all groups (malloc'd) */
@@ -59,6 +63,17 @@ typedef struct agg_keycol {
 ** miss into the heap (a minute '00'..'59', an empty SearchPhrase, most
 ** phone models). */
 #define AGG_INLINE_BYTES 7
+
+/* A TEXT/BLOB longer than that lives in the heap; its word holds its
+** offset in the low 40 bits and its length in the 23 above (AGG_HEAP_LEN
+** when it is that long or longer: then lens has it), so a probe compares
+** a stored string's length without reading lens, one cache miss fewer. */
+#define AGG_HEAP_OFF_BITS 40
+#define AGG_HEAP_OFF_MASK ((1ull<<AGG_HEAP_OFF_BITS) - 1)
+#define AGG_HEAP_LEN 0x7fffffu
+
+/* Key column k's value word for the group in slot. */
+#define AGG_KEY_WORD(k, slot) ((k)->vals[(size_t)(slot) * (k)->stride])
 #define AGG_INLINE_FLAG (1ull<<63)
 
 static inline uint64_t agg_inline_word(const char *p, uint32_t n){
@@ -76,8 +91,9 @@ static inline uint32_t agg_keycol_len(const agg_keycol *k, uint32_t slot){
 }
 /* The bytes of the TEXT/BLOB group in slot (len agg_keycol_len). */
 static inline const char *agg_keycol_bytes(const agg_keycol *k, uint32_t slot){
-  if( k->vals[slot] & AGG_INLINE_FLAG ) return (const char*)&k->vals[slot];
-  return k->heap + k->vals[slot];
+  const uint64_t *w = &AGG_KEY_WORD(k, slot);
+  if( *w & AGG_INLINE_FLAG ) return (const char*)w;
+  return k->heap + (*w & AGG_HEAP_OFF_MASK);
 }
 
 typedef struct agg_table {
@@ -90,6 +106,12 @@ typedef struct agg_table {
   uint32_t cap;           /* groups the key columns have room for */
   int nkey;               /* key columns */
   agg_keycol *cols;       /* nkey columns (malloc'd) */
+  uint64_t *recs;         /* nkey>1: every group's key words side by side,
+                          ** cap*nkey of them, the columns' vals pointing
+                          ** in. A probe that compares several keys then
+                          ** reads one cache line of the group's, not one
+                          ** per column: at millions of groups each was a
+                          ** cache miss. */
   int wide;               /* buckets are agg_wbuckets (table.c), 16 bytes:
                           ** agg_table_hashes_exact */
   uint32_t max_groups;    /* 0, or the most groups agg_table_lookup makes:
@@ -138,10 +160,11 @@ uint64_t agg_table_owned(const agg_table *t);
 
 /* Slots [from, from+n) of key column col as a FLAT vector of n rows
 ** (tagged when the column's groups differ in storage class), pointing into
-** the table; strs (n entries) holds its TEXT and
-** BLOB values. Valid until the table changes. */
+** the table; strs (n entries) holds its TEXT and BLOB values, words (n
+** entries) the values of a column interleaved with others (recs). Valid
+** until the table changes. */
 void agg_table_key_vector(const agg_table *t, int col, uint32_t from, uint32_t n,
-                          col_vector *out, cv_str *strs);
+                          col_vector *out, cv_str *strs, uint64_t *words);
 
 /* Add every group of src to dst (same key columns): map[s] gets the slot in
 ** dst of src's group s. Groups new to dst follow its own, in src's order,

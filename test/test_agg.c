@@ -246,6 +246,87 @@ static void test_inline_short_keys(void){
   tv_free(&pl);
 }
 
+/* A table of several key columns keeps each group's words side by side
+** (recs) and a heap string's length in its word, up to AGG_HEAP_LEN (past
+** it, lens): keys of lengths on both sides of that bound, two that differ
+** only in their last byte, under one hash so every probe compares bytes,
+** across several growths of the groups, are found again, read back
+** (agg_table_key_vector copies the interleaved words out) and survive a
+** merge into a second table. */
+static void test_interleaved_keys(void){
+  enum { N = 3000, NL = 6, NBIG = 2*NL };
+  const uint32_t lens[NL] = { 8, 9, AGG_HEAP_LEN - 1, AGG_HEAP_LEN, AGG_HEAP_LEN + 1, AGG_HEAP_LEN + 1 };
+  /* group g's key length: lens[g % NL] for the first NBIG, 8 + g % 50 after */
+#define TI_LEN(g) ((uint32_t)(g) < NBIG ? lens[(g) % NL] : 8u + (uint32_t)(g) % 50)
+  char *big = malloc((size_t)AGG_HEAP_LEN + 2);
+  CHECK(big!=0);
+  if( big==0 ) return;
+  memset(big, 'x', (size_t)AGG_HEAP_LEN + 2);
+  char *big2 = malloc((size_t)AGG_HEAP_LEN + 2);
+  CHECK(big2!=0);
+  if( big2==0 ){ free(big); return; }
+  memcpy(big2, big, (size_t)AGG_HEAP_LEN + 2);
+  big2[AGG_HEAP_LEN] = 'y';                  /* the last byte of length +1 */
+  tv_pool pl = {0};
+  pred_value *a = tv_alloc(&pl, 2*N*sizeof(pred_value));
+  pred_value *b = tv_alloc(&pl, 2*N*sizeof(pred_value));
+  pred_value *c = tv_alloc(&pl, 2*N*sizeof(pred_value));
+  for(int i=0; i<2*N; i++){
+    int j = i % N;
+    a[i] = tv_int(j / NL);
+    memset(&b[i], 0, sizeof(b[i]));
+    b[i].type = CV_TEXT; b[i].n = TI_LEN(j);
+    b[i].p = j % NL == NL-1 ? big2 : big;
+    c[i] = j % 3 ? tv_text("0123456789ab") : tv_null();
+  }
+  const col_vector *keys[3] = { tv_flat(&pl, a, 2*N, 0), tv_flat(&pl, b, 2*N, 0), tv_flat(&pl, c, 2*N, 0) };
+  uint64_t *h = tv_alloc(&pl, 2*N*8);
+  uint32_t *gid = tv_alloc(&pl, 2*N*4);
+  for(int i=0; i<2*N; i++) h[i] = 0x9e3779b97f4a7c15ull * (uint64_t)(i % N / NL);
+  agg_table t; CHECK(agg_table_init(&t, 3)==0);
+  col_error err; col_error_clear(&err);
+  uint32_t nnew;
+  CHECK(agg_table_lookup(&t, keys, 0, N, h, gid, &nnew, &err)==COL_OK);
+  CHECK(agg_table_lookup(&t, keys, 0, 2*N, h, gid, &nnew, &err)==COL_OK);
+  CHECK_EQ_INT(nnew, 0);
+  CHECK_EQ_INT(t.ngroup, N);
+  CHECK(t.recs!=0 && t.cols[1].stride==3);
+  for(int i=0; i<2*N; i++) CHECK_EQ_INT(gid[i], i % N);
+  for(uint32_t g=0; g<N; g++){
+    pred_value x = agg_table_key(&t, 1, g);
+    CHECK_EQ_INT(x.n, TI_LEN(g));
+    CHECK(memcmp(x.p, g % NL == NL-1 ? big2 : big, x.n)==0);
+    CHECK_EQ_INT(agg_table_key(&t, 0, g).i, g / NL);
+    CHECK_EQ_INT(agg_table_key(&t, 2, g).type, g % 3 ? CV_TEXT : CV_NULL);
+  }
+  col_vector kv; cv_str strs[N]; uint64_t words[N];
+  agg_table_key_vector(&t, 0, 10, 100, &kv, strs, words);
+  for(uint32_t k=0; k<100; k++) CHECK_EQ_INT(kv.i64[k], (10 + k) / NL);
+  /* merged: dst already holds the odd groups, in its own order */
+  agg_table u; CHECK(agg_table_init(&u, 3)==0);
+  uint32_t *odd = tv_alloc(&pl, N*4), *map = tv_alloc(&pl, N*4), m = 0;
+  for(uint32_t r=N; r-- > 0; ) if( r & 1 ) odd[m++] = r;
+  /* a merge hashes t's keys with agg_hash_keys: so must u's lookups */
+  agg_hasher hs; agg_hasher_init(&hs);
+  agg_hash_keys(&hs, keys, 3, 0, N, h);
+  agg_hasher_free(&hs);
+  CHECK(agg_table_lookup(&u, keys, odd, m, h, gid, &nnew, &err)==COL_OK);
+  CHECK(agg_table_merge(&u, &t, map, &err)==COL_OK);
+  CHECK_EQ_INT(u.ngroup, N);
+  for(uint32_t g=0; g<N; g++){
+    uint32_t s = map[g];
+    CHECK_EQ_INT(s, g & 1 ? (N - 1 - g) / 2 : m + g / 2);
+    pred_value x = agg_table_key(&u, 1, s);
+    CHECK_EQ_INT(x.n, TI_LEN(g));
+    CHECK(x.n==0 || x.p[x.n-1]==(g < NBIG && g % NL == NL-1 ? 'y' : 'x'));
+  }
+  agg_table_free(&u);
+  agg_table_free(&t);
+  tv_free(&pl);
+  free(big); free(big2);
+#undef TI_LEN
+}
+
 static void test_found_after_rehash(void){
   tv_pool pl = {0};
   enum { N = 1000 };
@@ -1466,6 +1547,7 @@ int main(int argc, char **argv){
   RUN(test_distinct_split);
   RUN(test_kbn_sums);
   RUN(test_inline_short_keys);
+  RUN(test_interleaved_keys);
   RUN(test_owned_bytes_counted);
   RUN(test_real_text);
   RUN(test_ascii_run);
