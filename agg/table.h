@@ -9,9 +9,13 @@
 ** touching a key; no per-group hash is kept (merging two tables hashes
 ** the stored keys again). Keys are stored a column at a time (a value word
 ** per group, tags and lengths only when needed; TEXT/BLOB bytes in a
-** per-column heap the table owns). A group's slot is the number of groups
-** before it, so groups come out in the order they were first seen. Memory
-** is charged by capacity, strings included.
+** per-column heap the table owns), except that a table of several key
+** columns keeps each group's value words side by side (recs), the one
+** place seed 003's layout gave way: a probe compares every column, and at
+** millions of groups each column's word was a cache miss of its own. A
+** group's slot is the number of groups before it, so groups come out in
+** the order they were first seen. Memory is charged by capacity, strings
+** included.
 **
 ** Equality is SQLite's GROUP BY equality: NULL with NULL, INTEGER and REAL
 ** numerically (1 and 1.0, -0.0 and 0.0 are one group; the first seen value
