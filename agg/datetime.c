@@ -30,6 +30,8 @@ typedef struct agg_dt {
   uint8_t is_utc;         /* 3.42's isUtc and isLocal: the time is known to */
   uint8_t is_local;       /* be UTC / local ('utc' / 'localtime' do nothing) */
   uint8_t use_subsec;     /* 'subsec' ran: milliseconds shown */
+  int8_t n_floor;         /* date.c's nFloor: days past the month's end the
+                          ** last month or year step made, for 'floor' */
 } agg_dt;
 
 /* agg_dt.rules: what later SQLite versions do differently (col_dialect) */
@@ -39,6 +41,8 @@ typedef struct agg_dt {
 #define DT_LOCAL_340 8    /* date_local AGG_LOCAL_340 */
 #define DT_LOCAL_342 16   /* date_local AGG_LOCAL_342 */
 #define DT_SUBSEC   32    /* date_subsec */
+#define DT_YMD      64    /* date_ymd_mod */
+#define DT_FLOOR   128    /* date_floor */
 
 static int dt_rules(const col_dialect *d){
   if( d==0 ) return DT_LOCAL_340;
@@ -46,13 +50,23 @@ static int dt_rules(const col_dialect *d){
        | (d->date_hour24 ? DT_HOUR24 : 0)
        | (d->date_local==AGG_LOCAL_340 ? DT_LOCAL_340 : 0)
        | (d->date_local==AGG_LOCAL_342 ? DT_LOCAL_342 : 0)
-       | (d->date_subsec ? DT_SUBSEC : 0);
+       | (d->date_subsec ? DT_SUBSEC : 0)
+       | (d->date_ymd_mod ? DT_YMD : 0) | (d->date_floor ? DT_FLOOR : 0);
 }
 
 static int dt_days_of_month(int Y, int M){
   if( (1<<M) & 0x15aa ) return 31;
   if( M!=2 ) return 30;
   return Y%4==0 && (Y%100!=0 || Y%400==0) ? 29 : 28;
+}
+
+/* date.c's computeFloor: how many days the day of the month is past the
+** month's end, as a date was read or a step of months or years left it
+** ('floor' takes them back). */
+static void dt_floor_days(agg_dt *p){
+  if( p->D<=28 || ((1<<p->M) & 0x15aa) ) p->n_floor = 0;
+  else if( p->M!=2 ) p->n_floor = (int8_t)(p->D==31);
+  else p->n_floor = (int8_t)(p->D - dt_days_of_month(p->Y, 2));
 }
 
 static int dt_isspace(char c){ return c==' '||c=='\t'||c=='\n'||c=='\v'||c=='\f'||c=='\r'; }
@@ -187,6 +201,7 @@ static int dt_ymd(const char *z, agg_dt *p){
   }
   p->valid_jd = 0; p->valid_ymd = 1;
   p->Y = neg ? -Y : Y; p->M = M; p->D = D;
+  dt_floor_days(p);
   if( p->valid_tz ) dt_compute_jd(p);
   return 0;
 }
@@ -300,6 +315,53 @@ static const struct { const char *name; double limit, secs; } dt_units[] = {
   { "month", 176546.0, 2592000.0 }, { "year", 14713.0, 31536000.0 },
 };
 
+/* (+|-)YYYY-MM-DD[ HH:MM[:SS[.FFF]]] as parseModifier reads it since 3.43:
+** a sign, 4 digits (or 5 up to 14712) and '-' commit to this form; a
+** month past 11, a day past 30 or anything else after them makes the
+** result NULL (as every version's reading does). 0 when buf[0..n) is of
+** the form (m set), 1 when not. */
+static int dt_ymd_mod_parse(const char *buf, uint32_t n, agg_date_mod *m){
+  if( buf[0]!='+' && buf[0]!='-' ) return 1;
+  uint32_t w = 0;
+  while( w<5 && 1+w<n && dt_isdigit(buf[1+w]) ) w++;
+  if( w<4 || 1+w>=n || buf[1+w]!='-' ) return 1;
+  int y = 0;
+  for(uint32_t i=0; i<w; i++) y = y*10 + (buf[1+i] - '0');
+  if( w==5 && y>14712 ) return 1;
+  /* committed: from here what is not a valid modifier is NULL */
+  m->kind = AGG_DM_NULL;
+  const char *z = buf + 2 + w;            /* after the '-' */
+  int mo, d;
+  int *o[2] = { &mo, &d };
+  if( dt_digits(z, "20a-20d\0", o, 2)!=2 || mo>=12 || d>=31 ) return 0;
+  z += 5;
+  int64_t ms = 0;
+  int has_time = 0;
+  if( *z ){
+    int hh, mm;
+    int *t[2] = { &hh, &mm };
+    if( !dt_isspace(*z) || dt_digits(z+1, "20c:20e\0", t, 2)!=2 ) return 0;
+    /* the time as '+HH:MM[:SS[.FFF]]' reads it; an hour of 24 or more
+    ** digits of a second than the versions agree on go to SQLite */
+    const char *f = strchr(z+1, '.');
+    if( hh>=24 || (f && strspn(f+1, "0123456789")>3) ) return 1;
+    agg_dt tx;
+    dt_clear(&tx, 0);
+    if( dt_hms(z+1, &tx) ) return 0;
+    dt_compute_jd(&tx);
+    tx.jd -= 43200000;
+    tx.jd -= (tx.jd/86400000)*86400000;
+    ms = tx.jd;
+    has_time = 1;
+  }
+  m->kind = AGG_DM_ADD_YMD;
+  m->n = buf[0]=='-' ? -1 : 1;
+  m->y = y; m->mo = mo; m->d = d;
+  m->ms = buf[0]=='-' ? -ms : ms;
+  m->has_time = has_time;
+  return 0;
+}
+
 int agg_date_mod_parse(const char *z, uint32_t n, agg_date_mod *m){
   memset(m, 0, sizeof(*m));
   /* 3.40 reads at most 29 bytes of a modifier, later versions all of it */
@@ -327,6 +389,9 @@ int agg_date_mod_parse(const char *z, uint32_t n, agg_date_mod *m){
     m->kind = AGG_DM_WEEKDAY; m->n = (int)r;
     return 0;
   }
+  if( dt_same(buf, n, "floor") ){ m->kind = AGG_DM_FLOOR; return 0; }
+  if( dt_same(buf, n, "ceiling") ){ m->kind = AGG_DM_CEILING; return 0; }
+  if( dt_ymd_mod_parse(buf, n, m)==0 ) return 0;
   if( !(buf[0]=='+' || buf[0]=='-' || dt_isdigit(buf[0])) ) return 1;
   uint32_t k = 1;
   while( k<n && buf[k]!=':' && !dt_isspace(buf[k]) ) k++;
@@ -554,6 +619,34 @@ static int dt_utc(agg_dt *p, agg_tz_cache *c){
 ** (from 0): 1 when the result is NULL. */
 static int dt_modify(agg_dt *p, const agg_date_mod *m, int idx){
   switch( m->kind ){
+    case AGG_DM_FLOOR: case AGG_DM_CEILING:
+      if( !(p->rules & DT_FLOOR) ) return 1;
+      dt_compute_jd(p);
+      if( m->kind==AGG_DM_FLOOR ) p->jd -= (int64_t)p->n_floor*86400000;
+      else p->n_floor = 0;
+      dt_clear_ymd_hms_tz(p);
+      return 0;
+    case AGG_DM_ADD_YMD: {
+      if( !(p->rules & DT_YMD) ) return 1;
+      dt_compute_ymd(p);
+      dt_compute_hms(p);
+      p->valid_jd = 0;
+      p->Y += m->n*m->y;
+      p->M += m->n*m->mo;
+      int x = p->M>0 ? (p->M-1)/12 : (p->M-12)/12;
+      p->Y += x;
+      p->M -= x*12;
+      dt_floor_days(p);
+      dt_compute_jd(p);
+      p->valid_hms = 0; p->valid_ymd = 0;
+      p->jd += (int64_t)(m->n*m->d)*86400000;
+      if( m->has_time ){
+        dt_compute_jd(p);
+        dt_clear_ymd_hms_tz(p);
+        p->jd += m->ms;
+      }
+      return 0;
+    }
     case AGG_DM_LOCALTIME: return dt_localtime(p, m->tz);
     case AGG_DM_UTC: return dt_utc(p, m->tz);
     case AGG_DM_SUBSEC:
@@ -614,6 +707,7 @@ static int dt_modify(agg_dt *p, const agg_date_mod *m, int idx){
       ** 2000-01-01 and the amount counts */
       dt_compute_jd(p);
       dt_compute_jd(p);
+      p->n_floor = 0;
       if( agg_date_mod_shift(m, &ms) ){
         /* a fixed time: the one reading of it, which the memo over raw
         ** timestamps shares (agg/expr.c ex_date_memo_plan) */
@@ -633,6 +727,7 @@ static int dt_modify(agg_dt *p, const agg_date_mod *m, int idx){
         }else{
           p->Y += (int)r;
         }
+        dt_floor_days(p);
         p->valid_jd = 0;
         r -= (int)r;
       }

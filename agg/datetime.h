@@ -26,8 +26,11 @@
 ** and every later version read alike: 'start of day|month|year',
 ** 'weekday N', '+N unit' (unit second, minute, hour, day, month, year,
 ** with or without the s; N may have a fraction), '+HH:MM[:SS[.FFF]]',
-** 'unixepoch', 'julianday' and 'auto'; and 'localtime' and 'utc', which
-** 3.42 changed (AGG_LOCAL_*). */
+** 'unixepoch', 'julianday' and 'auto'; 'localtime' and 'utc', which 3.42
+** changed (AGG_LOCAL_*); and the ones later versions added, which make
+** the result NULL before: '(+|-)YYYY-MM-DD[ HH:MM[:SS[.FFF]]]' (3.43,
+** col_dialect.date_ymd_mod) and 'floor' and 'ceiling' (3.46,
+** col_dialect.date_floor). */
 enum { AGG_DM_NULL = 0,       /* the result is NULL (an amount past its limit) */
        AGG_DM_START_DAY, AGG_DM_START_MONTH, AGG_DM_START_YEAR,
        AGG_DM_WEEKDAY, AGG_DM_ADD, AGG_DM_ADD_MS,
@@ -40,13 +43,23 @@ enum { AGG_DM_NULL = 0,       /* the result is NULL (an amount past its limit) *
        AGG_DM_LOCALTIME, AGG_DM_UTC,
        /* 'subsec' or 'subsecond': milliseconds shown (col_dialect.date_subsec;
        ** without it the result is NULL, as in 3.40) */
-       AGG_DM_SUBSEC };
+       AGG_DM_SUBSEC,
+       /* (+|-)YYYY-MM-DD[ HH:MM[:SS[.FFF]]]: years and months on the
+       ** calendar, then days, then the time (date_ymd_mod) */
+       AGG_DM_ADD_YMD,
+       /* a day past its month's end that '+N months|years' or ADD_YMD made:
+       ** back to the month's last day, or on into the next month (the
+       ** default; date_floor) */
+       AGG_DM_FLOOR, AGG_DM_CEILING };
 typedef struct agg_tz_cache agg_tz_cache;
 typedef struct agg_date_mod {
   int kind;               /* AGG_DM_* */
-  int n;                  /* WEEKDAY: the day (0 Sunday); ADD: the unit 0..5 */
+  int n;                  /* WEEKDAY: the day (0 Sunday); ADD: the unit 0..5;
+                          ** ADD_YMD: -1 subtract, 1 add */
   double r;               /* ADD: the amount */
-  int64_t ms;             /* ADD_MS: milliseconds to add */
+  int64_t ms;             /* ADD_MS, ADD_YMD: milliseconds to add (signed) */
+  int y, mo, d;           /* ADD_YMD: years, months (0..11), days (0..30) */
+  int has_time;           /* ADD_YMD: a time followed the date */
   agg_tz_cache *tz;       /* LOCALTIME, UTC: the zone's offsets by hour, or
                           ** NULL (agg_tz_cache_new; one user at a time) */
 } agg_date_mod;

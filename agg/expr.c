@@ -429,7 +429,8 @@ static int ex_date_mods(ex_parser *p, agg_expr *e){
     if( agg_date_mod_parse(a->lit.p, a->lit.n, m) ){
       col_error_set(p->err, COL_ERROR, "group_by does not evaluate the date modifier '%.*s' "
                     "(it reads 'start of day|month|year', 'weekday N', '+N days|hours|minutes|seconds|months|years', "
-                    "'+HH:MM[:SS]', 'unixepoch', 'julianday', 'auto', 'localtime', 'utc' and 'subsec'; use SQLite's own GROUP BY)", (int)a->lit.n, a->lit.p);
+                    "'+HH:MM[:SS]', '+YYYY-MM-DD[ HH:MM[:SS]]', 'floor', 'ceiling', 'unixepoch', 'julianday', 'auto', "
+                    "'localtime', 'utc' and 'subsec'; use SQLite's own GROUP BY)", (int)a->lit.n, a->lit.p);
       return 1;
     }
     if( m->kind==AGG_DM_LOCALTIME || m->kind==AGG_DM_UTC ) m->tz = agg_tz_cache_new();

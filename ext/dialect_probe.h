@@ -194,7 +194,9 @@ static void columnar_dialect_ask(sqlite3 *db, col_dialect *d){
   if( sqlite3_prepare_v2(db, "SELECT date('2013-02-30'), strftime('%F', '2013-07-15'),"
         " strftime('%V', '2013-07-15'), strftime('%f', '2000-01-01 00:00:45.9996'),"
         " strftime('%J', '-1900-10-31'), time('2000-01-01 24:00:00'),"
-        " datetime('2000-01-01 00:00:00.5', 'subsec')", -1, &st, 0)==SQLITE_OK
+        " datetime('2000-01-01 00:00:00.5', 'subsec'),"
+        " date('2000-01-31', '+0000-01-00') || datetime('2000-01-31 10:00', '-0001-01-01 01:30:15.5'),"
+        " date('2000-01-31', '+1 month', 'floor') || date('2000-03-31', '-0000-01-00', 'ceiling')", -1, &st, 0)==SQLITE_OK
    && sqlite3_step(st)==SQLITE_ROW ){
     const char *f = (const char*)sqlite3_column_text(st, 3);
     const char *neg = (const char*)sqlite3_column_text(st, 4);
@@ -208,6 +210,10 @@ static void columnar_dialect_ask(sqlite3 *db, col_dialect *d){
                      && strcmp((const char*)sqlite3_column_text(st, 0), "2013-03-02")==0;
     d->strftime_344 = sqlite3_column_type(st, 1)!=SQLITE_NULL;
     d->strftime_346 = sqlite3_column_type(st, 2)!=SQLITE_NULL;
+    const char *ymd = (const char*)sqlite3_column_text(st, 7);
+    const char *fl = (const char*)sqlite3_column_text(st, 8);
+    d->date_ymd_mod = ymd && strcmp(ymd, "2000-03-021998-12-30 08:29:44")==0;
+    d->date_floor = d->date_ymd_mod && fl && strcmp(fl, "2000-02-292000-03-02")==0;
   }
   sqlite3_finalize(st);
   columnar_dialect_json(db, d);

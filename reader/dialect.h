@@ -57,6 +57,10 @@ typedef struct col_dialect {
   uint8_t date_subsec;    /* the modifier 'subsec' (3.42): datetime() and
                           ** time() show milliseconds, unixepoch() is REAL,
                           ** %s has three decimals; 0: it makes NULL */
+  uint8_t date_ymd_mod;   /* the modifier (+|-)YYYY-MM-DD[ HH:MM[:SS]]
+                          ** (3.43); 0: it makes NULL */
+  uint8_t date_floor;     /* the modifiers 'floor' and 'ceiling' (3.46); 0:
+                          ** they make NULL */
   uint8_t date_hour24;    /* hour 24 only as 24:00:00, read as the next
                           ** day's 00:00:00 (3.54); 0: 24:MM:SS as given */
   uint8_t like_case_sensitive; /* LIKE tells case apart (PRAGMA

@@ -30,6 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
     dia.like_blobs = dia.utf8_keep_nonchar = dia.utf8_lead_any = dia.sum_kbn = 1;
     dia.date_normalize = dia.strftime_344 = dia.strftime_346 = 1;
     dia.date_ms_cut = dia.date_jd_exact = dia.date_hour24 = 1;
+    dia.date_subsec = dia.date_ymd_mod = dia.date_floor = 1;
     dia.real_digits = 17;
     dia.real_text = fuzz_real_text;
     dia.json_null_label_skip = dia.json_label_cstr = dia.json_jsonb = 1;

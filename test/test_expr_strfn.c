@@ -387,7 +387,12 @@ static void test_date_modifiers(void){
     "+86399 seconds", "+0.001 seconds", "+05:30", "-08:00", "+01:02:03.5", "+14712 years",
     "-14712 years", "+176545 months", "+5373484 days", "START OF MONTH", "+2 MONTHS", "+1e2 days",
     "unixepoch", "julianday", "auto", "UnixEpoch", "localtime", "utc", "LocalTime", "subsec",
-    "SubSecond" };
+    "SubSecond", "+0001-02-03", "-0000-11-30", "+0000-01-00 12:30", "-0001-00-00 01:02:03.5",
+    "+00002-01-00", "+0000-12-00", "+0000-00-31", "+0000-01-00 x", "+0000-01-00 25:00",
+    "floor", "ceiling", "Floor", "+0000-01-00 10:00 +05:00" };
+  /* steps that can leave a day past its month's end, for 'floor' */
+  static const char *steps[] = { "+1 month", "-1 month", "+13 months", "+1 year", "-3 years",
+    "+1.5 months", "+0000-01-00", "-0001-01-00", "+0004-00-00 12:00", "+1 day", "start of month" };
   static const char *fmts[] = { "%Y-%m-%d %H:%M:%f", "%j %w %W", "%s", "%J" };
   sqlite3 *db; col_dialect d;
   sqlite3_stmt *st = oracle_open(&db, &d, "SELECT strftime(?1, ?2, ?3, ?4)");
@@ -406,6 +411,11 @@ static void test_date_modifiers(void){
     /* two modifiers, the second often a no-op */
     agg_date_mod m[2];
     const char *mz[2] = { mods[rnd(nm)], rnd(2) ? mods[rnd(nm)] : "+0 days" };
+    if( rnd(4)==0 ){
+      mz[0] = steps[rnd(sizeof(steps)/sizeof(steps[0]))];
+      mz[1] = rnd(2) ? "floor" : "ceiling";
+      if( rnd(3)==0 ){ const char *t = mz[0]; mz[0] = mz[1]; mz[1] = t; }
+    }
     for(int i=0; i<2; i++) CHECK(agg_date_mod_parse(mz[i], (uint32_t)strlen(mz[i]), &m[i])==0);
     /* a number no Julian day reads followed by 'utc' goes through date.c's
     ** zeroed error state in ways group_by does not follow in every zone
@@ -434,7 +444,8 @@ static void test_date_modifiers(void){
   sqlite3_close(db);
   /* what group_by leaves to SQLite */
   static const char *refused[] = { "subsecs",
-    "floor", "ceiling", "+0001-02-03", "start of week", "weekday 7", "weekday 1.5", "+1 fortnight",
+    "floors", "ceil", "+99999-01-01", "+0000-01-00 24:00", "+0000-01-00 10:00:00.1234",
+    "start of week", "weekday 7", "weekday 1.5", "+1 fortnight",
     "+1.0000000000000000000000001 days", "", "+24:00" };
   for(size_t i=0; i<sizeof(refused)/sizeof(refused[0]); i++){
     agg_date_mod m;
