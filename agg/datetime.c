@@ -315,6 +315,28 @@ static const struct { const char *name; double limit, secs; } dt_units[] = {
   { "month", 176546.0, 2592000.0 }, { "year", 14713.0, 31536000.0 },
 };
 
+/* HH:MM[:SS[.FFF]] at t as a modifier adds it: its milliseconds past
+** midnight (a zone suffix applied), and its hour. 1 when t is not such a
+** time. */
+static int dt_time_offset(const char *t, int64_t *ms, int *hour){
+  agg_dt tx;
+  dt_clear(&tx, 0);
+  if( dt_hms(t, &tx) ) return 1;
+  *hour = tx.h;
+  dt_compute_jd(&tx);
+  tx.jd -= 43200000;
+  *ms = tx.jd - (tx.jd/86400000)*86400000;
+  return 0;
+}
+
+/* Months past 12 or below 1 carried into the year (date.c's step of
+** months and its YMD modifier). */
+static void dt_carry_months(agg_dt *p){
+  int x = p->M>0 ? (p->M-1)/12 : (p->M-12)/12;
+  p->Y += x;
+  p->M -= x*12;
+}
+
 /* (+|-)YYYY-MM-DD[ HH:MM[:SS[.FFF]]] as parseModifier reads it since 3.43:
 ** a sign, 4 digits (or 5 up to 14712) and '-' commit to this form; a
 ** month past 11, a day past 30 or anything else after them makes the
@@ -341,17 +363,11 @@ static int dt_ymd_mod_parse(const char *buf, uint32_t n, agg_date_mod *m){
     int hh, mm;
     int *t[2] = { &hh, &mm };
     if( !dt_isspace(*z) || dt_digits(z+1, "20c:20e\0", t, 2)!=2 ) return 0;
-    /* the time as '+HH:MM[:SS[.FFF]]' reads it; an hour of 24 or more
-    ** digits of a second than the versions agree on go to SQLite */
+    /* the time as '+HH:MM[:SS[.FFF]]' reads it; an hour of 24, or more
+    ** digits of a second than the versions agree on, go to SQLite */
     const char *f = strchr(z+1, '.');
     if( hh>=24 || (f && strspn(f+1, "0123456789")>3) ) return 1;
-    agg_dt tx;
-    dt_clear(&tx, 0);
-    if( dt_hms(z+1, &tx) ) return 0;
-    dt_compute_jd(&tx);
-    tx.jd -= 43200000;
-    tx.jd -= (tx.jd/86400000)*86400000;
-    ms = tx.jd;
+    if( dt_time_offset(z+1, &ms, &hh) ) return 0;
     has_time = 1;
   }
   m->kind = AGG_DM_ADD_YMD;
@@ -399,15 +415,12 @@ int agg_date_mod_parse(const char *z, uint32_t n, agg_date_mod *m){
   if( agg_atof(buf, k, &r)<=0 ) return 1;
   if( k<n && buf[k]==':' ){
     /* (+|-)HH:MM[:SS[.FFF]]: a time of day as an offset, hour below 24 */
-    agg_dt tx;
     const char *t = dt_isdigit(buf[0]) ? buf : buf + 1;
-    dt_clear(&tx, 0);
-    if( dt_hms(t, &tx) || tx.h>=24 ) return 1;
-    dt_compute_jd(&tx);
-    tx.jd -= 43200000;
-    tx.jd -= (tx.jd/86400000)*86400000;
+    int64_t ms;
+    int h;
+    if( dt_time_offset(t, &ms, &h) || h>=24 ) return 1;
     m->kind = AGG_DM_ADD_MS;
-    m->ms = buf[0]=='-' ? -tx.jd : tx.jd;
+    m->ms = buf[0]=='-' ? -ms : ms;
     return 0;
   }
   const char *u = buf + k;
@@ -633,9 +646,7 @@ static int dt_modify(agg_dt *p, const agg_date_mod *m, int idx){
       p->valid_jd = 0;
       p->Y += m->n*m->y;
       p->M += m->n*m->mo;
-      int x = p->M>0 ? (p->M-1)/12 : (p->M-12)/12;
-      p->Y += x;
-      p->M -= x*12;
+      dt_carry_months(p);
       dt_floor_days(p);
       dt_compute_jd(p);
       p->valid_hms = 0; p->valid_ymd = 0;
@@ -721,9 +732,7 @@ static int dt_modify(agg_dt *p, const agg_date_mod *m, int idx){
         dt_compute_hms(p);
         if( m->n==4 ){
           p->M += (int)r;
-          int x = p->M>0 ? (p->M-1)/12 : (p->M-12)/12;
-          p->Y += x;
-          p->M -= x*12;
+          dt_carry_months(p);
         }else{
           p->Y += (int)r;
         }
