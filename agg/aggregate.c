@@ -526,19 +526,14 @@ static int agg_distinct_filter(agg_state *s, const col_vector *arg, uint32_t nro
 ** as long as the sum itself. */
 static double agg_abs_bound(const int64_t *x, const uint32_t *c, const uint32_t *rows,
                             uint32_t n){
+#define AGG_ABS_AT(k) fabs((double)x[c ? c[rows[k]] : rows[k]])
   double b[4] = { 0, 0, 0, 0 };
   uint32_t k = 0;
-  if( c ){
-    for(; k+4<=n; k+=4){
-      for(int j=0; j<4; j++) b[j] += fabs((double)x[c[rows[k+j]]]);
-    }
-    for(; k<n; k++) b[0] += fabs((double)x[c[rows[k]]]);
-  }else{
-    for(; k+4<=n; k+=4){
-      for(int j=0; j<4; j++) b[j] += fabs((double)x[rows[k+j]]);
-    }
-    for(; k<n; k++) b[0] += fabs((double)x[rows[k]]);
+  for(; k+4<=n; k+=4){
+    for(int j=0; j<4; j++) b[j] += AGG_ABS_AT(k+j);
   }
+  for(; k<n; k++) b[0] += AGG_ABS_AT(k);
+#undef AGG_ABS_AT
   return (b[0] + b[1]) + (b[2] + b[3]);
 }
 

@@ -67,6 +67,7 @@ typedef struct agg_keycol {
 ** miss into the heap (a minute '00'..'59', an empty SearchPhrase, most
 ** phone models). */
 #define AGG_INLINE_BYTES 7
+#define AGG_INLINE_FLAG (1ull<<63)
 
 /* A TEXT/BLOB longer than that lives in the heap; its word holds its
 ** offset in the low 40 bits and its length in the 23 above (AGG_HEAP_LEN
@@ -78,7 +79,6 @@ typedef struct agg_keycol {
 
 /* Key column k's value word for the group in slot. */
 #define AGG_KEY_WORD(k, slot) ((k)->vals[(size_t)(slot) * (k)->stride])
-#define AGG_INLINE_FLAG (1ull<<63)
 
 static inline uint64_t agg_inline_word(const char *p, uint32_t n){
   uint64_t w = 0;
