@@ -30,12 +30,32 @@ uint32_t agg_ascii_run(const char *z, uint32_t n){
   }
 #endif
   /* a byte that is 0 borrows (0x00-1 = 0xff) and one >= 0x80 keeps its top
-  ** bit: either sets a top bit of the word; bytes above it may be flagged
-  ** falsely, which only hands them to the byte loop */
+  ** bit: either sets a top bit of the word. Only a 0 borrows, so bytes
+  ** above the first flagged one may be flagged falsely but none below it:
+  ** the lowest flag is the first bad byte. Short strings (a substr()
+  ** skipping "https://", a prefix of 4) are read as overlapping words, not
+  ** a byte at a time. */
+  uint64_t v, bad;
   for(; i+8<=n; i+=8){
-    uint64_t v;
     memcpy(&v, z+i, 8);
-    if( ((v - 0x0101010101010101ull) | v) & 0x8080808080808080ull ) break;
+    bad = ((v - 0x0101010101010101ull) | v) & 0x8080808080808080ull;
+    if( bad ) return i + (uint32_t)__builtin_ctzll(bad)/8;
+  }
+  if( i==n ) return n;
+  if( n>=8 ){
+    /* the last 8 bytes; those before i were clean, so flag nothing */
+    memcpy(&v, z+n-8, 8);
+    bad = ((v - 0x0101010101010101ull) | v) & 0x8080808080808080ull;
+    return bad ? n - 8 + (uint32_t)__builtin_ctzll(bad)/8 : n;
+  }
+  if( n>=4 ){
+    uint32_t w, b4;
+    memcpy(&w, z, 4);
+    b4 = ((w - 0x01010101u) | w) & 0x80808080u;
+    if( b4 ) return (uint32_t)__builtin_ctz(b4)/8;
+    memcpy(&w, z+n-4, 4);
+    b4 = ((w - 0x01010101u) | w) & 0x80808080u;
+    return b4 ? n - 4 + (uint32_t)__builtin_ctz(b4)/8 : n;
   }
   while( i<n && (signed char)z[i]>0 ) i++;
   return i;

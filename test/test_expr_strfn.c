@@ -94,6 +94,30 @@ static void test_string_functions(void){
 
 /* Templates against the general formatter (itself checked against SQLite
 ** by test_agg's differential keys) on timestamp-shaped text. */
+/* agg_ascii_run against a byte walk: every length to 40 (the word, the
+** overlapping tail and the 16-byte paths), a bad byte (NUL, 0x80, 0xff)
+** at every place or none, inside a buffer read at an odd offset. */
+static void test_ascii_run(void){
+  static const unsigned char bad[] = { 0, 0x80, 0xc3, 0xff };
+  char buf[64];
+  int wrong = 0;
+  for(uint32_t n=0; n<=40; n++){
+    for(uint32_t at=0; at<=n; at++){
+      for(int b=0; b<4; b++){
+        char *z = buf + 1;
+        for(uint32_t i=0; i<n; i++) z[i] = (char)(0x20 + rnd(0x5f));
+        if( at<n ) z[at] = (char)bad[b];
+        if( at<n && rnd(2) && at+1<n ) z[at+1 + rnd(n-at-1)] = (char)bad[rnd(4)];
+        uint32_t want = 0;
+        while( want<n && (signed char)z[want]>0 ) want++;
+        if( agg_ascii_run(z, n)!=want ) wrong++;
+        if( at==n ) break;
+      }
+    }
+  }
+  CHECK(wrong==0);
+}
+
 static void test_templates(void){
   static const char *fmts[] = { "%M", "%Y-%m-%d", "%Y-%m-%d %H:%M:00", "%H:%M:%S", "%Y-%m-%d %H:%M:%S",
     "%%%Y%%", "x%d", "%S-%M", "%Y%m%d", "%j", "%f", "-%Y", "%Y-%m-%d\0%H" };
@@ -457,6 +481,7 @@ int main(void){
   RUN(test_later_versions);
   RUN(test_date_modifiers);
   RUN(test_string_functions);
+  RUN(test_ascii_run);
   RUN(test_templates);
   RUN(test_strftime_oracle);
   RUN(test_ts_memo);
