@@ -77,6 +77,9 @@ struct agg_expr {
   double *f64;            /* out's REAL values (malloc'd) */
   cv_str *str;            /* out's TEXT/BLOB values (malloc'd) */
   uint32_t cap;           /* rows the four arrays hold */
+  int out_tag;            /* the class (not NULL) every live row of tags
+                          ** has when the loop that filled them knows it
+                          ** (ex_flat_out need not look), else 0 */
   int refs;               /* owners beyond the first: identical subtrees of
                           ** one root are merged into one node (ex_share) */
   uint64_t evals;         /* a root: how many times it was evaluated */
@@ -1902,24 +1905,79 @@ static inline int ex_str_at(const col_vector *v, uint32_t r, const cv_str **s){
 /* Can v, of any form, hold TEXT in some row? */
 #define EX_MAY_TEXT(v) ((v)->form==CV_DICT ? EX_MAY((v)->dict, CV_TEXT) : EX_MAY(v, CV_TEXT))
 
+/* CASE without a base (IIF) over FLAT and CONST vectors: a row whose
+** conditions are INTEGER or NULL copies the picked value's tag and payload
+** as they are, no pred_value between (Q29's key is three IIFs deep); any
+** other row goes through ex_case_rows' way. 0 done, 1 not this shape. */
+static __attribute__((noinline)) int ex_case_fast(agg_expr *e, const col_vector **arg,
+                                                 const col_batch *b){
+  if( e->has_base ) return 1;
+  for(int i=0; i<e->nargs; i++) if( arg[i]->form==CV_DICT ) return 1;
+  uint32_t nsel = b->sel ? b->nsel : b->n;
+  int npair = (e->nargs - e->has_else)/2;
+  int uni = -2;                /* the one tag set so far, -1 several */
+  for(uint32_t k=0; k<nsel; k++){
+    uint32_t r = b->sel ? b->sel[k] : k;
+    int pick = e->has_else ? e->nargs-1 : -1, plain = 1;
+    for(int p=0, i=0; p<npair; p++, i+=2){
+      const col_vector *c = arg[i];
+      int t = EX_TAG(c, r);
+      if( t==CV_INT ){
+        if( c->i64[EX_AT(c, r)]!=0 ){ pick = i+1; break; }
+      }else if( t!=CV_NULL ){
+        plain = 0;
+        break;
+      }
+    }
+    if( !plain ){
+      /* a REAL or TEXT condition: its truth the general way */
+      pred_value res = ex_null();
+      pick = e->has_else ? e->nargs-1 : -1;
+      for(int p=0, i=0; p<npair; p++, i+=2){
+        pred_value w = agg_value_at(arg[i], r);
+        if( ex_truth(&w)==1 ){ pick = i+1; break; }
+      }
+      if( pick>=0 ) res = agg_value_at(arg[pick], r);
+      ex_set(e, r, &res);
+      uni = -1;
+      continue;
+    }
+    int t = CV_NULL;
+    if( pick>=0 ){
+      const col_vector *v = arg[pick];
+      uint32_t at = EX_AT(v, r);
+      t = EX_TAG(v, r);
+      if( t==CV_INT ) e->i64[r] = v->i64[at];
+      else if( t==CV_REAL ) e->f64[r] = v->f64[at];
+      else if( t==CV_TEXT || t==CV_BLOB ) e->str[r] = v->str[at];
+    }
+    e->tags[r] = (uint8_t)t;
+    uni = uni==-2 || uni==t ? t : -1;
+  }
+  e->out_tag = uni>0 ? uni : 0;
+  return 0;
+}
+
 /* The shapes expressions over text columns are made of (ClickBench's
-** Referer parsing: instr, substr, `+ 3`, `> 0`), column at a time: a row
-** whose values have the expected storage classes is computed in place,
-** any other row the general way. 0 done, 1 not this shape, or a row's
-** failure (ex_one_row). */
+** Referer parsing: instr, substr, `+ 3`, `> 0`, `= 'www.'`), column at a
+** time: a row whose values have the expected storage classes is computed
+** in place, any other row the general way. When none went the general
+** way, out_tag says the one class of the result. 0 done, 1 not this
+** shape, or a row's failure (ex_one_row). */
 static int ex_fast_rows(agg_expr *e, const col_vector **arg, const col_batch *b,
                         col_arena *arena){
   int rc1;
+  uint32_t nslow = 0;          /* rows ex_one_row computed */
   /* a text argument may come as a dictionary (a row group's URLs, too
   ** many to evaluate per entry); the others are read flat */
   for(int i=0; i<e->nargs; i++){
     if( arg[i]->form==CV_DICT && (e->op!=EX_FUNC || i>0) ) return 1;
   }
   uint32_t nsel = b->sel ? b->nsel : b->n;
-  if( (e->op==EX_BIN && (e->sub=='+' || e->sub=='-' || e->sub=='*'))
-   || (e->op==EX_CMP && ex_cmp_aff(e->args[0], e->args[1])!=AFF_TEXT) ){
+  if( ((e->op==EX_BIN && (e->sub=='+' || e->sub=='-' || e->sub=='*'))
+       || (e->op==EX_CMP && ex_cmp_aff(e->args[0], e->args[1])!=AFF_TEXT))
+   && EX_MAY(arg[0], CV_INT) && EX_MAY(arg[1], CV_INT) ){
     const col_vector *l = arg[0], *rv = arg[1];
-    if( l->form==CV_DICT || !EX_MAY(l, CV_INT) || !EX_MAY(rv, CV_INT) ) return 1;
     for(uint32_t k=0; k<nsel; k++){
       uint32_t r = b->sel ? b->sel[k] : k;
       if( EX_TAG(l, r)==CV_INT && EX_TAG(rv, r)==CV_INT ){
@@ -1931,13 +1989,37 @@ static int ex_fast_rows(agg_expr *e, const col_vector **arg, const col_batch *b,
                  : e->sub=='-' ? __builtin_sub_overflow(x, y, &v)
                  : __builtin_mul_overflow(x, y, &v);
           /* overflow: SQLite goes to REAL, the general way */
-          if( of ){ if( (rc1 = ex_one_row(e, arg, r, arena))!=0 ) return rc1; continue; }
+          if( of ){ nslow++; if( (rc1 = ex_one_row(e, arg, r, arena))!=0 ) return rc1; continue; }
         }
         e->i64[r] = v; e->tags[r] = CV_INT;
         continue;
       }
+      nslow++;
       if( (rc1 = ex_one_row(e, arg, r, arena))!=0 ) return rc1;
     }
+    e->out_tag = nslow ? 0 : CV_INT;
+    return 0;
+  }
+  if( e->op==EX_CMP && ex_cmp_aff(e->args[0], e->args[1])!=AFF_NUM ){
+    /* TEXT against TEXT: no affinity but NUMERIC changes either side, and
+    ** the order is agg_value_compare's, bytes then length (a prefix of a
+    ** URL against 'www.') */
+    const col_vector *l = arg[0], *rv = arg[1];
+    if( !EX_MAY(l, CV_TEXT) || !EX_MAY(rv, CV_TEXT) ) return 1;
+    for(uint32_t k=0; k<nsel; k++){
+      uint32_t r = b->sel ? b->sel[k] : k;
+      const cv_str *x, *y;
+      if( ex_str_at(l, r, &x)==CV_TEXT && ex_str_at(rv, r, &y)==CV_TEXT ){
+        uint32_t n = x->n<y->n ? x->n : y->n;
+        int c = n ? memcmp(x->p, y->p, n) : 0;
+        if( c==0 ) c = x->n<y->n ? -1 : x->n>y->n;
+        e->i64[r] = ex_int_cmp(e->sub, c, 0); e->tags[r] = CV_INT;
+        continue;
+      }
+      nslow++;
+      if( (rc1 = ex_one_row(e, arg, r, arena))!=0 ) return rc1;
+    }
+    e->out_tag = nslow ? 0 : CV_INT;
     return 0;
   }
   if( e->op==EX_FUNC && e->sub==FN_INSTR ){
@@ -1953,8 +2035,10 @@ static int ex_fast_rows(agg_expr *e, const col_vector **arg, const col_batch *b,
         e->tags[r] = CV_INT;
         continue;
       }
+      nslow++;
       if( (rc1 = ex_one_row(e, arg, r, arena))!=0 ) return rc1;
     }
+    e->out_tag = nslow ? 0 : CV_INT;
     return 0;
   }
   if( e->op==EX_FUNC && e->sub==FN_LENGTH ){
@@ -1969,8 +2053,10 @@ static int ex_fast_rows(agg_expr *e, const col_vector **arg, const col_batch *b,
         e->tags[r] = CV_INT;
         continue;
       }
+      nslow++;
       if( (rc1 = ex_one_row(e, arg, r, arena))!=0 ) return rc1;
     }
+    e->out_tag = nslow ? 0 : CV_INT;
     return 0;
   }
   if( e->op==EX_FUNC && e->sub==FN_SUBSTR ){
@@ -1990,8 +2076,10 @@ static int ex_fast_rows(agg_expr *e, const col_vector **arg, const col_batch *b,
         e->tags[r] = CV_TEXT;
         continue;
       }
+      nslow++;
       if( (rc1 = ex_one_row(e, arg, r, arena))!=0 ) return rc1;
     }
+    e->out_tag = nslow ? 0 : CV_TEXT;
     return 0;
   }
   return 1;
@@ -2196,7 +2284,10 @@ static const col_vector *ex_flat_out(agg_expr *e, const col_batch *b){
   memset(v, 0, sizeof(*v));
   v->form = CV_FLAT; v->n = b->n; v->type = CV_NULL;
   v->tags = e->tags; v->i64 = e->i64; v->f64 = e->f64; v->str = e->str;
-  ex_untag(v, b);
+  uint32_t nsel = b->sel ? b->nsel : b->n;
+  if( e->out_tag>CV_NULL && nsel ){ v->tags = 0; v->type = (uint8_t)e->out_tag; }
+  else ex_untag(v, b);
+  e->out_tag = 0;
   return v;
 }
 
@@ -2437,7 +2528,7 @@ static int ex_eval(agg_expr *e, const col_batch *b, col_arena *arena,
     return col_error_set(err, COL_ENOMEM, "group_by: out of memory evaluating an expression");
   }
   if( e->op==EX_CASE ){
-    ex_case_rows(e, arg, b);
+    if( ex_case_fast(e, arg, b) ) ex_case_rows(e, arg, b);
     goto done;
   }
   if( e->op==EX_FUNC && (e->tpl.code || e->ts_daily || e->stpl.code) ){
