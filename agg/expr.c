@@ -2022,6 +2022,33 @@ static int ex_fast_rows(agg_expr *e, const col_vector **arg, const col_batch *b,
     e->out_tag = nslow ? 0 : CV_INT;
     return 0;
   }
+  if( e->op==EX_LOGIC ){
+    /* AND/OR of INTEGER and NULL operands (comparisons, a filter's terms),
+    ** three-valued as ex_row has it; a REAL or TEXT operand the general
+    ** way */
+    const col_vector *l = arg[0], *rv = arg[1];
+    if( !EX_MAY(l, CV_INT) || !EX_MAY(rv, CV_INT) ) return 1;
+    int uni = -2, and = e->sub==LG_AND;
+    for(uint32_t k=0; k<nsel; k++){
+      uint32_t r = b->sel ? b->sel[k] : k;
+      int c0 = EX_TAG(l, r), c1 = EX_TAG(rv, r);
+      if( (c0==CV_INT || c0==CV_NULL) && (c1==CV_INT || c1==CV_NULL) ){
+        int t0 = c0==CV_NULL ? -1 : l->i64[EX_AT(l, r)]!=0;
+        int t1 = c1==CV_NULL ? -1 : rv->i64[EX_AT(rv, r)]!=0;
+        int t = and ? ((t0==0 || t1==0) ? 0 : (t0<0 || t1<0) ? -1 : 1)
+                    : ((t0==1 || t1==1) ? 1 : (t0<0 || t1<0) ? -1 : 0);
+        int tag = t<0 ? CV_NULL : CV_INT;
+        if( t>=0 ) e->i64[r] = t;
+        e->tags[r] = (uint8_t)tag;
+        uni = uni==-2 || uni==tag ? tag : -1;
+        continue;
+      }
+      uni = -1;
+      if( (rc1 = ex_one_row(e, arg, r, arena))!=0 ) return rc1;
+    }
+    e->out_tag = uni>0 ? uni : 0;
+    return 0;
+  }
   if( e->op==EX_FUNC && e->sub==FN_INSTR ){
     const col_vector *h = arg[0], *nd = arg[1];
     if( !EX_MAY_TEXT(h) || nd->form!=CV_CONST || EX_TAG(nd, 0)!=CV_TEXT ) return 1;
@@ -2537,7 +2564,8 @@ static int ex_eval(agg_expr *e, const col_batch *b, col_arena *arena,
     if( rc==2 ){ e->last = &e->tout; *out = &e->tout; return COL_OK; }
     if( rc==0 ) goto done;
   }
-  if( e->op==EX_BIN || e->op==EX_CMP || e->op==EX_FUNC ){
+  if( e->op==EX_BIN || e->op==EX_CMP || e->op==EX_FUNC
+   || (e->op==EX_LOGIC && (e->sub==LG_AND || e->sub==LG_OR)) ){
     int rc = ex_fast_rows(e, arg, b, arena);
     if( rc<0 ) return ex_rows_failed(rc, err);
     if( rc==0 ) goto done;
