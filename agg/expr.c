@@ -1829,23 +1829,25 @@ static int ex_row(agg_expr *e, const pred_value *x, col_arena *a, pred_value *ou
 /* CASE and iif row by row, reading only the WHEN values up to the first
 ** true one and the one result taken. Kept out of ex_eval so that the
 ** compiler still inlines the value accessors into both loops. */
+/* Row r of a CASE node the general way. */
+static inline void ex_case_row(agg_expr *e, const col_vector **arg, uint32_t r){
+  int npair = (e->nargs - e->has_base - e->has_else)/2;
+  pred_value base = e->has_base ? agg_value_at(arg[0], r) : ex_null(), res;
+  int pick = e->has_else ? e->nargs-1 : -1;
+  for(int p=0, i=e->has_base; p<npair; p++, i+=2){
+    pred_value w = agg_value_at(arg[i], r);
+    int t = e->has_base ? ex_compare(e, CMP_EQ, ex_cmp_aff(e->args[0], e->args[i]), base, w)
+                        : ex_truth(&w);
+    if( t==1 ){ pick = i+1; break; }
+  }
+  res = pick<0 ? ex_null() : agg_value_at(arg[pick], r);
+  ex_set(e, r, &res);
+}
+
 static __attribute__((noinline)) void ex_case_rows(agg_expr *e, const col_vector **arg,
                                                   const col_batch *b){
   uint32_t nsel = b->sel ? b->nsel : b->n;
-  int npair = (e->nargs - e->has_base - e->has_else)/2;
-  for(uint32_t k=0; k<nsel; k++){
-    uint32_t r = b->sel ? b->sel[k] : k;
-    pred_value base = e->has_base ? agg_value_at(arg[0], r) : ex_null(), res;
-    int pick = e->has_else ? e->nargs-1 : -1;
-    for(int p=0, i=e->has_base; p<npair; p++, i+=2){
-      pred_value w = agg_value_at(arg[i], r);
-      int t = e->has_base ? ex_compare(e, CMP_EQ, ex_cmp_aff(e->args[0], e->args[i]), base, w)
-                          : ex_truth(&w);
-      if( t==1 ){ pick = i+1; break; }
-    }
-    res = pick<0 ? ex_null() : agg_value_at(arg[pick], r);
-    ex_set(e, r, &res);
-  }
+  for(uint32_t k=0; k<nsel; k++) ex_case_row(e, arg, b->sel ? b->sel[k] : k);
 }
 
 /* One row the general way: values, the node's function, the result set.
@@ -1931,14 +1933,7 @@ static __attribute__((noinline)) int ex_case_fast(agg_expr *e, const col_vector 
     }
     if( !plain ){
       /* a REAL or TEXT condition: its truth the general way */
-      pred_value res = ex_null();
-      pick = e->has_else ? e->nargs-1 : -1;
-      for(int p=0, i=0; p<npair; p++, i+=2){
-        pred_value w = agg_value_at(arg[i], r);
-        if( ex_truth(&w)==1 ){ pick = i+1; break; }
-      }
-      if( pick>=0 ) res = agg_value_at(arg[pick], r);
-      ex_set(e, r, &res);
+      ex_case_row(e, arg, r);
       uni = -1;
       continue;
     }
@@ -2010,9 +2005,7 @@ static int ex_fast_rows(agg_expr *e, const col_vector **arg, const col_batch *b,
       uint32_t r = b->sel ? b->sel[k] : k;
       const cv_str *x, *y;
       if( ex_str_at(l, r, &x)==CV_TEXT && ex_str_at(rv, r, &y)==CV_TEXT ){
-        uint32_t n = x->n<y->n ? x->n : y->n;
-        int c = n ? memcmp(x->p, y->p, n) : 0;
-        if( c==0 ) c = x->n<y->n ? -1 : x->n>y->n;
+        int c = pred_text_compare(x->p, x->n, y->p, y->n, COLL_BINARY);
         e->i64[r] = ex_int_cmp(e->sub, c, 0); e->tags[r] = CV_INT;
         continue;
       }
