@@ -70,12 +70,17 @@ static inline uint64_t agg_flat_word(const col_vector *v, uint32_t j, int tag){
   if( sel ){ for(uint32_t k=0; k<nsel; k++){ uint32_t r = sel[k]; body; } } \
   else{ for(uint32_t r=0; r<nsel; r++){ body; } } }while(0)
 
+/* h[r] for one more key column of words w: mixed in, or when the column
+** is the only one (one), the row's whole hash, with no pass to zero h
+** before nor one to spread it after. */
+#define AGG_PUT(r, w) (h[r] = one ? agg_spread(agg_mix(0, (w))) : agg_mix(h[r], (w)))
+
 static int agg_fold(agg_hasher *hs, const col_vector *v, const uint32_t *sel,
-                    uint32_t nsel, uint64_t *h){
+                    uint32_t nsel, uint64_t *h, int one){
   if( v->form==CV_CONST ){
     int tag = v->tags ? v->tags[0] : v->type;
     uint64_t w = agg_flat_word(v, 0, tag);
-    AGG_FOR_ROWS( h[r] = agg_mix(h[r], w) );
+    AGG_FOR_ROWS( AGG_PUT(r, w) );
     return 0;
   }
   if( v->form==CV_DICT ){
@@ -116,29 +121,30 @@ static int agg_fold(agg_hasher *hs, const col_vector *v, const uint32_t *sel,
         } );
     }
     if( v->tags ){
-      AGG_FOR_ROWS( h[r] = agg_mix(h[r], v->tags[r]==CV_NULL ? AGG_HASH_NULL : dw[v->codes[r]]) );
+      AGG_FOR_ROWS( AGG_PUT(r, v->tags[r]==CV_NULL ? AGG_HASH_NULL : dw[v->codes[r]]) );
     }else{
-      AGG_FOR_ROWS( h[r] = agg_mix(h[r], dw[v->codes[r]]) );
+      AGG_FOR_ROWS( AGG_PUT(r, dw[v->codes[r]]) );
     }
     return 0;
   }
   if( v->tags ){
-    AGG_FOR_ROWS( h[r] = agg_mix(h[r], agg_flat_word(v, r, v->tags[r])) );
+    AGG_FOR_ROWS( AGG_PUT(r, agg_flat_word(v, r, v->tags[r])) );
     return 0;
   }
   switch( v->type ){
-    case CV_INT: { const int64_t *x = v->i64; AGG_FOR_ROWS( h[r] = agg_mix(h[r], (uint64_t)x[r]) ); break; }
-    case CV_REAL: { const double *x = v->f64; AGG_FOR_ROWS( h[r] = agg_mix(h[r], agg_real_word(x[r])) ); break; }
-    default: AGG_FOR_ROWS( h[r] = agg_mix(h[r], agg_flat_word(v, r, v->type)) ); break;
+    case CV_INT: { const int64_t *x = v->i64; AGG_FOR_ROWS( AGG_PUT(r, (uint64_t)x[r]) ); break; }
+    case CV_REAL: { const double *x = v->f64; AGG_FOR_ROWS( AGG_PUT(r, agg_real_word(x[r])) ); break; }
+    default: AGG_FOR_ROWS( AGG_PUT(r, agg_flat_word(v, r, v->type)) ); break;
   }
   return 0;
 }
 
 int agg_hash_keys(agg_hasher *hs, const col_vector *const *keys, int nkeys,
                   const uint32_t *sel, uint32_t nsel, uint64_t *h){
+  if( nkeys==1 ) return agg_fold(hs, keys[0], sel, nsel, h, 1);
   AGG_FOR_ROWS( h[r] = 0 );
   for(int c=0; c<nkeys; c++){
-    if( agg_fold(hs, keys[c], sel, nsel, h) ) return -1;
+    if( agg_fold(hs, keys[c], sel, nsel, h, 0) ) return -1;
   }
   AGG_FOR_ROWS( h[r] = agg_spread(h[r]) );
   return 0;
