@@ -30,11 +30,20 @@ typedef struct ord_ctx {
   col_error *err;         /* the first value error, if any */
   pred_value *first;      /* the first term of every group, or NULL */
   uint32_t *base;         /* per partition: its first group's index in it */
+  const int64_t **ifirst; /* per partition: the first term's INTEGERs
+                          ** (groupby_int_column: a count, an integer
+                          ** key), or NULL there, or ifirst NULL */
 } ord_ctx;
 
 /* Value of term i for group (part, slot), NaN read as NULL; buf >= 64. */
 static int ord_value(ord_ctx *o, int i, int part, uint32_t slot, pred_value *v, char *buf){
   if( i==0 && o->first ){ *v = o->first[o->base[part] + slot]; return 0; }
+  if( i==0 && o->ifirst && o->ifirst[part] ){
+    /* read in place: no value of the group made through its state */
+    memset(v, 0, sizeof(*v));
+    v->type = CV_INT; v->i = o->ifirst[part][slot];
+    return 0;
+  }
   if( groupby_value_at(o->gb, part, slot, o->terms[i].col, v, buf, o->err) ) return -1;
   if( v->type==CV_REAL && isnan(v->f) ) v->type = CV_NULL;
   return 0;
@@ -45,7 +54,15 @@ static int ord_value(ord_ctx *o, int i, int part, uint32_t slot, pred_value *v, 
 static int ord_compare(ord_ctx *o, uint64_t a, uint64_t b){
   int pa = GROUPBY_GROUP_PART(a), pb = GROUPBY_GROUP_PART(b);
   uint32_t sa = GROUPBY_GROUP_SLOT(a), sb = GROUPBY_GROUP_SLOT(b);
-  for(int i=0; i<o->nterm; i++){
+  int i = 0;
+  if( o->ifirst && o->ifirst[pa] && o->ifirst[pb] ){
+    /* a count or an integer key: the words, no values made (the heap of
+    ** ORDER BY c DESC LIMIT 10 OFFSET 10000 compares them most) */
+    int64_t x = o->ifirst[pa][sa], y = o->ifirst[pb][sb];
+    if( x!=y ) return (x<y) == !o->terms[0].desc ? -1 : 1;
+    i = 1;
+  }
+  for(; i<o->nterm; i++){
     pred_value va, vb;
     char ba[64], bb[64];
     if( ord_value(o, i, pa, sa, &va, ba) || ord_value(o, i, pb, sb, &vb, bb) ){
@@ -129,7 +146,7 @@ int groupby_order(const groupby *gb, const groupby_sort_term *terms, int nterm,
   uint32_t n = groupby_ngroups(gb);
   uint32_t m = k < n ? (uint32_t)k : n;
   int nparts = groupby_parts(gb);
-  ord_ctx o = { gb, terms, nterm, err, 0, 0 };
+  ord_ctx o = { gb, terms, nterm, err, 0, 0, 0 };
   uint64_t *r = malloc(((size_t)m + 1)*8);
   uint64_t *tmp = malloc(((size_t)m + 1)*8);
   *groups = 0; *ngroups = 0;
@@ -137,8 +154,19 @@ int groupby_order(const groupby *gb, const groupby_sort_term *terms, int nterm,
     free(r); free(tmp);
     return col_error_set(err, COL_ENOMEM, "group_by: out of memory ordering the output");
   }
-  if( n>1 && n<=ORD_CACHE_MAX && !groupby_value_in_buf(gb, terms[0].col) && ord_cache(&o, n, nparts) ){
+  o.ifirst = calloc((size_t)nparts + 1, sizeof(const int64_t*));
+  if( o.ifirst==0 ){
     free(r); free(tmp);
+    return col_error_set(err, COL_ENOMEM, "group_by: out of memory ordering the output");
+  }
+  int all_int = 1;
+  for(int part=0; part<nparts; part++){
+    o.ifirst[part] = groupby_int_column(gb, part, terms[0].col);
+    all_int &= o.ifirst[part]!=0;
+  }
+  if( n>1 && n<=ORD_CACHE_MAX && !all_int && !groupby_value_in_buf(gb, terms[0].col)
+   && ord_cache(&o, n, nparts) ){
+    free(r); free(tmp); free(o.ifirst);
     return err->code ? err->code : col_error_set(err, COL_ENOMEM, "group_by: out of memory ordering the output");
   }
   uint32_t have = 0;
@@ -154,7 +182,7 @@ int groupby_order(const groupby *gb, const groupby_sort_term *terms, int nterm,
       for(uint32_t s=0; s<ng; s++) r[have++] = GROUPBY_GROUP(part, s);
       continue;
     }
-    const int64_t *iv = groupby_int_column(gb, part, terms[0].col);
+    const int64_t *iv = o.ifirst[part];
     for(uint32_t s=0; s<ng && m>0 && err->code==COL_OK; s++){
       if( have==m && iv ){
         /* A count or an integer key: skip the groups that lose to the top
@@ -209,7 +237,7 @@ int groupby_order(const groupby *gb, const groupby_sort_term *terms, int nterm,
   }
   if( err->code==COL_OK ) ord_sort(&o, r, tmp, m);
   free(tmp);
-  free(o.first); free(o.base);
+  free(o.first); free(o.base); free(o.ifirst);
   if( err->code ){ free(r); return err->code; }
   *groups = r; *ngroups = m;
   return COL_OK;
