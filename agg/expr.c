@@ -1912,7 +1912,7 @@ static inline int ex_str_at(const col_vector *v, uint32_t r, const cv_str **s){
 /* CASE without a base (IIF) over FLAT and CONST vectors: a row whose
 ** conditions are INTEGER or NULL copies the picked value's tag and payload
 ** as they are, no pred_value between (Q29's key is three IIFs deep); any
-** other row goes through ex_case_rows' way. 0 done, 1 not this shape. */
+** other row goes through ex_case_row. 0 done, 1 not this shape. */
 static __attribute__((noinline)) int ex_case_fast(agg_expr *e, const col_vector **arg,
                                                  const col_batch *b){
   if( e->has_base ) return 1;

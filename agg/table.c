@@ -412,8 +412,10 @@ static int agg_nlookup(agg_table *t, const col_vector *const *keys,
                        const uint32_t *sel, uint32_t k, uint32_t nsel,
                        const uint64_t *hashes, uint32_t *gid, uint32_t *created,
                        col_error *err){
-  /* Prefetching pays only once the buckets outgrow the caches. */
-  int pf = t->nbucket >= (1u<<16);
+  /* Prefetching pays only once the buckets outgrow the caches; the third
+  ** stage only for a table with strings in a heap (not for integer keys) */
+  int pf = t->nbucket >= (1u<<16), pf_heap = 0;
+  for(int c=0; c<t->nkey && c<4; c++) pf_heap |= t->cols[c].heap!=0;
   for(; k<nsel; k++){
     uint32_t row = sel ? sel[k] : k;
     if( pf ){
@@ -439,7 +441,7 @@ static int agg_nlookup(agg_table *t, const col_vector *const *keys,
           }
         }
       }
-      if( k + AGG_PREFETCH/4 < nsel && t->nkey ){
+      if( pf_heap && k + AGG_PREFETCH/4 < nsel ){
         /* the group's words are (likely) in cache by now: fetch the
         ** first bytes of its stored strings, which the compare reads.
         ** The probes that hit a heap string were each a cache miss in
