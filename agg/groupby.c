@@ -14,6 +14,7 @@
 #include "value.h"
 #include "bigmem.h"
 #include "ordered.h"
+#include "radix.h"
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -130,6 +131,16 @@ struct groupby {
   uint32_t *order_slot;   /* threads>1: output row -> slot */
   uint32_t norder;        /* output rows order_part/slot hold so far */
   uint32_t *order_at;     /* per partition: its groups placed so far */
+  uint32_t radix_after;   /* groupby_options.radix_after, or 0 once rows
+                          ** must not be held back */
+  int radix_ok;           /* groupby_radix_ok */
+  int radix_on;           /* rows are being held back, in held */
+  agg_radix held;         /* a radix lane's rows held back, by partition:
+                          ** the table's keys, then the arguments of the
+                          ** aggregates that have one */
+  uint32_t *order_heap;   /* gb_order_upto over many partitions: a min-heap
+                          ** of partitions by their next group's first row */
+  uint32_t order_nheap;
   int nbase;              /* columns summed for sum/total/avg (gb_base) */
   gb_base *bases;         /* nbase of them */
   int *lin_base;          /* per aggregate: its gb_base, or -1 */
@@ -149,6 +160,8 @@ struct groupby {
 };
 
 typedef struct gb_worker_arg { groupby *gb; int part; } gb_worker_arg;
+
+static int gb_radix_eligible(const groupby *gb, const col_schema *schema);
 
 /* ---- set up ------------------------------------------------------------- */
 
@@ -248,7 +261,8 @@ void groupby_free(groupby *gb){
   col_arena_free(&gb->arena);
   free(gb->proj); free(gb->raw); free(gb->key_ts); free(gb->hashes); free(gb->kv); free(gb->av); free(gb->sv);
   free(gb->ov); free(gb->ov_at); free(gb->ob_ts);
-  free(gb->order_part); free(gb->order_slot); free(gb->order_at);
+  free(gb->order_part); free(gb->order_slot); free(gb->order_at); free(gb->order_heap);
+  agg_radix_free(&gb->held);
   free(gb->bases); free(gb->lin_base); free(gb->lin_k);
   free(gb->kcol);
   free(gb->msep); free(gb->msepn); free(gb->spart);
@@ -556,6 +570,7 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
   agg_hasher_init(&gb->hasher);
   gb->nthread = opt && opt->threads>1 ? opt->threads : 1;
   gb->lane = opt && opt->lane;
+  gb->radix_after = gb->lane && opt ? opt->radix_after : 0;
   if( opt && opt->dialect ) gb->dialect = *opt->dialect;
   if( gb->nthread>256 ) gb->nthread = 256;
   /* Zero keys: one group, one partition; workers would only wake to find
@@ -566,6 +581,8 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
     col_error_prefix(err, "group_by: keys: ");
     goto fail;
   }
+  /* keys of white space the test above does not know ("\f") parse as none */
+  if( gb->keys.n==0 ) gb->nthread = 1;
   if( agg_parse_list(aggs, 1, schema, &gb->aggs, err) ){
     col_error_prefix(err, "group_by: aggregates: ");
     goto fail;
@@ -666,6 +683,8 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
       gb->parts[0].first_cap = 64;
     }
   }
+  gb->radix_ok = gb_radix_eligible(gb, schema);
+  if( gb->nthread==1 || !gb->radix_ok ) gb->radix_after = 0;
   if( gb->nthread>1 && !gb->lane ){
     gb->tids = calloc((size_t)gb->nthread, sizeof(pthread_t));
     if( gb->tids==0 ) goto oom;
@@ -789,21 +808,22 @@ static int64_t gb_part_dedup(gb_part *p, const col_vector *v, const uint64_t *ha
   return m;
 }
 
-static int gb_part_lookup(groupby *gb, gb_part *p, uint32_t n, uint32_t *nnew,
+static int gb_part_lookup(const groupby *gb, gb_part *p, const col_vector **kv,
+                          const uint64_t *hashes, uint32_t n, uint32_t *nnew,
                           col_error *err){
-  const col_vector *v = gb->nindep==1 ? gb->kv[0] : 0;
+  const col_vector *v = gb->nindep==1 ? kv[0] : 0;
   if( v && v->form==CV_FLAT && v->tags==0 && (v->type==CV_TEXT || v->type==CV_BLOB)
    && !p->table.max_groups && n>=64 ){
-    int64_t m = gb_part_dedup(p, v, gb->hashes, p->rows, n, p->rows2, p->gid2);
+    int64_t m = gb_part_dedup(p, v, hashes, p->rows, n, p->rows2, p->gid2);
     if( m<0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
-    int rc = agg_table_lookup(&p->table, gb->kv, p->rows2, (uint32_t)m, gb->hashes, p->gid, nnew, err);
+    int rc = agg_table_lookup(&p->table, kv, p->rows2, (uint32_t)m, hashes, p->gid, nnew, err);
     if( rc ) return rc;
     /* which[k] <= k: from the end, p->gid[which[k]] is still a rep's */
     for(uint32_t k=n; k-- > 0; ) p->gid[k] = p->gid[p->gid2[k]];
     return COL_OK;
   }
   if( v==0 || v->form!=CV_DICT || v->dict_id==0 || p->table.max_groups ){
-    return agg_table_lookup(&p->table, gb->kv, p->rows, n, gb->hashes, p->gid, nnew, err);
+    return agg_table_lookup(&p->table, kv, p->rows, n, hashes, p->gid, nnew, err);
   }
   uint32_t nd = v->dict->n;
   if( v->dict_id!=p->dc_id ){ p->dc_id = v->dict_id; p->dc_n = 0; }
@@ -829,7 +849,7 @@ static int gb_part_lookup(groupby *gb, gb_part *p, uint32_t n, uint32_t *nnew,
   }
   *nnew = 0;
   if( m==0 ) return COL_OK;
-  int rc = agg_table_lookup(&p->table, gb->kv, p->rows2, m, gb->hashes, p->gid2, nnew, err);
+  int rc = agg_table_lookup(&p->table, kv, p->rows2, m, hashes, p->gid2, nnew, err);
   if( rc ) return rc;
   /* the rows looked up are the AGG_EMPTY ones, in order */
   for(uint32_t k=0, j=0; k<n && j<m; k++){
@@ -837,6 +857,89 @@ static int gb_part_lookup(groupby *gb, gb_part *p, uint32_t n, uint32_t *nnew,
     uint32_t r = p->rows[k], c = codes[r];
     p->gid[k] = p->gid2[j++];
     if( gb_row_is_entry(v, r, c) ) slot[c] = p->gid[k];
+  }
+  return COL_OK;
+}
+
+/* What a partition aggregates rows from: a batch's vectors, or a chunk of
+** rows held back by a radix lane (agg_radix_unpack). */
+typedef struct gb_feed {
+  const col_vector **kv;  /* the table's key vectors */
+  const col_vector **av;  /* per aggregate: argument, separator, ORDER BY */
+  const col_vector **sv;
+  const col_vector **ov;
+  const uint64_t *hashes; /* per row: its keys' hash */
+  const col_vector *cols; /* the batch's columns (gb_base sums), or NULL */
+  uint32_t nrow;          /* rows in each vector */
+  uint64_t base;          /* dataset row of row 0 ... */
+  const uint64_t *rowid;  /* ... or, when not NULL, each row's */
+} gb_feed;
+
+/* Look up and aggregate rows p->rows[0..n) of f into partition p. */
+static int gb_part_feed(groupby *gb, gb_part *p, const gb_feed *f, uint32_t n){
+  col_error *err = &p->err;
+  uint32_t before = p->table.ngroup, nnew;
+  int rc;
+  if( gb->keys.n==0 ){
+    memset(p->gid, 0, (size_t)n*4);   /* the one group, made at groupby_new */
+  }else{
+    rc = gb_part_lookup(gb, p, f->kv, f->hashes, n, &nnew, err);
+    if( rc ) return rc;
+    if( p->table.max_groups && p->table.ngroup>=p->table.max_groups ){
+      /* rows of keys past the first max_groups: no group, dropped */
+      uint32_t m = 0;
+      for(uint32_t k=0; k<n; k++){
+        if( p->gid[k]==AGG_EMPTY ) continue;
+        p->rows[m] = p->rows[k]; p->gid[m] = p->gid[k]; m++;
+      }
+      n = m;
+      if( n==0 ) return COL_OK;
+    }
+  }
+  if( gb->nthread>1 && p->table.ngroup>before ){
+    if( p->table.ngroup>p->first_cap ){
+      uint32_t cap = p->first_cap ? p->first_cap : 64;
+      while( cap<p->table.ngroup ) cap *= 2;
+      uint64_t *fr = agg_mem_realloc(p->first_row, (size_t)cap*8);
+      if( fr==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+      p->first_row = fr; p->first_cap = cap;
+    }
+    uint32_t expect = before;
+    for(uint32_t k=0; k<n; k++){
+      if( p->gid[k]==expect ){
+        p->first_row[expect] = f->rowid ? f->rowid[p->rows[k]] : f->base + p->rows[k];
+        expect++;
+      }
+    }
+  }
+  if( gb->nbase && f->cols ){
+    if( gb_lin_reserve(gb, p, p->table.ngroup) ){
+      return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+    }
+    for(int bi=0; bi<gb->nbase; bi++){
+      if( !gb->bases[bi].active ) continue;
+      gb_lin_update(p->lsum[bi], p->lcnt[bi], &f->cols[gb->bases[bi].bcol],
+                    p->rows, p->gid, n, p->table.ngroup==1);
+    }
+  }
+  for(int a=0; a<gb->aggs.n; a++){
+    agg_state *s = &p->states[a];
+    if( gb->lin_base[a]>=0 && gb->bases[gb->lin_base[a]].active ) continue;
+    if( gb->aggs.items[a].nob ){
+      rc = agg_ordbuf_add(&p->ord[a], &f->ov[gb->ov_at[a]], f->av[a], f->sv[a], f->nrow,
+                          p->rows, p->gid, n, err);
+      if( rc ) return rc;
+      continue;
+    }
+    if( (rc = agg_state_reserve(s, p->table.ngroup, err))!=0 ) return rc;
+    uint32_t *rows = p->rows, *gid = p->gid;
+    if( s->distinct ){
+      memcpy(p->rows2, p->rows, (size_t)n*4);
+      memcpy(p->gid2, p->gid, (size_t)n*4);
+      rows = p->rows2; gid = p->gid2;
+    }
+    rc = agg_state_update(s, f->av[a], f->sv[a], f->nrow, rows, gid, n, err);
+    if( rc ) return rc;
   }
   return COL_OK;
 }
@@ -869,68 +972,12 @@ static int gb_part_consume(groupby *gb, int w){
     }
   }
   if( n==0 ) return COL_OK;
-  uint32_t before = p->table.ngroup, nnew;
-  int rc;
-  if( gb->keys.n==0 ){
-    memset(p->gid, 0, (size_t)n*4);   /* the one group, made at groupby_new */
-  }else{
-    rc = gb_part_lookup(gb, p, n, &nnew, err);
-    if( rc ) return rc;
-    if( p->table.max_groups && p->table.ngroup>=p->table.max_groups ){
-      /* rows of keys past the first max_groups: no group, dropped */
-      uint32_t m = 0;
-      for(uint32_t k=0; k<n; k++){
-        if( p->gid[k]==AGG_EMPTY ) continue;
-        p->rows[m] = p->rows[k]; p->gid[m] = p->gid[k]; m++;
-      }
-      n = m;
-      if( n==0 ) return COL_OK;
-    }
-  }
-  if( gb->nthread>1 && p->table.ngroup>before ){
-    uint64_t base = gb->lane ? (uint64_t)b->first_row : gb->row_base;
-    if( p->table.ngroup>p->first_cap ){
-      uint32_t cap = p->first_cap ? p->first_cap : 64;
-      while( cap<p->table.ngroup ) cap *= 2;
-      uint64_t *f = agg_mem_realloc(p->first_row, (size_t)cap*8);
-      if( f==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
-      p->first_row = f; p->first_cap = cap;
-    }
-    uint32_t expect = before;
-    for(uint32_t k=0; k<n; k++){
-      if( p->gid[k]==expect ){ p->first_row[expect] = base + p->rows[k]; expect++; }
-    }
-  }
-  if( gb->nbase ){
-    if( gb_lin_reserve(gb, p, p->table.ngroup) ){
-      return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
-    }
-    for(int bi=0; bi<gb->nbase; bi++){
-      if( !gb->bases[bi].active ) continue;
-      gb_lin_update(p->lsum[bi], p->lcnt[bi], &b->cols[gb->bases[bi].bcol],
-                    p->rows, p->gid, n, p->table.ngroup==1);
-    }
-  }
-  for(int a=0; a<gb->aggs.n; a++){
-    agg_state *s = &p->states[a];
-    if( gb->lin_base[a]>=0 && gb->bases[gb->lin_base[a]].active ) continue;
-    if( gb->aggs.items[a].nob ){
-      rc = agg_ordbuf_add(&p->ord[a], &gb->ov[gb->ov_at[a]], gb->av[a], gb->sv[a], b->n,
-                          p->rows, p->gid, n, err);
-      if( rc ) return rc;
-      continue;
-    }
-    if( (rc = agg_state_reserve(s, p->table.ngroup, err))!=0 ) return rc;
-    uint32_t *rows = p->rows, *gid = p->gid;
-    if( s->distinct ){
-      memcpy(p->rows2, p->rows, (size_t)n*4);
-      memcpy(p->gid2, p->gid, (size_t)n*4);
-      rows = p->rows2; gid = p->gid2;
-    }
-    rc = agg_state_update(s, gb->av[a], gb->sv[a], b->n, rows, gid, n, err);
-    if( rc ) return rc;
-  }
-  return COL_OK;
+  /* a batch's rows spread over many partitions: together their tables
+  ** outgrow the caches long before any one would ask for prefetching */
+  p->table.cold = gb->nthread >= 16;
+  gb_feed f = { gb->kv, gb->av, gb->sv, gb->ov, gb->hashes, b->cols, b->n,
+                gb->lane ? (uint64_t)b->first_row : gb->row_base, 0 };
+  return gb_part_feed(gb, p, &f, n);
 }
 
 /* Lanes: every row to its partition's rows, in one pass (the partitions
@@ -946,11 +993,23 @@ static int gb_scatter(groupby *gb, const col_batch *b, uint32_t nsel, col_error 
     gb->spart = sp; gb->spcap = nsel;
   }
   memset(count, 0, sizeof(count));
-  for(uint32_t k=0; k<nsel; k++){
-    uint32_t r = b->sel ? b->sel[k] : k;
-    uint32_t w = (uint32_t)((gb->hashes[r]>>32) % T);
-    gb->spart[k] = (uint8_t)w;
-    count[w]++;
+  const uint64_t *h = gb->hashes;
+  uint8_t *sp = gb->spart;
+  if( (T & (T-1))==0 && b->sel==0 ){
+    /* a power of two (radix lanes' 256, two lanes): a mask, not a divide */
+    uint32_t mask = T - 1;
+    for(uint32_t k=0; k<nsel; k++){
+      uint32_t w = (uint32_t)(h[k]>>32) & mask;
+      sp[k] = (uint8_t)w;
+      count[w]++;
+    }
+  }else{
+    for(uint32_t k=0; k<nsel; k++){
+      uint32_t r = b->sel ? b->sel[k] : k;
+      uint32_t w = (uint32_t)((h[r]>>32) % T);
+      sp[k] = (uint8_t)w;
+      count[w]++;
+    }
   }
   for(uint32_t w=0; w<T; w++){
     gb_part *p = &gb->parts[w];
@@ -959,11 +1018,223 @@ static int gb_scatter(groupby *gb, const col_batch *b, uint32_t nsel, col_error 
     }
     p->nfill = 0;
   }
-  for(uint32_t k=0; k<nsel; k++){
-    gb_part *p = &gb->parts[gb->spart[k]];
-    p->rows[p->nfill++] = b->sel ? b->sel[k] : k;
+  if( b->sel ){
+    for(uint32_t k=0; k<nsel; k++){
+      gb_part *p = &gb->parts[sp[k]];
+      p->rows[p->nfill++] = b->sel[k];
+    }
+  }else{
+    for(uint32_t k=0; k<nsel; k++){
+      gb_part *p = &gb->parts[sp[k]];
+      p->rows[p->nfill++] = k;
+    }
   }
   return COL_OK;
+}
+
+/* ---- radix lanes (agg/radix.h) ------------------------------------------ */
+
+static int gb_radix_number(const agg_expr *e, const col_schema *schema){
+  int t = agg_expr_type(e, schema);
+  return t==CV_INT || t==CV_REAL || agg_expr_never_text(e);
+}
+
+/* Can rows be held back (agg/radix.h holds numbers alone)? A column said
+** to be a number may still bring a TEXT row (a CSV field kept as text):
+** gb_radix_hold checks every batch. */
+static int gb_radix_eligible(const groupby *gb, const col_schema *schema){
+  if( gb->keys.n==0 ) return 0;
+  for(int i=0; i<gb->keys.n; i++){
+    if( gb->kcol[i]>=0 && !gb_radix_number(gb->keys.items[i].expr, schema) ) return 0;
+  }
+  for(int a=0; a<gb->aggs.n; a++){
+    const agg_item *it = &gb->aggs.items[a];
+    if( it->distinct || it->nob || it->sep || AGG_KIND_TEXT(it->kind) ) return 0;
+    if( it->expr && !gb_radix_number(it->expr, schema) ) return 0;
+  }
+  return 1;
+}
+
+int groupby_radix_ok(const groupby *gb){ return gb->radix_ok; }
+
+int groupby_radix_holds(const groupby *gb){
+  for(int i=0; gb->held.parts && i<gb->held.nparts; i++){
+    if( agg_radix_has(&gb->held, i) ) return 1;
+  }
+  return 0;
+}
+
+/* The vectors a held row carries: the table's keys, then the aggregates'
+** arguments (count(*) has none). Returns how many. */
+static int gb_radix_vectors(const groupby *gb, const col_vector **kv,
+                            const col_vector **av, const col_vector **out){
+  int n = 0;
+  for(int k=0; k<gb->nindep; k++) out[n++] = kv[k];
+  for(int a=0; a<gb->aggs.n; a++) if( gb->aggs.items[a].expr ) out[n++] = av[a];
+  return n;
+}
+
+/* Start holding rows back: the column sums (gb_base) become states first,
+** since held rows carry every aggregate's argument. */
+static int gb_radix_start(groupby *gb, col_error *err){
+  int nvec = gb->nindep;
+  for(int a=0; a<gb->aggs.n; a++) nvec += gb->aggs.items[a].expr!=0;
+  for(int b=0; b<gb->nbase; b++){
+    int rc;
+    if( gb->bases[b].active && (rc = gb_lin_stop(gb, b, err))!=0 ) return rc;
+  }
+  if( agg_radix_init(&gb->held, gb->nthread, nvec) ){
+    return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+  }
+  gb->radix_on = 1;
+  return COL_OK;
+}
+
+/* Partition part of src's held rows into partition part of dst (src may
+** be dst), in the order they were held; then frees them. */
+static int gb_radix_feed(groupby *dst, groupby *src, int part, col_error *err){
+  agg_radix *r = &src->held;
+  if( r->parts==0 || !agg_radix_has(r, part) ) return COL_OK;
+  gb_part *p = &dst->parts[part];
+  int na = dst->aggs.n, rc = COL_OK;
+  p->table.cold = 0;      /* one partition at a time: its table stays cached */
+  agg_radix_cols cols;
+  agg_hasher hs;
+  agg_hasher_init(&hs);
+  const col_vector **vp = calloc((size_t)(dst->nindep + 2*na + 1), sizeof(*vp));
+  uint64_t *hashes = malloc(AGG_RADIX_CHUNK_MAX * sizeof(uint64_t));
+  if( agg_radix_cols_init(&cols, r->nvec) || vp==0 || hashes==0
+   || gb_part_scratch(p, AGG_RADIX_CHUNK_MAX) ){
+    rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+    goto done;
+  }
+  const col_vector **kv = vp, **av = vp + dst->nindep, **none = av + na;
+  int x = 0;
+  for(int k=0; k<dst->nindep; k++) kv[k] = &cols.v[x++];
+  for(int a=0; a<na; a++) av[a] = dst->aggs.items[a].expr ? &cols.v[x++] : 0;
+  for(const agg_radix_chunk *c = r->parts[part].head; c; c = c->next){
+    agg_radix_unpack(r, c, &cols);
+    uint32_t n = cols.n;
+    if( agg_hash_keys(&hs, kv, dst->nindep, 0, n, hashes) ){
+      rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory hashing keys");
+      break;
+    }
+    for(uint32_t k=0; k<n; k++) p->rows[k] = k;
+    gb_feed f = { kv, av, none, none, hashes, 0, n, 0, cols.row };
+    col_error_clear(&p->err);
+    if( (rc = gb_part_feed(dst, p, &f, n))!=0 ){ *err = p->err; break; }
+  }
+done:
+  agg_radix_free_part(r, part);
+  agg_radix_cols_free(&cols);
+  agg_hasher_free(&hs);
+  free(vp); free(hashes);
+  return rc;
+}
+
+/* Stop holding rows back (a batch brought a TEXT value): the rows held go
+** into this lane's own partitions, in order, and later rows stream. */
+static int gb_radix_stop(groupby *gb, col_error *err){
+  int rc = COL_OK;
+  for(int i=0; i<gb->held.nparts && rc==COL_OK; i++) rc = gb_radix_feed(gb, gb, i, err);
+  agg_radix_free(&gb->held);
+  gb->radix_on = 0;
+  gb->radix_after = 0;
+  return rc;
+}
+
+/* This batch's rows, scattered already (gb_scatter), held back: 1 when
+** they are, 0 when they must stream after all, -1 on an error. */
+static int gb_radix_hold(groupby *gb, const col_batch *b, col_error *err){
+  const col_vector *hv[64];
+  const col_vector **v = hv;
+  int nvec = gb->held.nvec, rc = 1;
+  if( nvec > 64 && (v = malloc((size_t)nvec * sizeof(*v)))==0 ){
+    col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+    return -1;
+  }
+  gb_radix_vectors(gb, gb->kv, gb->av, v);
+  int fits = 1;
+  for(int w=0; w<gb->nthread && fits; w++){
+    gb_part *p = &gb->parts[w];
+    fits = agg_radix_fits(v, nvec, p->rows, p->nfill);
+  }
+  if( !fits ){
+    rc = gb_radix_stop(gb, err) ? -1 : 0;
+  }else{
+    for(int w=0; w<gb->nthread; w++){
+      gb_part *p = &gb->parts[w];
+      if( p->nfill && agg_radix_append(&gb->held, w, v, p->rows, p->nfill, b->first_row, gb->hashes) ){
+        col_error_set(err, COL_ENOMEM, "group_by: out of memory holding rows");
+        rc = -1;
+        break;
+      }
+    }
+  }
+  if( v!=hv ) free(v);
+  return rc;
+}
+
+int groupby_radix_begin(groupby **lanes, int nlane, col_error *err){
+  groupby *dst = lanes[0];
+  int rc;
+  /* held rows carry every argument: the sums must be states to take them */
+  for(int b=0; b<dst->nbase; b++){
+    if( dst->bases[b].active && (rc = gb_lin_stop(dst, b, err))!=0 ) return rc;
+  }
+  for(int i=1; i<nlane; i++){
+    if( (rc = groupby_merge_begin(dst, lanes[i], err))!=0 ) return rc;
+  }
+  return COL_OK;
+}
+
+/* Room in partition part of dst for the groups it is about to take: those
+** the lanes made (few: they hold rows back past radix_after) and about as
+** many as the held rows' keys are distinct. One allocation each, where
+** doubling had copied and faulted in every array many times over: with
+** ten million groups in 256 partitions, most of the time. */
+static int gb_radix_reserve(groupby **lanes, int nlane, int part, col_error *err){
+  groupby *dst = lanes[0];
+  gb_part *p = &dst->parts[part];
+  const agg_radix *hr[64] = { 0 };
+  const agg_radix **rs = hr;
+  if( nlane>64 && (rs = malloc((size_t)nlane * sizeof(*rs)))==0 ){
+    return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+  }
+  double want = 0;
+  for(int i=0; i<nlane; i++){
+    rs[i] = &lanes[i]->held;
+    want += lanes[i]->parts[part].table.ngroup;
+  }
+  want += 1.25 * agg_radix_distinct(rs, nlane, part) + 16;
+  if( rs!=hr ) free(rs);
+  uint32_t n = want > AGG_MAX_GROUPS ? AGG_MAX_GROUPS : (uint32_t)want;
+  if( agg_table_reserve(&p->table, n) ){
+    return col_error_set(err, COL_ENOMEM, "group_by: out of memory growing the hash table");
+  }
+  for(int a=0; a<dst->aggs.n; a++){
+    int rc = agg_state_reserve(&p->states[a], n, err);
+    if( rc ) return rc;
+  }
+  if( n>p->first_cap ){
+    uint64_t *f = agg_mem_realloc(p->first_row, (size_t)n*8);
+    if( f==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+    p->first_row = f; p->first_cap = n;
+  }
+  return COL_OK;
+}
+
+int groupby_radix_part(groupby **lanes, int nlane, int part, col_error *err){
+  groupby *dst = lanes[0];
+  int held = 0;
+  for(int i=0; i<nlane; i++) held |= agg_radix_has(&lanes[i]->held, part);
+  int rc = held ? gb_radix_reserve(lanes, nlane, part, err) : COL_OK;
+  if( rc==COL_OK ) rc = gb_radix_feed(dst, dst, part, err);
+  for(int i=1; i<nlane && rc==COL_OK; i++){
+    rc = groupby_merge_part(dst, lanes[i], part, err);
+    if( rc==COL_OK ) rc = gb_radix_feed(dst, lanes[i], part, err);
+  }
+  return rc;
 }
 
 static void *gb_worker(void *arg){
@@ -1003,6 +1274,7 @@ static int gb_start_workers(groupby *gb, col_error *err){
 
 uint64_t groupby_memory(const groupby *gb){
   uint64_t m = (uint64_t)gb->hcap*8 + gb->arena.cap_total + agg_expr_memory(gb->where);
+  if( gb->held.parts ) m += agg_radix_memory(&gb->held);
   for(int k=0; k<gb->keys.n; k++) m += agg_expr_memory(gb->keys.items[k].expr);
   for(int a=0; a<gb->aggs.n; a++){
     const agg_item *it = &gb->aggs.items[a];
@@ -1171,7 +1443,14 @@ int groupby_consume(groupby *gb, const col_batch *b0, col_error *err){
   for(int i=0; i<gb->nthread; i++) col_error_clear(&gb->parts[i].err);
   if( gb->nthread>1 && gb->lane ){
     if( (rc = gb_scatter(gb, b, nsel, err))!=0 ) return rc;
-    for(int w=0; w<gb->nthread; w++) gb_part_consume(gb, w);
+    int held = gb->radix_on ? gb_radix_hold(gb, b, err) : 0;
+    if( held<0 ) return err->code;
+    if( !held ) for(int w=0; w<gb->nthread; w++) gb_part_consume(gb, w);
+    if( gb->radix_after && !gb->radix_on ){
+      uint64_t g = 0;
+      for(int i=0; i<gb->nthread; i++) g += gb->parts[i].table.ngroup;
+      if( g>=gb->radix_after && (rc = gb_radix_start(gb, err))!=0 ) return rc;
+    }
   }else if( gb->nthread>1 ){
     if( (rc = gb_start_workers(gb, err))!=0 ) return rc;
     pthread_mutex_lock(&gb->mu);
@@ -1532,6 +1811,61 @@ int groupby_merge_exact(const groupby *gb){
 
 /* ---- results ------------------------------------------------------------ */
 
+/* Partitions past which gb_order_upto keeps a heap rather than scanning
+** every partition's next group per row (a radix lane's 256). */
+#define GB_ORDER_SCAN 8
+
+/* The first row of partition i's next group; none left: past every row. */
+static inline uint64_t gb_order_key(const groupby *gb, uint32_t i){
+  const gb_part *p = &gb->parts[i];
+  uint32_t a = gb->order_at[i];
+  return a<p->table.ngroup ? p->first_row[a] : UINT64_MAX;
+}
+
+static void gb_order_sift(groupby *gb, uint32_t at){
+  uint32_t *h = gb->order_heap, n = gb->order_nheap;
+  uint32_t x = h[at];
+  uint64_t kx = gb_order_key(gb, x);
+  for(;;){
+    uint32_t c = 2*at + 1;
+    if( c>=n ) break;
+    uint64_t kc = gb_order_key(gb, h[c]);
+    if( c+1<n ){
+      uint64_t k2 = gb_order_key(gb, h[c+1]);
+      if( k2<kc ){ c++; kc = k2; }
+    }
+    if( kx<=kc ) break;
+    h[at] = h[c];
+    at = c;
+  }
+  h[at] = x;
+}
+
+/* gb_order_upto over many partitions: a min-heap of them by the first row
+** of their next group. */
+static int gb_order_heap(groupby *gb, uint32_t row, col_error *err){
+  if( gb->order_heap==0 ){
+    gb->order_heap = malloc((size_t)gb->nparts*4);
+    if( gb->order_heap==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+    gb->order_nheap = 0;
+    for(int i=0; i<gb->nparts; i++){
+      if( gb->parts[i].table.ngroup ) gb->order_heap[gb->order_nheap++] = (uint32_t)i;
+    }
+    for(uint32_t i=gb->order_nheap/2; i-- > 0; ) gb_order_sift(gb, i);
+  }
+  for(uint32_t o=gb->norder; o<=row && o<gb->ngroups && gb->order_nheap; o++){
+    uint32_t best = gb->order_heap[0];
+    gb->order_part[o] = best;
+    gb->order_slot[o] = gb->order_at[best]++;
+    gb->norder = o + 1;
+    if( gb->order_at[best]>=gb->parts[best].table.ngroup ){
+      gb->order_heap[0] = gb->order_heap[--gb->order_nheap];
+    }
+    if( gb->order_nheap ) gb_order_sift(gb, 0);
+  }
+  return COL_OK;
+}
+
 /* threads>1: output row -> (partition, slot), merging the partitions'
 ** groups by the row that first made each (within a partition they are in
 ** that order already). Built as far as the rows read, on first use: an
@@ -1551,6 +1885,7 @@ static int gb_order_upto(groupby *gb, uint32_t row, col_error *err){
     }
   }
   uint32_t *at = gb->order_at;
+  if( gb->nparts > GB_ORDER_SCAN ) return gb_order_heap(gb, row, err);
   for(uint32_t o=gb->norder; o<=row && o<gb->ngroups; o++){
     int best = -1;
     uint64_t bv = 0;
@@ -1672,8 +2007,8 @@ int groupby_finish_polled(groupby *gb, int (*poll)(void *ctx), void *poll_ctx, c
   }
   gb->ngroups = (uint32_t)total;
   /* the row order is built from these groups when first read */
-  free(gb->order_part); free(gb->order_slot); free(gb->order_at);
-  gb->order_part = 0; gb->order_slot = 0; gb->order_at = 0;
+  free(gb->order_part); free(gb->order_slot); free(gb->order_at); free(gb->order_heap);
+  gb->order_part = 0; gb->order_slot = 0; gb->order_at = 0; gb->order_heap = 0;
   gb->norder = 0;
   int eager = 0;
   for(int k=0; k<gb->keys.n; k++) eager |= gb->kcol[k]==GB_DERIVED;

@@ -52,6 +52,10 @@ typedef struct groupby_options {
                           ** or lane. */
   const col_dialect *dialect; /* the SQLite whose answers to give (sums,
                           ** text of a REAL, ...); NULL: 3.40's */
+  uint32_t radix_after;   /* a lane whose group by groupby_radix_ok: once
+                          ** its partitions hold this many groups, rows are
+                          ** held back by partition (agg/radix.h) instead
+                          ** of looked up, for groupby_radix_part; 0 never */
 } groupby_options;
 
 typedef struct groupby groupby;
@@ -158,6 +162,18 @@ int groupby_can_fold(const groupby *gb);   /* not DISTINCT (its set names groups
 int groupby_fold_begin(groupby **lanes, int nlane, col_error *err);
 int groupby_fold_part(groupby **lanes, int nlane, int part, col_error *err);
 int groupby_fold_adopt(groupby **lanes, int nlane, col_error *err);
+/* Radix lanes (groupby_options.radix_after): may gb hold rows back (keys
+** and arguments INTEGER or REAL, no DISTINCT, group_concat or ORDER BY
+** in an aggregate)? Does it hold any now? Lanes whose rows are held are
+** finished by begin (serial), then partitions 0..parts-1 (each may run on
+** a thread of its own): partition part of lane 0 takes, lane after lane,
+** the lane's groups of that partition (as groupby_merge_part) and then its
+** held rows. Lanes 1.. are then spent. Results are groupby_merge's. */
+int groupby_radix_ok(const groupby *gb);
+int groupby_radix_holds(const groupby *gb);
+int groupby_radix_begin(groupby **lanes, int nlane, col_error *err);
+int groupby_radix_part(groupby **lanes, int nlane, int part, col_error *err);
+
 /* After merging: 0 when some sum() saw integers large enough that whether
 ** its running sum overflowed depends on the order of the rows; then only a
 ** serial run answers as SQLite does. */

@@ -131,50 +131,82 @@ int groupby_run_uses_lanes(const groupby *gb, const col_dataset *ds,
   return groupby_can_fold(gb);
 }
 
-/* Fold partition `part` of every lane (groupby_fold_part). */
+/* Partitions of every lane, folded or fed (radix lanes), by a pool of
+** threads (the caller's among them) that each take the next partition. */
 typedef struct run_fold {
   run_state *st;
   groupby **gbs;          /* the lanes' group bys, in lane order */
-  int part;
+  int radix;              /* groupby_radix_part, else groupby_fold_part */
+  int nparts;
+  _Atomic int next;       /* the next partition to take */
+} run_fold;
+
+typedef struct run_folder {
+  run_fold *f;
   col_error err;
   pthread_t tid;
   int started;
-} run_fold;
+} run_folder;
 
-static void *run_fold_part(void *arg){
-  run_fold *f = arg;
+static void *run_fold_parts(void *arg){
+  run_folder *w = arg;
+  run_fold *f = w->f;
   run_state *st = f->st;
-  if( !st->stop && groupby_fold_part(f->gbs, st->nlane, f->part, &f->err) ) st->stop = 1;
+  for(;;){
+    int part = atomic_fetch_add(&f->next, 1);
+    if( part>=f->nparts || st->stop ) break;
+    int rc = f->radix ? groupby_radix_part(f->gbs, st->nlane, part, &w->err)
+                      : groupby_fold_part(f->gbs, st->nlane, part, &w->err);
+    if( rc ){ st->stop = 1; break; }
+  }
   return 0;
 }
 
-/* Fold every lane into lane 0: the serial step, then one thread per
-** partition (the caller's thread takes partition 0), then lane 0 adopts
-** what the others kept. */
-static int run_fold_lanes(run_state *st, col_error *err){
-  groupby **gbs = calloc(st->nlane>0 ? (size_t)st->nlane : 1, sizeof(groupby*));
-  if( gbs==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+/* Fold every lane into lane 0: the serial step, then the partitions on
+** nlane threads, then (folding) lane 0 adopts what the others kept. The
+** caller's thread polls between its partitions. */
+static int run_fold_lanes(run_state *st, int radix, col_error *err){
+  size_t nl = st->nlane>0 ? (size_t)st->nlane : 1;
+  groupby **gbs = calloc(nl, sizeof(groupby*));
+  run_folder *w = calloc(nl, sizeof(run_folder));
+  if( gbs==0 || w==0 ){
+    free(gbs); free(w);
+    return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+  }
   for(int i=0; i<st->nlane; i++) gbs[i] = st->lanes[i].gb;
-  int rc = groupby_fold_begin(gbs, st->nlane, err);
-  if( rc ){ free(gbs); return rc; }
-  int np = groupby_parts(gbs[0]);
-  run_fold *f = np>0 ? calloc((size_t)np, sizeof(run_fold)) : 0;
-  if( f==0 ){ free(gbs); return col_error_set(err, COL_ENOMEM, "group_by: out of memory"); }
-  for(int p=0; p<np; p++){
-    f[p].st = st; f[p].gbs = gbs; f[p].part = p;
-    col_error_clear(&f[p].err);
-    if( p>0 && pthread_create(&f[p].tid, 0, run_fold_part, &f[p])==0 ) f[p].started = 1;
+  int rc = radix ? groupby_radix_begin(gbs, st->nlane, err) : groupby_fold_begin(gbs, st->nlane, err);
+  if( rc ){ free(gbs); free(w); return rc; }
+  run_fold f;
+  f.st = st; f.gbs = gbs; f.radix = radix;
+  f.nparts = groupby_parts(gbs[0]);
+  atomic_init(&f.next, 0);
+  for(int t=0; t<st->nlane; t++){
+    w[t].f = &f;
+    col_error_clear(&w[t].err);
+    if( t>0 && pthread_create(&w[t].tid, 0, run_fold_parts, &w[t])==0 ) w[t].started = 1;
   }
-  run_fold_part(&f[0]);
-  for(int p=1; p<np; p++){
-    if( f[p].started ) pthread_join(f[p].tid, 0);
-    else run_fold_part(&f[p]);
+  /* this thread takes partitions too, and polls between them */
+  for(;;){
+    if( st->o->poll && st->o->poll(st->o->poll_ctx) ){
+      st->stop = 1;
+      col_error_set(&w[0].err, COL_EINTERRUPT, "interrupted");
+      break;
+    }
+    int part = atomic_fetch_add(&f.next, 1);
+    if( part>=f.nparts || st->stop ) break;
+    int prc = radix ? groupby_radix_part(gbs, st->nlane, part, &w[0].err)
+                    : groupby_fold_part(gbs, st->nlane, part, &w[0].err);
+    if( prc ){ st->stop = 1; break; }
   }
-  for(int p=0; p<np && rc==COL_OK; p++){
-    if( f[p].err.code ){ *err = f[p].err; rc = err->code; }
+  for(int t=1; t<st->nlane; t++) if( w[t].started ) pthread_join(w[t].tid, 0);
+  /* the first real error wins over the interrupt it caused */
+  for(int t=0; t<st->nlane; t++){
+    int c = w[t].err.code;
+    if( c && (rc==COL_OK || (rc==COL_EINTERRUPT && c!=COL_EINTERRUPT)) ){ *err = w[t].err; rc = c; }
   }
-  if( rc==COL_OK ) rc = groupby_fold_adopt(gbs, st->nlane, err);
-  free(f); free(gbs);
+  if( rc==COL_OK && st->stop ) rc = col_error_set(err, COL_EINTERRUPT, "interrupted");
+  if( rc==COL_OK && !radix ) rc = groupby_fold_adopt(gbs, st->nlane, err);
+  free(w); free(gbs);
   return rc;
 }
 
@@ -205,8 +237,10 @@ static int run_pass(groupby **gbp, col_dataset *ds, const scan_spec *spec,
     return rc;
   }
   /* Every lane keeps its groups in nlane partitions by hash, so the fold
-  ** runs one thread per partition. */
-  groupby_options go = { st.nlane, 0, o->where, 1, 0, groupby_dialect(*gbp) };
+  ** keeps nlane threads busy; radix lanes keep 256 partitions. */
+  int radix = o->radix_after && groupby_radix_ok(*gbp);
+  groupby_options go = { radix ? GB_RUN_RADIX_PARTS : st.nlane, 0, o->where, 1, 0,
+                         groupby_dialect(*gbp), radix ? o->radix_after : 0 };
   for(int i=0; i<st.nlane; i++){
     if( (rc = groupby_new(o->keys, o->aggs, o->schema, &go, &st.lanes[i].gb, err))!=0 ) goto done;
   }
@@ -243,7 +277,10 @@ static int run_pass(groupby **gbp, col_dataset *ds, const scan_spec *spec,
     rc = err->code;
     goto done;
   }
-  if( (rc = run_fold_lanes(&st, err))!=0 ) goto done;
+  /* lanes that held no rows back fold as any others */
+  int held = 0;
+  for(int i=0; i<st.nlane && radix; i++) held |= groupby_radix_holds(st.lanes[i].gb);
+  if( (rc = run_fold_lanes(&st, held, err))!=0 ) goto done;
   for(int i=1; i<st.nlane; i++){
     groupby_free(st.lanes[i].gb);
     st.lanes[i].gb = 0;
@@ -270,7 +307,7 @@ int groupby_run(groupby **gbp, col_dataset *ds, const scan_spec *spec,
     col_dialect dialect = *groupby_dialect(*gbp);
     groupby_free(*gbp);
     *gbp = 0;
-    groupby_options go = { 1, o->memory_limit, o->where, 0, 0, &dialect };
+    groupby_options go = { 1, o->memory_limit, o->where, 0, 0, &dialect, 0 };
     rc = groupby_new(o->keys, o->aggs, o->schema, &go, gbp, err);
     scan_spec serial = *spec;
     if( rc==COL_OK ){

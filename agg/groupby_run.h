@@ -13,8 +13,14 @@
 ** own (groupby_options.lane: its groups in o.lanes hash partitions); every
 ** lane decodes and aggregates its own rows, so both halves of the work
 ** scale with the threads. Then lanes 1.. are folded into lane 0 in part
-** order, one thread per partition (groupby_merge_part), which keeps groups
-** in first-seen order, and lane 0 replaces *gb. Otherwise *gb consumes one
+** order, a partition at a time on each of o.lanes threads
+** (groupby_fold_part), which keeps groups in first-seen order, and lane 0
+** replaces *gb. With o.radix_after, lanes of a gb whose rows radix.h can
+** hold keep GB_RUN_RADIX_PARTS partitions and, past that many groups, hold
+** their rows back by partition instead of probing tables ever larger than
+** the caches; each partition is then aggregated from every lane's rows of
+** it by one thread (groupby_radix_part), and no fold probes a lane's
+** groups again. Otherwise *gb consumes one
 ** scan with spec.threads decoding threads (its own partition workers, if
 ** any, aggregate). When a sum() of large integers makes its overflow error
 ** depend on row order (groupby_merge_exact), the lanes are dropped and *gb
@@ -31,6 +37,10 @@
 #include "groupby.h"
 #include "../reader/dataset.h"
 
+/* Partitions of a radix lane: 2M groups in partitions of 8k, each table
+** small enough for L2. */
+#define GB_RUN_RADIX_PARTS 256
+
 typedef struct groupby_run_opts {
   const char *keys;        /* the texts gb was made from (for the lanes) */
   const char *aggs;
@@ -40,6 +50,9 @@ typedef struct groupby_run_opts {
   uint64_t memory_limit;   /* bytes over all lanes; 0: none */
   int (*poll)(void *ctx);  /* nonzero: interrupted */
   void *poll_ctx;
+  uint32_t radix_after;    /* lanes of a gb that groupby_radix_ok: hold rows
+                           ** back once a lane has this many groups
+                           ** (groupby_options.radix_after); 0 never */
 } groupby_run_opts;
 
 /* Will groupby_run use lanes for gb over ds? */

@@ -243,9 +243,8 @@ static int agg_regrow(agg_table *t){
   return agg_buckets_double(b, n, t->shift);
 }
 
-/* Grow the key columns to hold at least one more group. */
-static int agg_grow_groups(agg_table *t){
-  uint32_t cap = t->cap ? (t->cap > AGG_MAX_GROUPS/2 ? AGG_MAX_GROUPS : t->cap*2) : 64;
+/* Grow the key columns to hold cap groups. */
+static int agg_grow_groups_to(agg_table *t, uint32_t cap){
   if( t->nkey>1 ){
     uint64_t *r = agg_mem_realloc(t->recs, (size_t)cap * (size_t)t->nkey * 8);
     if( r==0 ) return -1;
@@ -259,6 +258,24 @@ static int agg_grow_groups(agg_table *t){
     if( agg_keycol_reserve(&t->cols[c], cap) ) return -1;
   }
   t->cap = cap;
+  return 0;
+}
+
+/* Grow the key columns to hold at least one more group. */
+static int agg_grow_groups(agg_table *t){
+  return agg_grow_groups_to(t, t->cap ? (t->cap > AGG_MAX_GROUPS/2 ? AGG_MAX_GROUPS : t->cap*2) : 64);
+}
+
+int agg_table_reserve(agg_table *t, uint32_t n){
+  if( n>AGG_MAX_GROUPS ) n = AGG_MAX_GROUPS;
+  if( n>t->cap ){
+    uint32_t cap = t->cap ? t->cap : 64;
+    while( cap<n ) cap = cap > AGG_MAX_GROUPS/2 ? AGG_MAX_GROUPS : cap*2;
+    if( agg_grow_groups_to(t, cap) ) return -1;
+  }
+  while( (uint64_t)n*2 >= t->nbucket && t->shift > 32 - AGG_MAX_BUCKET_BITS ){
+    if( agg_regrow(t) ) return -1;
+  }
   return 0;
 }
 
@@ -414,7 +431,7 @@ static int agg_nlookup(agg_table *t, const col_vector *const *keys,
                        col_error *err){
   /* Prefetching pays only once the buckets outgrow the caches; the third
   ** stage only for a table with strings in a heap (not for integer keys) */
-  int pf = t->nbucket >= (1u<<16), pf_heap = 0;
+  int pf = t->nbucket >= (1u<<16) || t->cold, pf_heap = 0;
   for(int c=0; c<t->nkey && c<4; c++) pf_heap |= t->cols[c].heap!=0;
   for(; k<nsel; k++){
     uint32_t row = sel ? sel[k] : k;
@@ -486,7 +503,7 @@ static int agg_wlookup(agg_table *t, const col_vector *const *keys,
                        const uint32_t *sel, uint32_t *pk, uint32_t nsel,
                        const uint64_t *hashes, uint32_t *gid, uint32_t *created,
                        col_error *err){
-  int pf = t->nbucket >= (1u<<15);
+  int pf = t->nbucket >= (1u<<15) || t->cold;
   int cls = agg_vector_class(keys[0]);
   uint32_t k = *pk;
   for(; k<nsel; k++){

@@ -118,6 +118,10 @@ typedef struct agg_table {
                           ** cache miss. */
   int wide;               /* buckets are agg_wbuckets (table.c), 16 bytes:
                           ** agg_table_hashes_exact */
+  int cold;               /* prefetch buckets however small the table: one
+                          ** of many partitions that a batch's rows visit
+                          ** in turn, whose tables together outgrow the
+                          ** caches (radix lanes, agg/groupby.c) */
   uint32_t max_groups;    /* 0, or the most groups agg_table_lookup makes:
                           ** once that many exist, a row with a new key
                           ** gets AGG_EMPTY and no group (the first
@@ -156,6 +160,10 @@ int agg_table_lookup(agg_table *t, const col_vector *const *keys,
                      const uint32_t *sel, uint32_t nsel,
                      const uint64_t *hashes, uint32_t *gid, uint32_t *nnew,
                      col_error *err);
+
+/* Room for n groups without growing (buckets and key columns); -1 when
+** out of memory. For a table about to take a known number of groups. */
+int agg_table_reserve(agg_table *t, uint32_t n);
 
 /* Bytes taken from the allocator (buckets, key columns, by capacity). */
 uint64_t agg_table_footprint(const agg_table *t);

@@ -8,8 +8,11 @@
 **     filter = 'AdvEngineID <> 0',     -- optional; pushed into the scan, exact
 **     threads = 4,                     -- optional; 1 is exactly serial
 **     memory_limit = 1000000000,       -- optional; bytes the hash tables may hold
-**     lanes = auto                     -- optional; on/off: threads > 1 over
+**     lanes = auto,                    -- optional; on/off: threads > 1 over
 **                                      -- Parquet runs parallel lanes always/never
+**     radix = off                      -- optional; on: lanes hold numeric rows
+**                                      -- back by hash partition and aggregate
+**                                      -- each partition at the end (radix.h)
 **   );
 **   SELECT * FROM by_region ORDER BY users DESC LIMIT 10;
 **
@@ -70,6 +73,7 @@ typedef struct gb_table {
   int threads;            /* threads= (>=1) */
   uint64_t memory_limit;  /* memory_limit= bytes, 0 none */
   int lanes;              /* lanes=: 0 auto, 1 on, -1 off */
+  int radix;              /* radix=on */
   int nkey;               /* key columns */
   int *key_src;           /* per key: source column if a plain column, else -1 */
   int ncol;               /* output columns */
@@ -146,7 +150,7 @@ static int gb_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
   t->cc = cc;
   t->threads = columnar_default_threads();
   if( argc<4 ){
-    *errmsg = sqlite3_mprintf("group_by: usage: group_by(source, keys='...', aggregates='...', filter='...', threads=N, memory_limit=N, lanes=auto|on|off)");
+    *errmsg = sqlite3_mprintf("group_by: usage: group_by(source, keys='...', aggregates='...', filter='...', threads=N, memory_limit=N, lanes=auto|on|off, radix=on|off)");
     goto connect_error;
   }
   opts = sqlite3_malloc64(sizeof(char*)*(sqlite3_uint64)argc);
@@ -181,6 +185,14 @@ static int gb_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
       if( n<0 ){ *errmsg = sqlite3_mprintf("group_by: memory_limit must be a number of bytes"); goto connect_error; }
       t->memory_limit = (uint64_t)n;
       continue;
+    }else if( nk==5 && strncasecmp(k, "radix", 5)==0 ){
+      char *s = gb_arg_value(v, nv);
+      if( s==0 ){ rc = SQLITE_NOMEM; goto connect_error; }
+      int on = sqlite3_stricmp(s, "on")==0, off = sqlite3_stricmp(s, "off")==0;
+      sqlite3_free(s);
+      if( !on && !off ){ *errmsg = sqlite3_mprintf("group_by: radix must be on or off"); goto connect_error; }
+      t->radix = on;
+      continue;
     }else if( nk==5 && strncasecmp(k, "lanes", 5)==0 ){
       char *s = gb_arg_value(v, nv);
       if( s==0 ){ rc = SQLITE_NOMEM; goto connect_error; }
@@ -207,7 +219,7 @@ static int gb_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
   if( rc ) goto connect_error;
   rc = SQLITE_ERROR;
   const col_schema *schema = &t->ds->schema;
-  groupby_options o = { 1, 0, 0, 0, 0, &cc->dialect };
+  groupby_options o = { 1, 0, 0, 0, 0, &cc->dialect, 0 };
   if( groupby_new(t->keys, t->aggs, schema, &o, &gb, &err) ){
     *errmsg = sqlite3_mprintf("%s", err.msg);
     goto connect_error;
@@ -552,7 +564,7 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
       lanes = 1; agg_threads = 1; scan_threads = t->threads;
     }
   }
-  groupby_options o = { agg_threads, t->memory_limit, t->filter.where, 0, 0, &dialect };
+  groupby_options o = { agg_threads, t->memory_limit, t->filter.where, 0, 0, &dialect, 0 };
   if( may_cut && first && has_limit==1 && limit>=0 ){
     /* The first LIMIT + OFFSET keys are known only to a serial pass; its
     ** table stays that small, so one thread aggregates while the others
@@ -579,7 +591,8 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
     if( hard>0 ) o.memory_limit = (uint64_t)hard/2;
   }
   groupby_run_opts ro = { t->keys, t->aggs, &t->ds->schema, t->filter.where,
-                          lanes, o.memory_limit, columnar_probe_interrupted, 0 };
+                          lanes, o.memory_limit, columnar_probe_interrupted, 0,
+                          t->radix>0 ? 1 : 0 };
   if( groupby_new(t->keys, t->aggs, &t->ds->schema, &o, &c->gb, &err) ) goto filter_error;
   /* functions an extension replaced: group_by would have to evaluate them */
   int replaced = groupby_uses(c->gb, AGG_USES_STRFN | AGG_USES_DATE | AGG_USES_SCALAR | AGG_USES_JSON)

@@ -5,7 +5,7 @@
 ** and as two lanes folded together (groupby_merge). Input: the bytes as text; the first byte picks keys,
 ** aggregates or filter, whether a count(DISTINCT) splits onto a helper thread (bit 2), and whether the
 ** answers are those of a later SQLite (bit 3: reader/dialect.h, every field set), whether column a holds
-** raw timestamps (bit 4). Must never crash, leak
+** raw timestamps (bit 4), whether the lanes are radix lanes (bit 5). Must never crash, leak
 ** or read out of bounds.
 */
 #include <stdint.h>
@@ -60,7 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
   }else{
     aggs = text;
   }
-  groupby_options o = { 1, 0, where, 0, 0, &dia };
+  groupby_options o = { 1, 0, where, 0, 0, &dia, 0 };
   rc = groupby_new(keys, aggs, &schema, &o, &gb, &err);
   if( rc==COL_OK ){
     int64_t iv[4] = { 1, -5, INT64_MAX, INT64_MIN };
@@ -79,16 +79,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
       else { v->type = CV_INT; v->tags = tags; }
     }
     col_batch b = { 4, 4, 0, nproj, cols, 0 };
-    /* and as two lanes of two partitions, the second folded into the first */
-    groupby_options lo = { 2, 0, where, 1, 0, &dia };
+    /* and as two lanes of two partitions, the second folded into the
+    ** first; bit 5: radix lanes of 256 partitions, whose second batch is
+    ** held back (or, with a TEXT value of c, streamed after all) */
+    int radix = (data[0] & 32)!=0;
+    groupby_options lo = { radix ? 256 : 2, 0, where, 1, 0, &dia, radix ? 1 : 0 };
     groupby *l0 = 0, *l1 = 0;
     if( groupby_new(keys, aggs, &schema, &lo, &l0, &err)==COL_OK
      && groupby_new(keys, aggs, &schema, &lo, &l1, &err)==COL_OK ){
-      col_batch b1 = b;
-      b1.first_row = 4;
-      if( groupby_consume(l0, &b, &err)==COL_OK && groupby_consume(l1, &b1, &err)==COL_OK
-       && groupby_can_merge(l0) && groupby_merge(l0, l1, &err)==COL_OK
-       && groupby_merge_exact(l0) && groupby_finish(l0, &err)==COL_OK ){
+      col_batch b1 = b, b2 = b, b3 = b;
+      b1.first_row = 4; b2.first_row = 8; b3.first_row = 12;
+      int ok = groupby_consume(l0, &b, &err)==COL_OK && groupby_consume(l0, &b1, &err)==COL_OK
+            && groupby_consume(l1, &b2, &err)==COL_OK && groupby_consume(l1, &b3, &err)==COL_OK
+            && groupby_can_merge(l0);
+      if( ok && (groupby_radix_holds(l0) || groupby_radix_holds(l1)) ){
+        groupby *ls[2] = { l0, l1 };
+        ok = groupby_radix_begin(ls, 2, &err)==COL_OK;
+        for(int p=0; ok && p<groupby_parts(l0); p++) ok = groupby_radix_part(ls, 2, p, &err)==COL_OK;
+      }else if( ok ){
+        ok = groupby_merge(l0, l1, &err)==COL_OK;
+      }
+      if( ok && groupby_merge_exact(l0) && groupby_finish(l0, &err)==COL_OK ){
         char buf[64];
         for(uint32_t r=0; r<groupby_ngroups(l0); r++){
           for(int c=0; c<groupby_ncols(l0); c++){ pred_value v; groupby_value(l0, r, c, &v, buf, &err); }

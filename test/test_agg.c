@@ -29,6 +29,8 @@
 #include "../agg/filter.h"
 #include "../agg/expr_strfn.h"
 #include "../agg/json.h"
+#include "../agg/radix.h"
+#include "../agg/iset.h"
 #include "../reader/predicate.h"
 #include <sqlite3.h>
 #include "dialect_probe.h"
@@ -1118,6 +1120,21 @@ static int feed_rows(groupby *gb, const gen_table *gt, int from, int to, col_err
 /* What the SQLite this test links does where versions differ, as
 ** ext/conn.c would find it (test_differential asks). */
 static col_dialect diff_dialect;
+static int radix_runs;   /* lane runs that held rows back (agg/radix.h) */
+/* diff_one picks numeric keys and aggregates (radix_keys, radix_aggs), and
+** lane runs are radix lanes */
+static int radix_mode;
+static const char *radix_keys[] = {
+  "k1", "k1 % 7", "k1 + 1", "k1 * 2 - 1", "k1 / 2", "k1 = 3", "v1 % 5", "length(k3)",
+  "k1 + k2", "k1 > 2", "k1 % 3",
+};
+static const char *radix_aggs[] = {
+  "count(*)", "count(v1)", "sum(v1)", "total(v2)", "avg(v1)", "min(v2)", "max(v1)",
+  "sum(v1 + 3)", "avg(v2)", "min(k1 * 2)", "max(v2)", "sum(v2)", "count(v2)", "total(v1 - 7)",
+  "sum(k1)", "avg(k1 + 1000000000000)", "max(k1 % 5)",
+};
+#define NRADK ((int)(sizeof(radix_keys)/sizeof(radix_keys[0])))
+#define NRADA ((int)(sizeof(radix_aggs)/sizeof(radix_aggs[0])))
 
 /* threads>0: one group by with that many partitions; threads<0: -threads
 ** lanes over consecutive runs of rows, folded together (groupby_merge, or
@@ -1129,7 +1146,11 @@ static void run_ours(const gen_table *gt, const char *keys, const char *aggs, in
   int nlane = threads<0 ? -threads : 1;
   col_error err; col_error_clear(&err);
   /* threads==0: serial, with a count(DISTINCT) split from its first pair */
-  groupby_options o = { threads<0 ? -threads : threads ? threads : 1, 0, where, threads<0, 0, &diff_dialect };
+  groupby_options o = { threads<0 ? -threads : threads ? threads : 1, 0, where, threads<0, 0, &diff_dialect, 0 };
+  /* a third of the lane runs as radix lanes (agg/radix.h): 256 partitions,
+  ** rows held back once a lane has radix_after groups */
+  int radix = threads<0 && (radix_mode || rndn(3)==0);
+  if( radix ){ o.threads = 256; o.radix_after = 1 + (uint32_t)rndn(40); }
   for(int l=0; l<nlane; l++){
     if( groupby_new(keys, aggs, schema, &o, &lanes[l], &err) ){
       rs->error = 1; snprintf(rs->errmsg, sizeof(rs->errmsg), "%s", err.msg);
@@ -1152,7 +1173,17 @@ static void run_ours(const gen_table *gt, const char *keys, const char *aggs, in
   }
   /* half the cases fold by copying groups (groupby_merge), half without
   ** (groupby_fold_*, as groupby_run does) */
-  if( nlane>1 && (strlen(keys) + strlen(aggs)) % 2 && groupby_can_fold(gb) ){
+  int held = 0;
+  for(int l=0; l<nlane; l++) held |= groupby_radix_holds(lanes[l]);
+  if( held ){
+    radix_runs++;
+    int rc = groupby_radix_begin(lanes, nlane, &err);
+    for(int p=0; p<groupby_parts(gb) && rc==COL_OK; p++) rc = groupby_radix_part(lanes, nlane, p, &err);
+    if( rc ){
+      rs->error = 1; snprintf(rs->errmsg, sizeof(rs->errmsg), "%s", err.msg);
+      goto done;
+    }
+  }else if( nlane>1 && (strlen(keys) + strlen(aggs)) % 2 && groupby_can_fold(gb) ){
     int rc = groupby_fold_begin(lanes, nlane, &err);
     for(int p=0; p<groupby_parts(gb) && rc==COL_OK; p++) rc = groupby_fold_part(lanes, nlane, p, &err);
     if( rc==COL_OK ) rc = groupby_fold_adopt(lanes, nlane, &err);
@@ -1200,10 +1231,10 @@ done:
 static void diff_one(sqlite3 *db, const gen_table *gt, const col_schema *schema, int threads){
   char keys[2048] = "", aggs[1024] = "", filter[512] = "";
   uint8_t loose[16] = {0};
-  int nk = rndn(4);   /* 0..3 keys */
+  int nk = radix_mode ? 1 + rndn(2) : rndn(4);   /* 0..3 keys */
   for(int i=0; i<nk; i++){
     if( i ) strcat(keys, ", ");
-    strcat(keys, rndn(2) ? pred_key_choices[rndn(NPKEYC)] : key_choices[rndn(NKEYC)]);
+    strcat(keys, radix_mode ? radix_keys[rndn(NRADK)] : rndn(2) ? pred_key_choices[rndn(NPKEYC)] : key_choices[rndn(NKEYC)]);
     loose[i] = 1;
   }
   int nf = rndn(2) ? 0 : 1 + rndn(3);
@@ -1214,7 +1245,7 @@ static void diff_one(sqlite3 *db, const gen_table *gt, const col_schema *schema,
   int na = 1 + rndn(4);
   for(int i=0; i<na; i++){
     if( i ) strcat(aggs, ", ");
-    const char *ac = agg_choices[rndn(NAGGC)];
+    const char *ac = radix_mode ? radix_aggs[rndn(NRADA)] : agg_choices[rndn(NAGGC)];
     strcat(aggs, ac);
     loose[nk+i] = strncmp(ac, "min(", 4)==0 || strncmp(ac, "max(", 4)==0;
     /* lanes add partial REAL sums: equal to 1e-12 relative, not to the bit */
@@ -1317,6 +1348,11 @@ static void test_differential(void){
   for(int tab=0; tab<120; tab++){
     int typed = tab>=60;   /* declared types: comparison affinity */
     for(int c=0; c<NCOL; c++) schema.cols[c].decl = typed ? typed_decl[c] : "";
+    /* typed: the columns whose every value has one storage class say so,
+    ** as a Parquet column's type does (derived keys and radix lanes need
+    ** it) */
+    schema.cols[0].type = schema.cols[3].type = typed ? CV_INT : CV_NULL;
+    schema.cols[4].type = typed ? CV_REAL : CV_NULL;
     sqlite3 *db;
     sqlite3_open(":memory:", &db);
     if( tab==0 ) test_dialect_probe(db, &diff_dialect);
@@ -1352,12 +1388,85 @@ static void test_differential(void){
     sqlite3_exec(db, "COMMIT", 0, 0, 0);
     sqlite3_finalize(ins);
     for(int q=0; q<12; q++) diff_one(db, &gt, &schema, q%4==3 ? 2 + rndn(3) : q%4==1 ? -(2 + rndn(3)) : q%8==4 ? 0 : 1);
+    /* radix lanes, over keys and arguments of the columns typed INTEGER
+    ** or REAL (k2 mixes both; length() and arithmetic are never TEXT) */
+    radix_mode = typed;
+    for(int q=0; q<4 && typed; q++) diff_one(db, &gt, &schema, -(2 + rndn(3)));
+    radix_mode = 0;
     for(int c=0; c<NCOL; c++) free(gt.v[c]);
     free(gt.live);
     sqlite3_close(db);
   }
   col_schema_free(&schema);
-  printf("differential: %d group-bys against SQLite %s (%s sums), %d differ (%d lane runs redone serially)\n", diff_cases, sqlite3_libversion(), diff_dialect.sum_kbn ? "compensated" : "plain", diff_fail, diff_reruns);
+  printf("differential: %d group-bys against SQLite %s (%s sums), %d differ (%d lane runs redone serially, %d held rows back)\n", diff_cases, sqlite3_libversion(), diff_dialect.sum_kbn ? "compensated" : "plain", diff_fail, diff_reruns, radix_runs);
+}
+
+/* agg/radix.h: rows come back as they went in (class, value, dataset row),
+** whatever their vector's form, and the distinct-key sketch is near. */
+static void test_radix_rows(void){
+  enum { N = 5000 };
+  static int64_t iv[N]; static double fv[N]; static uint8_t tags[N]; static uint32_t rows[N];
+  static uint64_t hashes[N];
+  for(uint32_t i=0; i<N; i++){
+    iv[i] = (int64_t)i * 7919 - 100000; fv[i] = i * 0.25; rows[i] = i;
+    tags[i] = i % 5==0 ? CV_NULL : i % 3==0 ? CV_REAL : CV_INT;
+  }
+  col_vector mixed = { CV_INT, CV_FLAT, N, tags, iv, fv, 0, 0, 0, 0 };
+  static const int64_t one = 42;
+  col_vector cst = { CV_INT, CV_CONST, N, 0, &one, 0, 0, 0, 0, 0 };
+  const col_vector *v[2] = { &mixed, &cst };
+  agg_radix r;
+  CHECK( agg_radix_init(&r, 4, 2)==0 );
+  CHECK( agg_radix_fits(v, 2, rows, N) );
+  for(uint32_t i=0; i<N; i++) hashes[i] = agg_ipair_hash(1, (int64_t)i);
+  /* two batches, the second's rows far on: a new chunk base */
+  CHECK( agg_radix_append(&r, 1, v, rows, N/2, 1000, hashes)==0 );
+  CHECK( agg_radix_append(&r, 1, v, rows + N/2, N - N/2, ((int64_t)1 << 33), hashes)==0 );
+  CHECK( !agg_radix_has(&r, 0) && agg_radix_has(&r, 1) );
+  agg_radix_cols c;
+  CHECK( agg_radix_cols_init(&c, 2)==0 );
+  uint32_t k = 0;
+  int bad = 0;
+  for(const agg_radix_chunk *ch = r.parts[1].head; ch; ch = ch->next){
+    agg_radix_unpack(&r, ch, &c);
+    for(uint32_t j=0; j<c.n; j++, k++){
+      int64_t want_row = k < N/2 ? 1000 + k : ((int64_t)1 << 33) + k;
+      if( c.row[j]!=(uint64_t)want_row ) bad++;
+      int t = cv_tag(&c.v[0], j);
+      if( t!=tags[k] ) bad++;
+      else if( t==CV_INT && c.v[0].i64[j]!=iv[k] ) bad++;
+      else if( t==CV_REAL && c.v[0].f64[j]!=fv[k] ) bad++;
+      if( cv_tag(&c.v[1], j)!=CV_INT || c.v[1].i64[j]!=42 ) bad++;
+    }
+  }
+  CHECK( k==N && bad==0 );
+  /* a TEXT row does not fit */
+  static const cv_str sv[1] = { { "x", 1 } };
+  col_vector text = { CV_TEXT, CV_CONST, N, 0, 0, 0, sv, 0, 0, 0 };
+  const col_vector *vt[1] = { &text };
+  CHECK( !agg_radix_fits(vt, 1, rows, N) );
+  agg_radix_cols_free(&c);
+  agg_radix_free(&r);
+  /* the sketch: within 30% from a handful of keys to a hundred thousand */
+  static const uint32_t counts[] = { 3, 40, 1000, 100000 };
+  for(int t=0; t<4; t++){
+    agg_radix s;
+    CHECK( agg_radix_init(&s, 1, 1)==0 );
+    col_vector flat = { CV_INT, CV_FLAT, 1, 0, iv, 0, 0, 0, 0, 0 };
+    const col_vector *vf[1] = { &flat };
+    uint32_t r0 = 0;
+    for(uint32_t i=0; i<counts[t]; i++){
+      uint64_t h = agg_ipair_hash(7, (int64_t)(i % counts[t]) * 31);
+      uint64_t h2 = h;
+      /* every key twice: repeats must not count */
+      CHECK( agg_radix_append(&s, 0, vf, &r0, 1, i, &h)==0 );
+      CHECK( agg_radix_append(&s, 0, vf, &r0, 1, i, &h2)==0 );
+    }
+    const agg_radix *sp = &s;
+    double e = agg_radix_distinct(&sp, 1, 0);
+    CHECK( e > counts[t]*0.7 && e < counts[t]*1.3 );
+    agg_radix_free(&s);
+  }
 }
 
 /* Errors the parser must give, not crash on. */
@@ -1378,7 +1487,7 @@ static void test_dict_slots(void){
       if( r==1 ) vals[i] = tv_int(rndn(2)+7);
     }
     col_schema schema = test_schema();
-    groupby_options o = { mode==0 ? 1 : 2, 0, 0, mode==2, 0, 0 };
+    groupby_options o = { mode==0 ? 1 : 2, 0, 0, mode==2, 0, 0, 0 };
     char *out[2] = {0, 0};
     for(int dict=0; dict<2; dict++){
       groupby *gb = 0;
@@ -1460,7 +1569,7 @@ static void test_parse_errors(void){
 static void test_memory_limit(void){
   col_schema schema = test_schema();
   groupby *gb = 0; col_error err; col_error_clear(&err);
-  groupby_options o = { 1, 100000, 0, 0, 0, 0 };
+  groupby_options o = { 1, 100000, 0, 0, 0, 0, 0 };
   CHECK(groupby_new("k1", "count(*)", &schema, &o, &gb, &err)==COL_OK);
   tv_pool pl = {0};
   int rc = COL_OK;
@@ -1486,7 +1595,7 @@ static void bench_one(const char *label, int str_key, int threads, uint32_t card
   enum { ROWS = 10000000, BATCH = 8192 };
   col_schema schema = test_schema();
   groupby *gb; col_error err; col_error_clear(&err);
-  groupby_options o = { threads, 0, 0, 0, 0, 0 };
+  groupby_options o = { threads, 0, 0, 0, 0, 0, 0 };
   if( groupby_new(str_key ? "k3" : "k1", "count(*), sum(v1), avg(v2)", &schema, &o, &gb, &err) ){
     printf("bench: %s\n", err.msg); col_schema_free(&schema); return;
   }
@@ -1533,6 +1642,7 @@ static void bench_one(const char *label, int str_key, int threads, uint32_t card
 int main(int argc, char **argv){
   if( getenv("AGG_SEED") ) rng_state ^= strtoull(getenv("AGG_SEED"), 0, 10) * 0x9E3779B97F4A7C15ull;
   RUN(test_dict_hashes_like_flat);
+  RUN(test_radix_rows);
   RUN(test_const_hashes_like_flat);
   RUN(test_numbers_that_group_hash_together);
   RUN(test_null_is_not_zero);

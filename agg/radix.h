@@ -1,0 +1,95 @@
+/*
+** radix.h — rows of a group by held back in hash partitions, to be
+** aggregated one partition at a time (agg/groupby.c, radix lanes).
+**
+** With millions of groups, every row group_by streams into its table is a
+** cache miss into tens of megabytes of buckets, keys and states. A lane
+** that has seen that many groups instead appends each row's values to the
+** buffer of the partition its hash names (sequential writes); at the end
+** one thread per partition aggregates every lane's buffer of it, in lane
+** order, into a table small enough for L2, and no lane's table is probed
+** again by a fold (bench/radix_probe.c measured the idea first).
+**
+** Only INTEGER, REAL and NULL values are held: each row is its dataset
+** row (as a 32-bit step from its chunk's base), one storage class byte per
+** value, then the values' 8 bytes each, unaligned.
+*/
+#ifndef COLUMNAR_AGG_RADIX_H
+#define COLUMNAR_AGG_RADIX_H
+
+#include <stdint.h>
+#include "../reader/vector.h"
+
+#define AGG_RADIX_CHUNK_MAX 4096   /* rows of the largest chunk, and so of
+                                   ** one agg_radix_cols */
+
+typedef struct agg_radix_chunk {
+  struct agg_radix_chunk *next;
+  int64_t base;           /* dataset row its steps count from */
+  uint32_t n, cap;        /* rows held, rows it has room for */
+  unsigned char data[];   /* cap rows of agg_radix.width bytes */
+} agg_radix_chunk;
+
+#define AGG_RADIX_HLL 64        /* registers of a partition's distinct-key sketch */
+
+typedef struct agg_radix_part {
+  agg_radix_chunk *head, *tail;
+  uint64_t bytes;         /* its chunks, by capacity */
+  uint8_t hll[AGG_RADIX_HLL]; /* HyperLogLog registers over its rows' hashes */
+} agg_radix_part;
+
+typedef struct agg_radix {
+  int nvec;               /* values per row */
+  uint32_t width;         /* bytes per row: 4 + 9*nvec */
+  int nparts;
+  agg_radix_part *parts;  /* nparts of them */
+  unsigned char *slab;    /* chunks are cut from slabs (agg/bigmem.h blocks,
+                          ** each starting with a pointer to the one before) */
+  size_t slab_used, slab_len;
+  uint64_t slab_bytes;    /* all slabs, by size */
+} agg_radix;
+
+/* The columns of one chunk, as flat vectors (agg_radix_unpack). */
+typedef struct agg_radix_cols {
+  int nvec;
+  uint32_t n;
+  uint64_t *row;          /* each row's dataset row */
+  col_vector *v;          /* nvec vectors of n rows */
+  uint8_t *tags;          /* scratch behind v: nvec*CHUNK_MAX each */
+  int64_t *i64;
+  double *f64;
+} agg_radix_cols;
+
+int agg_radix_init(agg_radix *r, int nparts, int nvec);
+void agg_radix_free(agg_radix *r);
+/* Forget partition part's chunks (each partition's may be forgotten by a
+** thread of its own); their memory stays until agg_radix_free. */
+void agg_radix_free_part(agg_radix *r, int part);
+/* Bytes held, by capacity. */
+uint64_t agg_radix_memory(const agg_radix *r);
+/* Rows held in partition part? */
+static inline int agg_radix_has(const agg_radix *r, int part){
+  return r->parts && r->parts[part].head!=0;
+}
+
+/* Can rows of these vectors be held: every row INTEGER, REAL or NULL? */
+int agg_radix_fits(const col_vector *const *v, int nvec, const uint32_t *rows, uint32_t n);
+
+/* Append rows rows[0..n) of vectors v (dataset row first_row + rows[k],
+** keys' hash hashes[rows[k]]) to partition part. 0, or -1 when out of
+** memory. */
+int agg_radix_append(agg_radix *r, int part, const col_vector *const *v,
+                     const uint32_t *rows, uint32_t n, int64_t first_row,
+                     const uint64_t *hashes);
+
+/* About how many distinct keys partition part holds over the n sets rs
+** (HyperLogLog over 64 registers, within some 15%): what the table that
+** takes them all is sized for, instead of doubling its way there. */
+double agg_radix_distinct(const agg_radix *const *rs, int n, int part);
+
+int agg_radix_cols_init(agg_radix_cols *c, int nvec);
+void agg_radix_cols_free(agg_radix_cols *c);
+/* Chunk ch's rows into c. */
+void agg_radix_unpack(const agg_radix *r, const agg_radix_chunk *ch, agg_radix_cols *c);
+
+#endif
