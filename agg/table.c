@@ -273,6 +273,20 @@ int agg_table_reserve(agg_table *t, uint32_t n){
     while( cap<n ) cap = cap > AGG_MAX_GROUPS/2 ? AGG_MAX_GROUPS : cap*2;
     if( agg_grow_groups_to(t, cap) ) return -1;
   }
+  if( t->ngroup==0 ){
+    /* nothing to rehash: the final buckets at once, not a doubling each
+    ** (each a new block, its old one unmapped under the other threads) */
+    uint32_t nb = t->nbucket, shift = t->shift;
+    while( (uint64_t)n*2 >= nb && shift > 32 - AGG_MAX_BUCKET_BITS ){ nb *= 2; shift--; }
+    if( nb==t->nbucket ) return 0;
+    uint64_t *b = agg_mem_zalloc((size_t)nb * (t->wide ? sizeof(agg_wbucket) : 8));
+    if( b==0 ) return -1;
+    agg_mem_free(t->buckets);
+    t->buckets = b;
+    t->nbucket = nb;
+    t->shift = shift;
+    return 0;
+  }
   while( (uint64_t)n*2 >= t->nbucket && t->shift > 32 - AGG_MAX_BUCKET_BITS ){
     if( agg_regrow(t) ) return -1;
   }
