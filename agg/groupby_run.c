@@ -239,8 +239,8 @@ static int run_pass(groupby **gbp, col_dataset *ds, const scan_spec *spec,
   /* Every lane keeps its groups in nlane partitions by hash, so the fold
   ** keeps nlane threads busy; radix lanes keep 256 partitions. */
   int radix = o->radix_after && groupby_radix_ok(*gbp);
-  groupby_options go = { radix ? GB_RUN_RADIX_PARTS : st.nlane, 0, o->where, 1, 0,
-                         groupby_dialect(*gbp), radix ? o->radix_after : 0 };
+  groupby_options go = { st.nlane, 0, o->where, 1, 0, groupby_dialect(*gbp),
+                         radix ? o->radix_after : 0 };
   for(int i=0; i<st.nlane; i++){
     if( (rc = groupby_new(o->keys, o->aggs, o->schema, &go, &st.lanes[i].gb, err))!=0 ) goto done;
   }
@@ -277,10 +277,15 @@ static int run_pass(groupby **gbp, col_dataset *ds, const scan_spec *spec,
     rc = err->code;
     goto done;
   }
-  /* lanes that held no rows back fold as any others */
-  int held = 0;
-  for(int i=0; i<st.nlane && radix; i++) held |= groupby_radix_holds(st.lanes[i].gb);
-  if( (rc = run_fold_lanes(&st, held, err))!=0 ) goto done;
+  /* Radix lanes that held rows back (their partitions made many) finish
+  ** a partition at a time, the others widened to as many; lanes that never
+  ** did fold as any others. */
+  int wide = 0;
+  for(int i=0; i<st.nlane && radix; i++) wide |= groupby_parts(st.lanes[i].gb) > st.nlane;
+  for(int i=0; i<st.nlane && wide; i++){
+    if( (rc = groupby_radix_widen(st.lanes[i].gb, err))!=0 ) goto done;
+  }
+  if( (rc = run_fold_lanes(&st, wide, err))!=0 ) goto done;
   for(int i=1; i<st.nlane; i++){
     groupby_free(st.lanes[i].gb);
     st.lanes[i].gb = 0;

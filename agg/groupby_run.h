@@ -16,9 +16,9 @@
 ** order, a partition at a time on each of o.lanes threads
 ** (groupby_fold_part), which keeps groups in first-seen order, and lane 0
 ** replaces *gb. With o.radix_after, lanes of a gb whose rows radix.h can
-** hold keep GB_RUN_RADIX_PARTS partitions and, past that many groups, hold
-** their rows back by partition instead of probing tables ever larger than
-** the caches; each partition is then aggregated from every lane's rows of
+** hold (o.lanes a power of two) split their partitions into 256 once they
+** have that many groups, and then hold their rows back by partition
+** instead of probing tables ever larger than the caches; each partition is then aggregated from every lane's rows of
 ** it by one thread (groupby_radix_part), and no fold probes a lane's
 ** groups again. Otherwise *gb consumes one
 ** scan with spec.threads decoding threads (its own partition workers, if
@@ -37,9 +37,6 @@
 #include "groupby.h"
 #include "../reader/dataset.h"
 
-/* Partitions of a radix lane: 2M groups in partitions of 8k, each table
-** small enough for L2. */
-#define GB_RUN_RADIX_PARTS 256
 
 typedef struct groupby_run_opts {
   const char *keys;        /* the texts gb was made from (for the lanes) */

@@ -638,6 +638,31 @@ int agg_table_merge(agg_table *dst, const agg_table *src, uint32_t *map,
   return agg_table_rehash_chunks(src, agg_merge_chunk, &m, err);
 }
 
+typedef struct agg_split_ctx {
+  agg_table *const *dsts;
+  uint32_t mask;
+  uint8_t *part;
+  uint32_t *map;
+} agg_split_ctx;
+
+static int agg_split_chunk(void *ctx, const col_vector *const *keys, uint32_t from,
+                           uint32_t n, const uint64_t *hashes, col_error *err){
+  agg_split_ctx *m = ctx;
+  for(uint32_t k=0; k<n; k++){
+    uint32_t p = (uint32_t)(hashes[k]>>32) & m->mask, nnew;
+    m->part[from+k] = (uint8_t)p;
+    int rc = agg_table_lookup(m->dsts[p], keys, &k, 1, hashes, m->map + from + k, &nnew, err);
+    if( rc ) return rc;
+  }
+  return COL_OK;
+}
+
+int agg_table_split(agg_table *const *dsts, uint32_t mask, const agg_table *src,
+                    uint8_t *part, uint32_t *map, col_error *err){
+  agg_split_ctx m = { dsts, mask, part, map };
+  return agg_table_rehash_chunks(src, agg_split_chunk, &m, err);
+}
+
 typedef struct agg_find_ctx { const agg_table *t; uint32_t *found; } agg_find_ctx;
 
 static int agg_find_chunk(void *ctx, const col_vector *const *keys, uint32_t from,

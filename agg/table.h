@@ -185,6 +185,12 @@ void agg_table_key_vector(const agg_table *t, int col, uint32_t from, uint32_t n
 int agg_table_merge(agg_table *dst, const agg_table *src, uint32_t *map,
                     col_error *err);
 
+/* Every group of src into dsts[(its hash >> 32) & mask] (mask < 256, same
+** key columns): part[s] gets which, map[s] its slot there. Each dst takes
+** its groups in src's order, so one in first-seen order stays so. */
+int agg_table_split(agg_table *const *dsts, uint32_t mask, const agg_table *src,
+                    uint8_t *part, uint32_t *map, col_error *err);
+
 /* For every group of src (same key columns): found[s] gets its slot in t,
 ** or AGG_EMPTY when t has no such group; t is only read. Groups of src
 ** already found (found[s] != AGG_EMPTY on entry) are skipped. */

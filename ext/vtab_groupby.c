@@ -10,9 +10,11 @@
 **     memory_limit = 1000000000,       -- optional; bytes the hash tables may hold
 **     lanes = auto,                    -- optional; on/off: threads > 1 over
 **                                      -- Parquet runs parallel lanes always/never
-**     radix = off                      -- optional; on: lanes hold numeric rows
-**                                      -- back by hash partition and aggregate
-**                                      -- each partition at the end (radix.h)
+**     radix = auto                     -- optional; lanes hold numeric rows back
+**                                      -- by hash partition past 65536 groups and
+**                                      -- aggregate a partition at a time at the
+**                                      -- end (radix.h): auto for one key and
+**                                      -- count(*), on for any, off never
 **   );
 **   SELECT * FROM by_region ORDER BY users DESC LIMIT 10;
 **
@@ -73,7 +75,7 @@ typedef struct gb_table {
   int threads;            /* threads= (>=1) */
   uint64_t memory_limit;  /* memory_limit= bytes, 0 none */
   int lanes;              /* lanes=: 0 auto, 1 on, -1 off */
-  int radix;              /* radix=on */
+  int radix;              /* radix=: 0 auto, 1 on, -1 off */
   int nkey;               /* key columns */
   int *key_src;           /* per key: source column if a plain column, else -1 */
   int ncol;               /* output columns */
@@ -84,6 +86,8 @@ typedef struct gb_table {
 #define GB_MAX_SORT 16   /* ORDER BY terms the table will consume */
 #define GB_DISTINCT_SPLIT_AT 65536   /* pairs before a count(DISTINCT) splits */
 #define GB_LANE_MIN_ROWS (1 << 19) /* rows to decode before threads run lanes */
+#define GB_RADIX_AFTER 65536     /* radix=auto: groups a lane holds before it holds
+                                 ** rows back (its table outgrows L2) */
 
 typedef struct gb_cursor {
   sqlite3_vtab_cursor base;
@@ -150,7 +154,7 @@ static int gb_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
   t->cc = cc;
   t->threads = columnar_default_threads();
   if( argc<4 ){
-    *errmsg = sqlite3_mprintf("group_by: usage: group_by(source, keys='...', aggregates='...', filter='...', threads=N, memory_limit=N, lanes=auto|on|off, radix=on|off)");
+    *errmsg = sqlite3_mprintf("group_by: usage: group_by(source, keys='...', aggregates='...', filter='...', threads=N, memory_limit=N, lanes=auto|on|off, radix=auto|on|off)");
     goto connect_error;
   }
   opts = sqlite3_malloc64(sizeof(char*)*(sqlite3_uint64)argc);
@@ -189,9 +193,10 @@ static int gb_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
       char *s = gb_arg_value(v, nv);
       if( s==0 ){ rc = SQLITE_NOMEM; goto connect_error; }
       int on = sqlite3_stricmp(s, "on")==0, off = sqlite3_stricmp(s, "off")==0;
+      int ok = on || off || sqlite3_stricmp(s, "auto")==0;
       sqlite3_free(s);
-      if( !on && !off ){ *errmsg = sqlite3_mprintf("group_by: radix must be on or off"); goto connect_error; }
-      t->radix = on;
+      if( !ok ){ *errmsg = sqlite3_mprintf("group_by: radix must be auto, on or off"); goto connect_error; }
+      t->radix = on ? 1 : off ? -1 : 0;
       continue;
     }else if( nk==5 && strncasecmp(k, "lanes", 5)==0 ){
       char *s = gb_arg_value(v, nv);
@@ -591,9 +596,10 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
     if( hard>0 ) o.memory_limit = (uint64_t)hard/2;
   }
   groupby_run_opts ro = { t->keys, t->aggs, &t->ds->schema, t->filter.where,
-                          lanes, o.memory_limit, columnar_probe_interrupted, 0,
-                          t->radix>0 ? 1 : 0 };
+                          lanes, o.memory_limit, columnar_probe_interrupted, 0, 0 };
   if( groupby_new(t->keys, t->aggs, &t->ds->schema, &o, &c->gb, &err) ) goto filter_error;
+  if( t->radix>0 ) ro.radix_after = 1;
+  else if( t->radix==0 && groupby_radix_narrow(c->gb) ) ro.radix_after = GB_RADIX_AFTER;
   /* functions an extension replaced: group_by would have to evaluate them */
   int replaced = groupby_uses(c->gb, AGG_USES_STRFN | AGG_USES_DATE | AGG_USES_SCALAR | AGG_USES_JSON)
                ? columnar_functions_replaced(t->db) : 0;

@@ -80,10 +80,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
     }
     col_batch b = { 4, 4, 0, nproj, cols, 0 };
     /* and as two lanes of two partitions, the second folded into the
-    ** first; bit 5: radix lanes of 256 partitions, whose second batch is
-    ** held back (or, with a TEXT value of c, streamed after all) */
+    ** first; bit 5: radix lanes, split into 256 partitions after their
+    ** first batch, whose second is held back (or, with a TEXT value of c,
+    ** streamed after all) */
     int radix = (data[0] & 32)!=0;
-    groupby_options lo = { radix ? 256 : 2, 0, where, 1, 0, &dia, radix ? 1 : 0 };
+    groupby_options lo = { 2, 0, where, 1, 0, &dia, radix ? 1 : 0 };
     groupby *l0 = 0, *l1 = 0;
     if( groupby_new(keys, aggs, &schema, &lo, &l0, &err)==COL_OK
      && groupby_new(keys, aggs, &schema, &lo, &l1, &err)==COL_OK ){
@@ -92,9 +93,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
       int ok = groupby_consume(l0, &b, &err)==COL_OK && groupby_consume(l0, &b1, &err)==COL_OK
             && groupby_consume(l1, &b2, &err)==COL_OK && groupby_consume(l1, &b3, &err)==COL_OK
             && groupby_can_merge(l0);
-      if( ok && (groupby_radix_holds(l0) || groupby_radix_holds(l1)) ){
+      if( ok && (groupby_parts(l0) > 2 || groupby_parts(l1) > 2) ){
         groupby *ls[2] = { l0, l1 };
-        ok = groupby_radix_begin(ls, 2, &err)==COL_OK;
+        ok = groupby_radix_widen(l0, &err)==COL_OK && groupby_radix_widen(l1, &err)==COL_OK
+          && groupby_radix_begin(ls, 2, &err)==COL_OK;
         for(int p=0; ok && p<groupby_parts(l0); p++) ok = groupby_radix_part(ls, 2, p, &err)==COL_OK;
       }else if( ok ){
         ok = groupby_merge(l0, l1, &err)==COL_OK;

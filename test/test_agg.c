@@ -1150,7 +1150,7 @@ static void run_ours(const gen_table *gt, const char *keys, const char *aggs, in
   /* a third of the lane runs as radix lanes (agg/radix.h): 256 partitions,
   ** rows held back once a lane has radix_after groups */
   int radix = threads<0 && (radix_mode || rndn(3)==0);
-  if( radix ){ o.threads = 256; o.radix_after = 1 + (uint32_t)rndn(40); }
+  if( radix ){ o.threads = rndn(2) ? 2 : 4; o.radix_after = 1 + (uint32_t)rndn(40); }
   for(int l=0; l<nlane; l++){
     if( groupby_new(keys, aggs, schema, &o, &lanes[l], &err) ){
       rs->error = 1; snprintf(rs->errmsg, sizeof(rs->errmsg), "%s", err.msg);
@@ -1175,9 +1175,13 @@ static void run_ours(const gen_table *gt, const char *keys, const char *aggs, in
   ** (groupby_fold_*, as groupby_run does) */
   int held = 0;
   for(int l=0; l<nlane; l++) held |= groupby_radix_holds(lanes[l]);
-  if( held ){
-    radix_runs++;
-    int rc = groupby_radix_begin(lanes, nlane, &err);
+  int wide = 0;
+  for(int l=0; l<nlane && radix; l++) wide |= groupby_parts(lanes[l]) > o.threads;
+  if( wide ){
+    radix_runs += held;
+    int rc = COL_OK;
+    for(int l=0; l<nlane && rc==COL_OK; l++) rc = groupby_radix_widen(lanes[l], &err);
+    if( rc==COL_OK ) rc = groupby_radix_begin(lanes, nlane, &err);
     for(int p=0; p<groupby_parts(gb) && rc==COL_OK; p++) rc = groupby_radix_part(lanes, nlane, p, &err);
     if( rc ){
       rs->error = 1; snprintf(rs->errmsg, sizeof(rs->errmsg), "%s", err.msg);
