@@ -1087,8 +1087,6 @@ static int gb_radix_vectors(const groupby *gb, const col_vector **kv,
   return n;
 }
 
-/* Start holding rows back: the column sums (gb_base) become states first,
-** since held rows carry every aggregate's argument. */
 /* A lane's few partitions become GB_RADIX_PARTS: each group moves to the
 ** fine partition its hash names, which lies within its coarse one (the
 ** lane's partition count divides GB_RADIX_PARTS), so each fine partition
@@ -1124,9 +1122,9 @@ static int gb_radix_split(groupby *gb, col_error *err){
       uint32_t ng = d->table.ngroup;
       if( ng==0 ) continue;
       for(uint32_t g=0; g<ns; g++) mp[g] = part[g]==p ? map[g] : AGG_EMPTY;
-      d->first_row = agg_mem_realloc(d->first_row, (size_t)ng*8);
-      if( d->first_row==0 ){ rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory"); goto done; }
-      d->first_cap = ng;
+      uint64_t *fr = agg_mem_realloc(d->first_row, (size_t)ng*8);
+      if( fr==0 ){ rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory"); goto done; }
+      d->first_row = fr; d->first_cap = ng;
       for(uint32_t g=0; g<ns; g++) if( mp[g]!=AGG_EMPTY ) d->first_row[mp[g]] = sp->first_row[g];
       if( (rc = gb_fold_into(gb, d, sp, mp, err))!=0 ) goto done;
     }
@@ -1147,11 +1145,15 @@ done:
 
 int groupby_radix_widen(groupby *gb, col_error *err){ return gb_radix_split(gb, err); }
 
+/* Start holding rows back: the column sums (gb_base) become states first,
+** since held rows carry every aggregate's argument. */
 static int gb_radix_start(groupby *gb, col_error *err){
-  int nvec = gb->nindep;
+  int nvec = gb->nindep, rc;
   for(int a=0; a<gb->aggs.n; a++) nvec += gb->aggs.items[a].expr!=0;
-  int rc = gb_radix_split(gb, err);
-  if( rc ) return rc;
+  for(int b=0; b<gb->nbase; b++){
+    if( gb->bases[b].active && (rc = gb_lin_stop(gb, b, err))!=0 ) return rc;
+  }
+  if( (rc = gb_radix_split(gb, err))!=0 ) return rc;
   if( agg_radix_init(&gb->held, gb->nthread, nvec) ){
     return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
   }
