@@ -20,6 +20,12 @@
 ** thread (scatter 125-196, aggregate 103-107, order 57-59), aggregate
 ** 67-74 ms on two. UserID (2.05M groups) 278 ms against 211-226 ms.
 **
+** Session 18 built it: agg/radix.c holds the rows, agg/groupby.c splits a
+** lane's partitions and aggregates them (group_by's radix= option). Its
+** drain is slower than this probe's aggregate phase (each partition's
+** states, first rows and key columns are arrays of their own, faulted in
+** a 4 KiB page at a time where one lane's table had huge pages).
+**
 ** Input: a file of little-endian int64 keys (bench/radix_probe.tcl
 ** writes one from a Parquet column). Build and run (no project code is
 ** linked):
