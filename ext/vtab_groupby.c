@@ -189,23 +189,16 @@ static int gb_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
       if( n<0 ){ *errmsg = sqlite3_mprintf("group_by: memory_limit must be a number of bytes"); goto connect_error; }
       t->memory_limit = (uint64_t)n;
       continue;
-    }else if( nk==5 && strncasecmp(k, "radix", 5)==0 ){
+    }else if( nk==5 && (strncasecmp(k, "radix", 5)==0 || strncasecmp(k, "lanes", 5)==0) ){
+      int radix = strncasecmp(k, "radix", 5)==0;
+      int *dst3 = radix ? &t->radix : &t->lanes;
       char *s = gb_arg_value(v, nv);
       if( s==0 ){ rc = SQLITE_NOMEM; goto connect_error; }
       int on = sqlite3_stricmp(s, "on")==0, off = sqlite3_stricmp(s, "off")==0;
       int ok = on || off || sqlite3_stricmp(s, "auto")==0;
       sqlite3_free(s);
-      if( !ok ){ *errmsg = sqlite3_mprintf("group_by: radix must be auto, on or off"); goto connect_error; }
-      t->radix = on ? 1 : off ? -1 : 0;
-      continue;
-    }else if( nk==5 && strncasecmp(k, "lanes", 5)==0 ){
-      char *s = gb_arg_value(v, nv);
-      if( s==0 ){ rc = SQLITE_NOMEM; goto connect_error; }
-      int on = sqlite3_stricmp(s, "on")==0, off = sqlite3_stricmp(s, "off")==0;
-      int ok = on || off || sqlite3_stricmp(s, "auto")==0;
-      sqlite3_free(s);
-      if( !ok ){ *errmsg = sqlite3_mprintf("group_by: lanes must be auto, on or off"); goto connect_error; }
-      t->lanes = on ? 1 : off ? -1 : 0;
+      if( !ok ){ *errmsg = sqlite3_mprintf("group_by: %s must be auto, on or off", radix ? "radix" : "lanes"); goto connect_error; }
+      *dst3 = on ? 1 : off ? -1 : 0;
       continue;
     }else{
       opts[nopt++] = argv[i];
