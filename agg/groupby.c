@@ -1094,11 +1094,13 @@ static int gb_radix_vectors(const groupby *gb, const col_vector **kv,
 ** order still. Streaming a batch into 256 partitions from the start had
 ** cost GROUP BY RegionID (9k groups) twice the time of two. */
 static int gb_radix_split(groupby *gb, col_error *err){
-  int F = gb->nthread, rc = COL_OK;
-  if( F>=GB_RADIX_PARTS ) return COL_OK;
+  int F = gb->nthread, rc;
+  /* held rows carry every argument: the column sums (gb_base) become
+  ** states to take them */
   for(int b=0; b<gb->nbase; b++){
     if( gb->bases[b].active && (rc = gb_lin_stop(gb, b, err))!=0 ) return rc;
   }
+  if( F>=GB_RADIX_PARTS ) return COL_OK;
   gb_part *np = calloc(GB_RADIX_PARTS, sizeof(gb_part));
   agg_table *dst[GB_RADIX_PARTS];
   uint8_t *part = 0;
@@ -1145,14 +1147,10 @@ done:
 
 int groupby_radix_widen(groupby *gb, col_error *err){ return gb_radix_split(gb, err); }
 
-/* Start holding rows back: the column sums (gb_base) become states first,
-** since held rows carry every aggregate's argument. */
+/* Start holding rows back, in GB_RADIX_PARTS partitions. */
 static int gb_radix_start(groupby *gb, col_error *err){
   int nvec = gb->nindep, rc;
   for(int a=0; a<gb->aggs.n; a++) nvec += gb->aggs.items[a].expr!=0;
-  for(int b=0; b<gb->nbase; b++){
-    if( gb->bases[b].active && (rc = gb_lin_stop(gb, b, err))!=0 ) return rc;
-  }
   if( (rc = gb_radix_split(gb, err))!=0 ) return rc;
   if( agg_radix_init(&gb->held, gb->nthread, nvec) ){
     return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
@@ -1248,11 +1246,9 @@ static int gb_radix_hold(groupby *gb, const col_batch *b, col_error *err){
 
 int groupby_radix_begin(groupby **lanes, int nlane, col_error *err){
   groupby *dst = lanes[0];
-  int rc;
-  /* held rows carry every argument: the sums must be states to take them */
-  for(int b=0; b<dst->nbase; b++){
-    if( dst->bases[b].active && (rc = gb_lin_stop(dst, b, err))!=0 ) return rc;
-  }
+  /* widened (or split when they began holding rows): no column sums left */
+  int rc = gb_radix_split(dst, err);
+  if( rc ) return rc;
   for(int i=1; i<nlane; i++){
     if( (rc = groupby_merge_begin(dst, lanes[i], err))!=0 ) return rc;
   }

@@ -27,7 +27,6 @@ int agg_radix_init(agg_radix *r, int nparts, int nvec){
 void agg_radix_free_part(agg_radix *r, int part){
   agg_radix_part *p = &r->parts[part];
   p->head = p->tail = 0;
-  p->bytes = 0;
 }
 
 void agg_radix_free(agg_radix *r){
@@ -87,7 +86,6 @@ static agg_radix_chunk *radix_chunk_new(agg_radix *r, agg_radix_part *p, int64_t
   c->next = 0; c->base = base; c->n = 0; c->cap = cap;
   if( p->tail ) p->tail->next = c; else p->head = c;
   p->tail = c;
-  p->bytes += bytes;
   return c;
 }
 
@@ -162,7 +160,6 @@ int agg_radix_append(agg_radix *r, int part, const col_vector *const *v,
 int agg_radix_cols_init(agg_radix_cols *c, int nvec){
   memset(c, 0, sizeof(*c));
   size_t m = (size_t)(nvec>0 ? nvec : 1) * AGG_RADIX_CHUNK_MAX;
-  c->nvec = nvec;
   c->row = malloc(AGG_RADIX_CHUNK_MAX * sizeof(uint64_t));
   c->v = calloc((size_t)(nvec>0 ? nvec : 1), sizeof(col_vector));
   c->tags = malloc(m);

@@ -34,7 +34,6 @@ typedef struct agg_radix_chunk {
 
 typedef struct agg_radix_part {
   agg_radix_chunk *head, *tail;
-  uint64_t bytes;         /* its chunks, by capacity */
   uint8_t hll[AGG_RADIX_HLL]; /* HyperLogLog registers over its rows' hashes */
 } agg_radix_part;
 
@@ -51,7 +50,6 @@ typedef struct agg_radix {
 
 /* The columns of one chunk, as flat vectors (agg_radix_unpack). */
 typedef struct agg_radix_cols {
-  int nvec;
   uint32_t n;
   uint64_t *row;          /* each row's dataset row */
   col_vector *v;          /* nvec vectors of n rows */
