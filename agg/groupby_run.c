@@ -143,6 +143,7 @@ typedef struct run_fold {
 
 typedef struct run_folder {
   run_fold *f;
+  int polls;              /* the caller's thread: polls between partitions */
   col_error err;
   pthread_t tid;
   int started;
@@ -153,6 +154,11 @@ static void *run_fold_parts(void *arg){
   run_fold *f = w->f;
   run_state *st = f->st;
   for(;;){
+    if( w->polls && st->o->poll && st->o->poll(st->o->poll_ctx) ){
+      st->stop = 1;
+      col_error_set(&w->err, COL_EINTERRUPT, "interrupted");
+      break;
+    }
     int part = atomic_fetch_add(&f->next, 1);
     if( part>=f->nparts || st->stop ) break;
     int rc = f->radix ? groupby_radix_part(f->gbs, st->nlane, part, &w->err)
@@ -163,8 +169,8 @@ static void *run_fold_parts(void *arg){
 }
 
 /* Fold every lane into lane 0: the serial step, then the partitions on
-** nlane threads, then (folding) lane 0 adopts what the others kept. The
-** caller's thread polls between its partitions. */
+** nlane threads (the caller's among them), then (folding) lane 0 adopts
+** what the others kept. */
 static int run_fold_lanes(run_state *st, int radix, col_error *err){
   size_t nl = st->nlane>0 ? (size_t)st->nlane : 1;
   groupby **gbs = calloc(nl, sizeof(groupby*));
@@ -182,22 +188,11 @@ static int run_fold_lanes(run_state *st, int radix, col_error *err){
   atomic_init(&f.next, 0);
   for(int t=0; t<st->nlane; t++){
     w[t].f = &f;
+    w[t].polls = t==0;
     col_error_clear(&w[t].err);
     if( t>0 && pthread_create(&w[t].tid, 0, run_fold_parts, &w[t])==0 ) w[t].started = 1;
   }
-  /* this thread takes partitions too, and polls between them */
-  for(;;){
-    if( st->o->poll && st->o->poll(st->o->poll_ctx) ){
-      st->stop = 1;
-      col_error_set(&w[0].err, COL_EINTERRUPT, "interrupted");
-      break;
-    }
-    int part = atomic_fetch_add(&f.next, 1);
-    if( part>=f.nparts || st->stop ) break;
-    int prc = radix ? groupby_radix_part(gbs, st->nlane, part, &w[0].err)
-                    : groupby_fold_part(gbs, st->nlane, part, &w[0].err);
-    if( prc ){ st->stop = 1; break; }
-  }
+  run_fold_parts(&w[0]);
   for(int t=1; t<st->nlane; t++) if( w[t].started ) pthread_join(w[t].tid, 0);
   /* the first real error wins over the interrupt it caused */
   for(int t=0; t<st->nlane; t++){
