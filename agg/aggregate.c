@@ -921,25 +921,38 @@ static int agg_merge_distinct(agg_state *s, const agg_state *src, const uint32_t
   return rc;
 }
 
-int agg_state_merge(agg_state *s, const agg_state *src, const uint32_t *map,
-                    uint32_t ng, const pred_value *sep, col_error *err){
-  if( s->distinct ) return agg_merge_distinct(s, src, map, err);
+/* agg_state_merge and agg_state_merge_split: src's group g goes to state
+** ds[part ? part[g] : 0] (every one the same aggregate; NULL for those
+** no group goes to), at map[g]. */
+static int agg_merge_into(agg_state *const *ds, int nds, const uint8_t *part,
+                          const agg_state *src, const uint32_t *map, uint32_t ng,
+                          const pred_value *sep, col_error *err){
+  agg_state *s = 0;
+  for(int i=0; i<nds && s==0; i++) s = ds[i];
+#define AGG_DST(g) (s = ds[part ? part[g] : 0])
   if( ng > src->cap ) ng = src->cap;   /* groups src never reserved saw no row */
   switch( s->kind ){
     case AGG_COUNT_STAR: case AGG_COUNT: {
-      int64_t *d = s->a;
       const int64_t *c = src->a;
-      for(uint32_t g=0; g<ng; g++) if( map[g]!=AGG_EMPTY ) d[map[g]] += c[g];
+      if( part==0 ){
+        int64_t *d = s->a;
+        for(uint32_t g=0; g<ng; g++) if( map[g]!=AGG_EMPTY ) d[map[g]] += c[g];
+        return COL_OK;
+      }
+      for(uint32_t g=0; g<ng; g++){
+        if( map[g]!=AGG_EMPTY ) ((int64_t*)AGG_DST(g)->a)[map[g]] += c[g];
+      }
       return COL_OK;
     }
     case AGG_SUM: case AGG_TOTAL: case AGG_AVG: {
-      agg_sum *d = s->a;
       const agg_sum *c = src->a;
-      s->absum += src->absum;
+      /* the bound on |partial sums| (agg_state_sum_order_free) goes to
+      ** every destination: each may hold any of src's groups */
+      for(int i=0; i<nds; i++) if( ds[i] ) ds[i]->absum += src->absum;
       for(uint32_t g=0; g<ng; g++){
         const agg_sum *x = &c[g];
         if( x->cnt==0 || map[g]==AGG_EMPTY ) continue;
-        agg_sum *p = &d[map[g]];
+        agg_sum *p = &((agg_sum*)AGG_DST(g)->a)[map[g]];
         if( s->kbn ){
           agg_sum_merge_kbn(p, x);
           continue;
@@ -955,13 +968,12 @@ int agg_state_merge(agg_state *s, const agg_state *src, const uint32_t *map,
       return COL_OK;
     }
     case AGG_MIN: case AGG_MAX: case AGG_ANY_VALUE: {
-      agg_best *d = s->a;
       const agg_best *c = src->a;
       int want = s->kind==AGG_MIN ? 1 : -1;
       for(uint32_t g=0; g<ng; g++){
         const agg_best *x = &c[g];
         if( x->tag==CV_NULL || map[g]==AGG_EMPTY ) continue;
-        agg_best *b = &d[map[g]];
+        agg_best *b = &((agg_best*)AGG_DST(g)->a)[map[g]];
         pred_value xv;
         xv.type = x->tag; xv.i = x->i; xv.f = x->f; xv.p = x->p; xv.n = x->n;
         if( b->tag!=CV_NULL ){
@@ -975,13 +987,12 @@ int agg_state_merge(agg_state *s, const agg_state *src, const uint32_t *map,
       return COL_OK;
     }
     case AGG_GROUP_CONCAT: {
-      agg_text *d = s->a;
       const agg_text *c = src->a;
       char sbuf[40];
       for(uint32_t g=0; g<ng; g++){
         const agg_text *x = &c[g];
         if( !x->any || map[g]==AGG_EMPTY ) continue;
-        agg_text *t = &d[map[g]];
+        agg_text *t = &((agg_text*)AGG_DST(g)->a)[map[g]];
         if( t->any && sep && sep->type!=CV_NULL ){
           uint32_t sn;
           const char *sp = agg_text_of(s, sep, sbuf, &sn);
@@ -994,13 +1005,13 @@ int agg_state_merge(agg_state *s, const agg_state *src, const uint32_t *map,
     }
     case AGG_JSON_ARRAY: case AGG_JSON_OBJECT: {
       /* src's fragments after s's: its text without its opening bracket */
-      agg_text *d = s->a;
       const agg_text *c = src->a;
       const char *brackets = agg_json_brackets(s->kind);
       for(uint32_t g=0; g<ng; g++){
         const agg_text *x = &c[g];
         if( !x->any || map[g]==AGG_EMPTY ) continue;
-        if( agg_json_append(s, &d[map[g]], brackets, x->p + 1, x->n - 2) ) goto oom;
+        agg_text *t = &((agg_text*)AGG_DST(g)->a)[map[g]];
+        if( agg_json_append(s, t, brackets, x->p + 1, x->n - 2) ) goto oom;
       }
       return COL_OK;
     }
@@ -1008,6 +1019,22 @@ int agg_state_merge(agg_state *s, const agg_state *src, const uint32_t *map,
   return COL_OK;
 oom:
   return agg_text_error(s, err);
+#undef AGG_DST
+}
+
+int agg_state_merge(agg_state *s, const agg_state *src, const uint32_t *map,
+                    uint32_t ng, const pred_value *sep, col_error *err){
+  if( s->distinct ) return agg_merge_distinct(s, src, map, err);
+  return agg_merge_into(&s, 1, 0, src, map, ng, sep, err);
+}
+
+int agg_state_merge_split(agg_state *const *ds, int nds, const uint8_t *part,
+                          const agg_state *src, const uint32_t *map, uint32_t ng,
+                          const pred_value *sep, col_error *err){
+  if( src->distinct ){
+    return col_error_set(err, COL_ERROR, "group_by: DISTINCT states do not split");
+  }
+  return agg_merge_into(ds, nds, part, src, map, ng, sep, err);
 }
 
 void agg_state_compact(agg_state *s, const uint8_t *keep, uint32_t ng){

@@ -151,6 +151,14 @@ int agg_state_update(agg_state *s, const col_vector *arg, const col_vector *sep,
 int agg_state_merge(agg_state *s, const agg_state *src, const uint32_t *map,
                     uint32_t ng, const pred_value *sep, col_error *err);
 
+/* agg_state_merge into several states at once: src's group g goes to
+** ds[part[g]] (part[g] < nds) at map[g]. One pass over src where a merge
+** per destination read every group of src once per destination (a radix
+** lane splitting its table into 256). Not for DISTINCT. */
+int agg_state_merge_split(agg_state *const *ds, int nds, const uint8_t *part,
+                          const agg_state *src, const uint32_t *map, uint32_t ng,
+                          const pred_value *sep, col_error *err);
+
 /* Keep groups g < ng with keep[g] set, moved down in order to 0, 1, ...;
 ** the others' states are dropped (what they own freed). Not for DISTINCT,
 ** whose set names groups. */

@@ -1104,7 +1104,7 @@ static int gb_radix_split(groupby *gb, col_error *err){
   gb_part *np = calloc(GB_RADIX_PARTS, sizeof(gb_part));
   agg_table *dst[GB_RADIX_PARTS];
   uint8_t *part = 0;
-  uint32_t *map = 0, *mp = 0;
+  uint32_t *map = 0;
   if( np==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
   int ninit = 0;
   for(; ninit<GB_RADIX_PARTS; ninit++){
@@ -1115,24 +1115,50 @@ static int gb_radix_split(groupby *gb, col_error *err){
     gb_part *sp = &gb->parts[q];
     uint32_t ns = sp->table.ngroup;
     if( ns==0 ) continue;
-    free(part); free(map); free(mp);
-    part = malloc(ns); map = malloc((size_t)ns*4); mp = malloc((size_t)ns*4);
-    if( !part || !map || !mp ){ rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory"); goto done; }
+    free(part); free(map);
+    part = malloc(ns); map = malloc((size_t)ns*4);
+    if( !part || !map ){ rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory"); goto done; }
     if( (rc = agg_table_split(dst, GB_RADIX_PARTS-1, &sp->table, part, map, err))!=0 ) goto done;
-    for(int p=q; p<GB_RADIX_PARTS; p+=F){
+    /* the groups of partition q go to the fine partitions p with p % F ==
+    ** q (both are hash bits above 32); one pass over them, not one per p */
+    agg_state **ds = calloc(GB_RADIX_PARTS, sizeof(*ds));
+    if( ds==0 ){ rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory"); goto done; }
+    for(int p=q; p<GB_RADIX_PARTS && rc==COL_OK; p+=F){
       gb_part *d = &np[p];
       uint32_t ng = d->table.ngroup;
       if( ng==0 ) continue;
-      for(uint32_t g=0; g<ns; g++) mp[g] = part[g]==p ? map[g] : AGG_EMPTY;
       uint64_t *fr = agg_mem_realloc(d->first_row, (size_t)ng*8);
-      if( fr==0 ){ rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory"); goto done; }
+      if( fr==0 ){ rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory"); break; }
       d->first_row = fr; d->first_cap = ng;
-      for(uint32_t g=0; g<ns; g++) if( mp[g]!=AGG_EMPTY ) d->first_row[mp[g]] = sp->first_row[g];
-      if( (rc = gb_fold_into(gb, d, sp, mp, err))!=0 ) goto done;
     }
+    for(uint32_t g=0; g<ns && rc==COL_OK; g++) np[part[g]].first_row[map[g]] = sp->first_row[g];
+    for(int a=0; a<gb->aggs.n && rc==COL_OK; a++){
+      for(int p=q; p<GB_RADIX_PARTS && rc==COL_OK; p+=F){
+        gb_part *d = &np[p];
+        ds[p] = d->table.ngroup ? &d->states[a] : 0;
+        if( ds[p] ) rc = agg_state_reserve(ds[p], d->table.ngroup, err);
+      }
+      if( rc ) break;
+      /* held rows are numbers (gb_radix_eligible): no ORDER BY, whose rows
+      ** wait in ordbufs, nor DISTINCT */
+      const agg_item *it = &gb->aggs.items[a];
+      if( it->nob || it->distinct ){
+        rc = col_error_set(err, COL_ERROR, "group_by: internal error: radix split of an ordered or DISTINCT aggregate");
+        break;
+      }
+      pred_value sep, *psep = 0;
+      if( it->kind==AGG_GROUP_CONCAT ){
+        memset(&sep, 0, sizeof(sep));
+        if( gb->msep && gb->msep[a] ){ sep.type = CV_TEXT; sep.p = gb->msep[a]; sep.n = gb->msepn[a]; }
+        psep = &sep;
+      }
+      rc = agg_state_merge_split(ds, GB_RADIX_PARTS, part, &sp->states[a], map, ns, psep, err);
+    }
+    free(ds);
+    if( rc ) goto done;
   }
 done:
-  free(part); free(map); free(mp);
+  free(part); free(map);
   if( rc ){
     for(int i=0; i<ninit; i++) gb_part_free(gb, &np[i]);
     free(np);
