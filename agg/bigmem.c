@@ -149,6 +149,10 @@ void *agg_mem_zalloc(size_t n){
   return q + 1;
 }
 
+size_t agg_mem_size(const void *p){
+  return p ? ((const agg_mem_hdr*)p - 1)->len - sizeof(agg_mem_hdr) : 0;
+}
+
 void agg_mem_free(void *p){
   if( p==0 ) return;
   agg_mem_hdr *h = (agg_mem_hdr*)p - 1;

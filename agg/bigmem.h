@@ -37,5 +37,7 @@ void agg_mem_prefault(void *p, size_t off, size_t n);
 /* n zero bytes; NULL on failure. */
 void *agg_mem_zalloc(size_t n);
 void agg_mem_free(void *p);
+/* Bytes block p can hold (at least what it was last given). */
+size_t agg_mem_size(const void *p);
 
 #endif

@@ -1286,7 +1286,8 @@ int groupby_radix_begin(groupby **lanes, int nlane, col_error *err){
 ** many as the held rows' keys are distinct. One allocation each, where
 ** doubling had copied and faulted in every array many times over: with
 ** ten million groups in 256 partitions, most of the time. */
-static int gb_radix_reserve(groupby **lanes, int nlane, int part, col_error *err){
+static int gb_radix_reserve(groupby **lanes, int nlane, int part, void **spare,
+                            col_error *err){
   groupby *dst = lanes[0];
   gb_part *p = &dst->parts[part];
   const agg_radix *hr[64] = { 0 };
@@ -1302,7 +1303,7 @@ static int gb_radix_reserve(groupby **lanes, int nlane, int part, col_error *err
   want += 1.25 * agg_radix_distinct(rs, nlane, part) + 16;
   if( rs!=hr ) free(rs);
   uint32_t n = want > AGG_MAX_GROUPS ? AGG_MAX_GROUPS : (uint32_t)want;
-  if( agg_table_reserve(&p->table, n) ){
+  if( agg_table_reserve_spare(&p->table, n, spare) ){
     return col_error_set(err, COL_ENOMEM, "group_by: out of memory growing the hash table");
   }
   for(int a=0; a<dst->aggs.n; a++){
@@ -1317,15 +1318,22 @@ static int gb_radix_reserve(groupby **lanes, int nlane, int part, col_error *err
   return COL_OK;
 }
 
-int groupby_radix_part(groupby **lanes, int nlane, int part, col_error *err){
+int groupby_radix_part(groupby **lanes, int nlane, int part, void **spare, col_error *err){
   groupby *dst = lanes[0];
   int held = 0;
   for(int i=0; i<nlane; i++) held |= agg_radix_has(&lanes[i]->held, part);
-  int rc = held ? gb_radix_reserve(lanes, nlane, part, err) : COL_OK;
+  int rc = held ? gb_radix_reserve(lanes, nlane, part, spare, err) : COL_OK;
   if( rc==COL_OK ) rc = gb_radix_feed(dst, dst, part, err);
   for(int i=1; i<nlane && rc==COL_OK; i++){
     rc = groupby_merge_part(dst, lanes[i], part, err);
     if( rc==COL_OK ) rc = gb_radix_feed(dst, lanes[i], part, err);
+  }
+  if( rc==COL_OK ){
+    /* the partition is complete and never probed again: the next one this
+    ** thread takes reuses the larger of its buckets and the spare */
+    void *b = agg_table_release_buckets(&dst->parts[part].table);
+    if( agg_mem_size(b) > agg_mem_size(*spare) ){ void *t = *spare; *spare = b; b = t; }
+    agg_mem_free(b);
   }
   return rc;
 }

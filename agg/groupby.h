@@ -179,7 +179,9 @@ int groupby_radix_holds(const groupby *gb);
 ** with; this gives it the many of one that did (before begin). */
 int groupby_radix_widen(groupby *gb, col_error *err);
 int groupby_radix_begin(groupby **lanes, int nlane, col_error *err);
-int groupby_radix_part(groupby **lanes, int nlane, int part, col_error *err);
+/* *spare: buckets one partition gave up, for the next one the same thread
+** takes (agg_table_release_buckets); NULL at first, agg_mem_free'd after. */
+int groupby_radix_part(groupby **lanes, int nlane, int part, void **spare, col_error *err);
 
 /* After merging: 0 when some sum() saw integers large enough that whether
 ** its running sum overflowed depends on the order of the rows; then only a

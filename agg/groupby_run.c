@@ -3,6 +3,7 @@
 ** together; see groupby_run.h.
 */
 #include "groupby_run.h"
+#include "bigmem.h"
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -147,6 +148,7 @@ typedef struct run_folder {
   col_error err;
   pthread_t tid;
   int started;
+  void *spare;            /* radix: buckets to reuse (groupby_radix_part) */
 } run_folder;
 
 static void *run_fold_parts(void *arg){
@@ -161,10 +163,12 @@ static void *run_fold_parts(void *arg){
     }
     int part = atomic_fetch_add(&f->next, 1);
     if( part>=f->nparts || st->stop ) break;
-    int rc = f->radix ? groupby_radix_part(f->gbs, st->nlane, part, &w->err)
+    int rc = f->radix ? groupby_radix_part(f->gbs, st->nlane, part, &w->spare, &w->err)
                       : groupby_fold_part(f->gbs, st->nlane, part, &w->err);
     if( rc ){ st->stop = 1; break; }
   }
+  agg_mem_free(w->spare);
+  w->spare = 0;
   return 0;
 }
 

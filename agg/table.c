@@ -293,6 +293,51 @@ int agg_table_reserve(agg_table *t, uint32_t n){
   return 0;
 }
 
+int agg_table_reserve_spare(agg_table *t, uint32_t n, void **spare){
+  if( n>AGG_MAX_GROUPS ) n = AGG_MAX_GROUPS;
+  uint32_t nb = t->nbucket, shift = t->shift;
+  while( (uint64_t)n*2 >= nb && shift > 32 - AGG_MAX_BUCKET_BITS ){ nb *= 2; shift--; }
+  size_t bsz = t->wide ? sizeof(agg_wbucket) : 8;
+  if( nb>t->nbucket && *spare && agg_mem_size(*spare) >= (size_t)nb*bsz ){
+    uint64_t *b = *spare;
+    *spare = 0;
+    memset(b, 0, (size_t)nb*bsz);
+    uint32_t mask = nb - 1;
+    /* every group to its place among the new buckets (its home is the top
+    ** bits of the hash either kind of bucket keeps) */
+    if( t->wide ){
+      const agg_wbucket *o = agg_wb(t);
+      agg_wbucket *w = (agg_wbucket*)(void*)b;
+      for(uint32_t i=0; i<t->nbucket; i++){
+        if( AGG_WBUCKET_EMPTY(o[i]) ) continue;
+        uint32_t at = AGG_WBUCKET_HOME(o[i], shift);
+        while( !AGG_WBUCKET_EMPTY(w[at]) ) at = (at + 1) & mask;
+        w[at] = o[i];
+      }
+    }else{
+      for(uint32_t i=0; i<t->nbucket; i++){
+        uint64_t x = t->buckets[i];
+        if( AGG_BUCKET_EMPTY(x) ) continue;
+        uint32_t at = AGG_BUCKET_HOME(x, shift);
+        while( !AGG_BUCKET_EMPTY(b[at]) ) at = (at + 1) & mask;
+        b[at] = x;
+      }
+    }
+    agg_mem_free(t->buckets);
+    t->buckets = b;
+    t->nbucket = nb;
+    t->shift = shift;
+  }
+  return agg_table_reserve(t, n);
+}
+
+void *agg_table_release_buckets(agg_table *t){
+  void *b = t->buckets;
+  t->buckets = 0;
+  t->nbucket = 0;
+  return b;
+}
+
 void agg_keycol_init(agg_keycol *k){
   memset(k, 0, sizeof(*k));
   k->utag = AGG_UTAG_NONE;

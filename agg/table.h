@@ -165,6 +165,19 @@ int agg_table_lookup(agg_table *t, const col_vector *const *keys,
 ** out of memory. For a table about to take a known number of groups. */
 int agg_table_reserve(agg_table *t, uint32_t n);
 
+/* agg_table_reserve, the buckets taken from *spare (a block
+** agg_table_release_buckets gave up) when it is large enough: *spare is
+** then NULL, and the table owns it. */
+int agg_table_reserve_spare(agg_table *t, uint32_t n, void **spare);
+
+/* Give up t's buckets (returned; the caller frees them with agg_mem_free
+** or passes them to agg_table_reserve_spare). t keeps its groups, read in
+** slot order, but can no longer be probed or grown. Fresh pages are dear
+** (each one faulted in and zeroed): a radix fold's partitions, done one
+** after another, each took a new block where the one before it had just
+** finished with one as large. */
+void *agg_table_release_buckets(agg_table *t);
+
 /* Bytes taken from the allocator (buckets, key columns, by capacity). */
 uint64_t agg_table_footprint(const agg_table *t);
 /* Bytes of TEXT/BLOB the stored keys own (heap capacity). */

@@ -24,6 +24,7 @@
 #include "../agg/aggregate.h"
 #include "../agg/expr.h"
 #include "../agg/groupby.h"
+#include "../agg/bigmem.h"
 #include "../agg/value.h"
 #include "../agg/datetime.h"
 #include "../agg/filter.h"
@@ -398,6 +399,62 @@ static void test_found_after_inplace_doubling(void){
     CHECK_EQ_INT(used, N);
     CHECK_EQ_INT(bad, 0);
     agg_table_free(&t);
+  }
+  tv_free(&pl);
+}
+
+/* A table grown into buckets another gave up (agg_table_release_buckets,
+** agg_table_reserve_spare) keeps every group it had and finds new ones,
+** with 8-byte and with 16-byte (hashes exact) buckets; a spare too small
+** is left to the caller, and the table grows as agg_table_reserve would. */
+static void test_spare_buckets(void){
+  enum { N = 5000, M = 2000 };
+  tv_pool pl = {0};
+  pred_value *v = tv_alloc(&pl, N*sizeof(pred_value));
+  for(int i=0; i<N; i++) v[i] = tv_int(i*7919);
+  const col_vector *keys[1] = { tv_flat(&pl, v, N, 0) };
+  uint64_t *h = tv_alloc(&pl, N*sizeof(uint64_t));
+  uint32_t *gid = tv_alloc(&pl, N*sizeof(uint32_t));
+  agg_hasher hs; agg_hasher_init(&hs);
+  agg_hash_keys(&hs, keys, 1, 0, N, h);
+  agg_hasher_free(&hs);
+  for(int wide=0; wide<2; wide++){
+    col_error err; col_error_clear(&err);
+    agg_table a, b;
+    CHECK(agg_table_init(&a, 1)==0 && agg_table_init(&b, 1)==0);
+    if( wide ){ CHECK(agg_table_hashes_exact(&a)==0 && agg_table_hashes_exact(&b)==0); }
+    uint32_t nnew;
+    /* a: every key, then its buckets are given up */
+    CHECK(agg_table_lookup(&a, keys, 0, N, h, gid, &nnew, &err)==COL_OK);
+    void *spare = agg_table_release_buckets(&a);
+    CHECK(spare!=0 && a.nbucket==0);
+    CHECK_EQ_INT(a.ngroup, N);
+    CHECK_EQ_INT(agg_table_key(&a, 0, 3).i, 3*7919);
+    /* b: the first M keys, then reserved for N from the spare */
+    CHECK(agg_table_lookup(&b, keys, 0, M, h, gid, &nnew, &err)==COL_OK);
+    uint32_t before = b.nbucket;
+    void *tiny = agg_mem_zalloc(16);
+    void *s2 = tiny;
+    CHECK(agg_table_reserve_spare(&b, N, &s2)==0);   /* too small: grows anyway */
+    CHECK(s2==tiny && b.nbucket>before);
+    agg_mem_free(tiny);
+    agg_table c;
+    CHECK(agg_table_init(&c, 1)==0);
+    if( wide ){ CHECK(agg_table_hashes_exact(&c)==0); }
+    CHECK(agg_table_lookup(&c, keys, 0, M, h, gid, &nnew, &err)==COL_OK);
+    CHECK(agg_table_reserve_spare(&c, N, &spare)==0);
+    CHECK(spare==0);
+    uint32_t bad = 0;
+    for(uint32_t r=0; r<M; r++){
+      uint32_t bucket;
+      bad += agg_table_probe(&c, h[r], keys, r, &bucket)!=r;
+    }
+    CHECK_EQ_INT(bad, 0);
+    CHECK(agg_table_lookup(&c, keys, 0, N, h, gid, &nnew, &err)==COL_OK);
+    CHECK_EQ_INT(nnew, N - M);
+    for(uint32_t r=0; r<N; r++) bad += gid[r]!=r;
+    CHECK_EQ_INT(bad, 0);
+    agg_table_free(&a); agg_table_free(&b); agg_table_free(&c);
   }
   tv_free(&pl);
 }
@@ -1182,7 +1239,11 @@ static void run_ours(const gen_table *gt, const char *keys, const char *aggs, in
     int rc = COL_OK;
     for(int l=0; l<nlane && rc==COL_OK; l++) rc = groupby_radix_widen(lanes[l], &err);
     if( rc==COL_OK ) rc = groupby_radix_begin(lanes, nlane, &err);
-    for(int p=0; p<groupby_parts(gb) && rc==COL_OK; p++) rc = groupby_radix_part(lanes, nlane, p, &err);
+    /* one thread takes every partition: each reuses the buckets of the
+    ** one before (agg_table_reserve_spare) */
+    void *spare = 0;
+    for(int p=0; p<groupby_parts(gb) && rc==COL_OK; p++) rc = groupby_radix_part(lanes, nlane, p, &spare, &err);
+    agg_mem_free(spare);
     if( rc ){
       rs->error = 1; snprintf(rs->errmsg, sizeof(rs->errmsg), "%s", err.msg);
       goto done;
@@ -1653,6 +1714,7 @@ int main(int argc, char **argv){
   RUN(test_column_order_matters);
   RUN(test_seen_key_found);
   RUN(test_found_after_rehash);
+  RUN(test_spare_buckets);
   RUN(test_found_after_inplace_doubling);
   RUN(test_wide_buckets);
   RUN(test_json_fragments);
