@@ -20,7 +20,6 @@ int agg_radix_init(agg_radix *r, int nparts, int nvec){
   if( r->parts==0 ) return -1;
   r->nparts = nparts;
   r->nvec = nvec;
-  r->width = 4 + 9*(uint32_t)nvec;
   return 0;
 }
 
@@ -77,31 +76,106 @@ int agg_radix_fits(const col_vector *const *v, int nvec, const uint32_t *rows, u
   return 1;
 }
 
-static agg_radix_chunk *radix_chunk_new(agg_radix *r, agg_radix_part *p, int64_t base){
+/* Value x's form (a 2-bit field of a chunk's fmt). */
+static inline int radix_fmt_of(uint64_t fmt, int x){
+  return x<AGG_RADIX_FMT_VALS ? (int)(fmt >> (2*x)) & 3 : AGG_RADIX_FULL;
+}
+
+static uint32_t radix_width(uint64_t fmt, int nvec, uint32_t step_bytes){
+  uint32_t w = step_bytes;
+  for(int x=0; x<nvec; x++){
+    int f = radix_fmt_of(fmt, x);
+    w += f==AGG_RADIX_FULL ? 9 : f==AGG_RADIX_I32 ? 4 : 8;
+  }
+  return w;
+}
+
+/* The narrowest form that holds row r of x. */
+static inline int radix_need(const col_vector *x, uint32_t r){
+  switch( cv_tag(x, r) ){
+    case CV_INT: { int64_t i = cv_int(x, r); return i==(int32_t)i ? AGG_RADIX_I32 : AGG_RADIX_I64; }
+    case CV_REAL: return AGG_RADIX_F64;
+    default: return AGG_RADIX_FULL;
+  }
+}
+
+/* Does form f hold a value that needs form need? */
+static inline int radix_holds(int f, int need){
+  return f==need || f==AGG_RADIX_FULL || (f==AGG_RADIX_I64 && need==AGG_RADIX_I32);
+}
+
+/* The narrowest form holding what forms a and b both hold. */
+static int radix_join(int a, int b){
+  if( radix_holds(a, b) ) return a;
+  if( radix_holds(b, a) ) return b;
+  return AGG_RADIX_FULL;
+}
+
+static agg_radix_chunk *radix_chunk_new(agg_radix *r, agg_radix_part *p, int64_t row,
+                                        uint64_t fmt, uint32_t step_bytes){
   uint32_t cap = p->tail ? p->tail->cap*2 : RADIX_CHUNK_MIN;
   if( cap>AGG_RADIX_CHUNK_MAX ) cap = AGG_RADIX_CHUNK_MAX;
-  size_t bytes = sizeof(agg_radix_chunk) + (size_t)cap*r->width;
+  uint32_t width = radix_width(fmt, r->nvec, step_bytes);
+  size_t bytes = sizeof(agg_radix_chunk) + (size_t)cap*width;
   agg_radix_chunk *c = radix_alloc(r, bytes);
   if( c==0 ) return 0;
-  c->next = 0; c->base = base; c->n = 0; c->cap = cap;
+  c->next = 0; c->base = c->last = row; c->fmt = fmt;
+  c->n = 0; c->cap = cap; c->width = width; c->step_bytes = step_bytes;
   if( p->tail ) p->tail->next = c; else p->head = c;
   p->tail = c;
   return c;
 }
 
-/* One row's value j: its class byte and 8 value bytes. */
-static inline void radix_put(unsigned char *cls, unsigned char *val, const col_vector *x, uint32_t r){
-  int t = cv_tag(x, r);
-  *cls = (unsigned char)t;
-  if( t==CV_INT ){
-    int64_t i = cv_int(x, r);
-    memcpy(val, &i, 8);
-  }else if( t==CV_REAL ){
-    double f = cv_real(x, r);
-    memcpy(val, &f, 8);
-  }else{
-    memset(val, 0, 8);
+/* Where value x of a row comes from: a flat vector of one class without
+** tags is read straight from its array (the usual key or argument), any
+** other through cv_tag and its slot. */
+typedef struct radix_src {
+  const col_vector *v;
+  const int64_t *i;       /* flat INTEGER column, or NULL */
+  const double *f;        /* flat REAL column, or NULL */
+} radix_src;
+
+static inline int radix_src_need(const radix_src *s, uint32_t r){
+  if( s->i ){ int64_t x = s->i[r]; return x==(int32_t)x ? AGG_RADIX_I32 : AGG_RADIX_I64; }
+  if( s->f ) return AGG_RADIX_F64;
+  return radix_need(s->v, r);
+}
+
+/* Row rr, in chunk c's forms, at o. */
+static inline void radix_put(unsigned char *o, const agg_radix_chunk *c,
+                             const radix_src *src, int nvec, uint32_t rr){
+  for(int x=0; x<nvec; x++){
+    const radix_src *s = &src[x];
+    int f = radix_fmt_of(c->fmt, x);
+    if( f==AGG_RADIX_I32 ){
+      int32_t i = (int32_t)(s->i ? s->i[rr] : cv_int(s->v, rr));
+      memcpy(o, &i, 4); o += 4;
+    }else if( f==AGG_RADIX_I64 ){
+      int64_t i = s->i ? s->i[rr] : cv_int(s->v, rr);
+      memcpy(o, &i, 8); o += 8;
+    }else if( f==AGG_RADIX_F64 ){
+      double d = s->f ? s->f[rr] : cv_real(s->v, rr);
+      memcpy(o, &d, 8); o += 8;
+    }else{
+      int t = s->i ? CV_INT : s->f ? CV_REAL : cv_tag(s->v, rr);
+      *o = (unsigned char)t;
+      if( t==CV_INT ){ int64_t i = s->i ? s->i[rr] : cv_int(s->v, rr); memcpy(o + 1, &i, 8); }
+      else if( t==CV_REAL ){ double d = s->f ? s->f[rr] : cv_real(s->v, rr); memcpy(o + 1, &d, 8); }
+      else memset(o + 1, 0, 8);
+      o += 9;
+    }
   }
+}
+
+/* Does chunk c take row rr (dataset row row) as it is? */
+static inline int radix_fits(const agg_radix_chunk *c, const radix_src *src, int nf,
+                             uint32_t rr, int64_t row){
+  if( c==0 || c->n==c->cap || row<c->last ) return 0;
+  if( (uint64_t)(row - c->last) > (c->step_bytes==2 ? UINT16_MAX : UINT32_MAX) ) return 0;
+  for(int x=0; x<nf; x++){
+    if( !radix_holds(radix_fmt_of(c->fmt, x), radix_src_need(&src[x], rr)) ) return 0;
+  }
+  return 1;
 }
 
 int agg_radix_append(agg_radix *r, int part, const col_vector *const *v,
@@ -117,44 +191,45 @@ int agg_radix_append(agg_radix *r, int part, const col_vector *const *v,
     if( rank>p->hll[j] ) p->hll[j] = rank;
   }
   int nvec = r->nvec;
-  uint32_t w = r->width;
-  /* one INTEGER column, flat, never NULL: GROUP BY UserID's count(*) */
-  const int64_t *flat = nvec==1 && v[0]->form==CV_FLAT && v[0]->tags==0 && v[0]->type==CV_INT
-                      ? v[0]->i64 : 0;
-  uint32_t k = 0;
-  while( k<n ){
-    agg_radix_chunk *c = p->tail;
-    int64_t row0 = first_row + rows[k];
-    if( c==0 || c->n==c->cap || row0 < c->base || (uint64_t)(row0 - c->base) > UINT32_MAX ){
-      c = radix_chunk_new(r, p, row0);
-      if( c==0 ) return -1;
-    }
-    uint32_t room = c->cap - c->n;
-    uint32_t take = n - k < room ? n - k : room;
-    /* rows of a batch ascend: the last one decides whether the steps fit */
-    int64_t last = first_row + rows[k + take - 1];
-    if( (uint64_t)(last - c->base) > UINT32_MAX ) take = 1;
-    unsigned char *o = c->data + (size_t)c->n*w;
-    if( flat ){
-      for(uint32_t j=0; j<take; j++, o+=w){
-        uint32_t rr = rows[k + j];
-        uint32_t step = (uint32_t)(first_row + rr - c->base);
-        memcpy(o, &step, 4);
-        o[4] = CV_INT;
-        memcpy(o + 5, &flat[rr], 8);
-      }
-    }else{
-      for(uint32_t j=0; j<take; j++, o+=w){
-        uint32_t rr = rows[k + j];
-        uint32_t step = (uint32_t)(first_row + rr - c->base);
-        memcpy(o, &step, 4);
-        for(int x=0; x<nvec; x++) radix_put(o + 4 + x, o + 4 + nvec + 8*x, v[x], rr);
-      }
-    }
-    c->n += take;
-    k += take;
+  int nf = nvec < AGG_RADIX_FMT_VALS ? nvec : AGG_RADIX_FMT_VALS;
+  radix_src stack[8], *src = stack;
+  if( nvec>8 && (src = malloc((size_t)nvec * sizeof(*src)))==0 ) return -1;
+  for(int x=0; x<nvec; x++){
+    const col_vector *vx = v[x];
+    int flat = vx->form==CV_FLAT && vx->tags==0;
+    src[x].v = vx;
+    src[x].i = flat && vx->type==CV_INT ? vx->i64 : 0;
+    src[x].f = flat && vx->type==CV_REAL ? vx->f64 : 0;
   }
-  return 0;
+  int rc = 0;
+  for(uint32_t k=0; k<n; k++){
+    uint32_t rr = rows[k];
+    int64_t row = first_row + rr;
+    agg_radix_chunk *c = p->tail;
+    if( !radix_fits(c, src, nf, rr, row) ){
+      /* forms only widen along a partition: rows that alternate between
+      ** classes settle in a form that takes both, not a chunk each; and
+      ** a partition whose rows lie far apart (a selective filter) takes
+      ** 4-byte steps, not a chunk per row */
+      uint64_t fmt = 0;
+      for(int x=0; x<nf; x++){
+        int f = radix_src_need(&src[x], rr);
+        if( c ) f = radix_join(radix_fmt_of(c->fmt, x), f);
+        fmt |= (uint64_t)f << (2*x);
+      }
+      uint64_t gap = c && row>=c->last ? (uint64_t)(row - c->last) : 0;
+      uint32_t sb = c && (c->step_bytes==4 || gap > UINT16_MAX) ? 4 : 2;
+      if( (c = radix_chunk_new(r, p, row, fmt, sb))==0 ){ rc = -1; break; }
+    }
+    unsigned char *o = c->data + (size_t)c->n*c->width;
+    if( c->step_bytes==2 ){ uint16_t st = (uint16_t)(row - c->last); memcpy(o, &st, 2); }
+    else{ uint32_t st = (uint32_t)(row - c->last); memcpy(o, &st, 4); }
+    radix_put(o + c->step_bytes, c, src, nvec, rr);
+    c->last = row;
+    c->n++;
+  }
+  if( src!=stack ) free(src);
+  return rc;
 }
 
 int agg_radix_cols_init(agg_radix_cols *c, int nvec){
@@ -179,34 +254,58 @@ void agg_radix_cols_free(agg_radix_cols *c){
 
 void agg_radix_unpack(const agg_radix *r, const agg_radix_chunk *ch, agg_radix_cols *c){
   int nvec = r->nvec;
-  uint32_t w = r->width, n = ch->n;
+  uint32_t w = ch->width, n = ch->n;
   const unsigned char *in = ch->data;
   c->n = n;
-  for(uint32_t k=0; k<n; k++){
-    uint32_t step;
-    memcpy(&step, in + (size_t)k*w, 4);
-    c->row[k] = (uint64_t)(ch->base + step);
+  uint64_t row = (uint64_t)ch->base;
+  if( ch->step_bytes==2 ){
+    for(uint32_t k=0; k<n; k++){
+      uint16_t st;
+      memcpy(&st, in + (size_t)k*w, 2);
+      c->row[k] = row += st;
+    }
+  }else{
+    for(uint32_t k=0; k<n; k++){
+      uint32_t st;
+      memcpy(&st, in + (size_t)k*w, 4);
+      c->row[k] = row += st;
+    }
   }
+  const unsigned char *o = in + ch->step_bytes;   /* value x of row 0 */
   for(int x=0; x<nvec; x++){
     uint8_t *tags = c->tags + (size_t)x*AGG_RADIX_CHUNK_MAX;
     int64_t *i64 = c->i64 + (size_t)x*AGG_RADIX_CHUNK_MAX;
     double *f64 = c->f64 + (size_t)x*AGG_RADIX_CHUNK_MAX;
-    const unsigned char *o = in + 4 + x;
-    const unsigned char *val = in + 4 + nvec + 8*x;
-    unsigned seen = 0;
-    for(uint32_t k=0; k<n; k++){
-      uint8_t t = o[(size_t)k*w];
-      tags[k] = t;
-      seen |= 1u<<t;
-      if( t==CV_REAL ) memcpy(&f64[k], val + (size_t)k*w, 8);
-      else memcpy(&i64[k], val + (size_t)k*w, 8);
-    }
     col_vector *v = &c->v[x];
     memset(v, 0, sizeof(*v));
     v->form = CV_FLAT;
     v->n = n;
     v->i64 = i64;
     v->f64 = f64;
+    int f = radix_fmt_of(ch->fmt, x);
+    if( f==AGG_RADIX_I32 ){
+      for(uint32_t k=0; k<n; k++){ int32_t i; memcpy(&i, o + (size_t)k*w, 4); i64[k] = i; }
+      v->type = CV_INT;
+      o += 4;
+      continue;
+    }
+    if( f==AGG_RADIX_I64 || f==AGG_RADIX_F64 ){
+      if( f==AGG_RADIX_I64 ) for(uint32_t k=0; k<n; k++) memcpy(&i64[k], o + (size_t)k*w, 8);
+      else for(uint32_t k=0; k<n; k++) memcpy(&f64[k], o + (size_t)k*w, 8);
+      v->type = f==AGG_RADIX_I64 ? CV_INT : CV_REAL;
+      o += 8;
+      continue;
+    }
+    unsigned seen = 0;
+    for(uint32_t k=0; k<n; k++){
+      const unsigned char *e = o + (size_t)k*w;
+      uint8_t t = e[0];
+      tags[k] = t;
+      seen |= 1u<<t;
+      if( t==CV_REAL ) memcpy(&f64[k], e + 1, 8);
+      else memcpy(&i64[k], e + 1, 8);
+    }
+    o += 9;
     /* tags only where rows differ from the one class */
     if( seen==(1u<<CV_INT) ){ v->type = CV_INT; }
     else if( seen==(1u<<CV_REAL) ){ v->type = CV_REAL; }

@@ -1505,6 +1505,44 @@ static void test_radix_rows(void){
     }
   }
   CHECK( k==N && bad==0 );
+  /* forms: INTEGERs within 32 bits take 4 bytes, wider ones 8, and a
+  ** column of one class no class byte; rows far apart take 4-byte steps
+  ** in a chunk or two, not a chunk each */
+  {
+    static int64_t big[N]; static double re[N]; static uint32_t far[N];
+    for(uint32_t i=0; i<N; i++){
+      big[i] = i < N/2 ? (int64_t)i - 7 : ((int64_t)i << 35) | 5;
+      re[i] = i * -1.5;
+      far[i] = i;
+    }
+    col_vector vbig = { CV_INT, CV_FLAT, N, 0, big, 0, 0, 0, 0, 0 };
+    col_vector vre = { CV_REAL, CV_FLAT, N, 0, 0, re, 0, 0, 0, 0 };
+    const col_vector *v2[2] = { &vbig, &vre };
+    agg_radix q;
+    CHECK( agg_radix_init(&q, 1, 2)==0 );
+    /* one row per call, each 70000 rows after the one before */
+    for(uint32_t i=0; i<N; i++){
+      CHECK( agg_radix_append(&q, 0, v2, &far[i], 1, (int64_t)i*70000 - i, hashes)==0 );
+    }
+    agg_radix_cols c2;
+    CHECK( agg_radix_cols_init(&c2, 2)==0 );
+    uint32_t nchunk = 0, got = 0, bad2 = 0;
+    for(const agg_radix_chunk *ch = q.parts[0].head; ch; ch = ch->next){
+      nchunk++;
+      if( got >= N/2 + 1 && ch->width != 4 + 8 + 8 ) bad2++;
+      if( got == 0 && ch->width > 2 + 4 + 8 ) bad2++;    /* first: 2-byte steps */
+      agg_radix_unpack(&q, ch, &c2);
+      for(uint32_t j=0; j<c2.n; j++, got++){
+        if( c2.row[j] != (uint64_t)got*70000 ) bad2++;
+        if( cv_tag(&c2.v[0], j)!=CV_INT || c2.v[0].i64[j]!=big[got] ) bad2++;
+        if( cv_tag(&c2.v[1], j)!=CV_REAL || c2.v[1].f64[j]!=re[got] ) bad2++;
+      }
+    }
+    CHECK( got==N && bad2==0 );
+    CHECK( nchunk < 12 );
+    agg_radix_cols_free(&c2);
+    agg_radix_free(&q);
+  }
   /* a TEXT row does not fit */
   static const cv_str sv[1] = { { "x", 1 } };
   col_vector text = { CV_TEXT, CV_CONST, N, 0, 0, 0, sv, 0, 0, 0 };
