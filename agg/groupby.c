@@ -133,6 +133,8 @@ struct groupby {
   uint32_t *order_at;     /* per partition: its groups placed so far */
   uint32_t radix_after;   /* groupby_options.radix_after, or 0 once rows
                           ** must not be held back */
+  int radix_repeats;      /* groupby_options.radix_repeats */
+  uint64_t live_rows;     /* lanes: rows consumed that every filter passed */
   int radix_ok;           /* groupby_radix_ok */
   int radix_on;           /* rows are being held back, in held */
   agg_radix held;         /* a radix lane's rows held back, by partition:
@@ -577,6 +579,7 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
   gb->nthread = opt && opt->threads>1 ? opt->threads : 1;
   gb->lane = opt && opt->lane;
   gb->radix_after = gb->lane && opt ? opt->radix_after : 0;
+  gb->radix_repeats = opt && opt->radix_repeats;
   if( opt && opt->dialect ) gb->dialect = *opt->dialect;
   if( gb->nthread>256 ) gb->nthread = 256;
   /* Zero keys: one group, one partition; workers would only wake to find
@@ -1547,10 +1550,17 @@ int groupby_consume(groupby *gb, const col_batch *b0, col_error *err){
     int held = gb->radix_on ? gb_radix_hold(gb, b, err) : 0;
     if( held<0 ) return err->code;
     if( !held ) for(int w=0; w<gb->nthread; w++) gb_part_consume(gb, w);
+    gb->live_rows += nsel;
     if( gb->radix_after && !gb->radix_on ){
       uint64_t g = 0;
       for(int i=0; i<gb->nthread; i++) g += gb->parts[i].table.ngroup;
-      if( g>=gb->radix_after && (rc = gb_radix_start(gb, err))!=0 ) return rc;
+      if( g>=gb->radix_after ){
+        if( gb->radix_repeats && (gb->live_rows - g) * GB_RADIX_REPEATS < gb->live_rows ){
+          gb->radix_after = 0;      /* keys nearly all new: stream on */
+        }else if( (rc = gb_radix_start(gb, err))!=0 ){
+          return rc;
+        }
+      }
     }
   }else if( gb->nthread>1 ){
     if( (rc = gb_start_workers(gb, err))!=0 ) return rc;

@@ -56,7 +56,17 @@ typedef struct groupby_options {
                           ** its partitions hold this many groups, rows are
                           ** held back by partition (agg/radix.h) instead
                           ** of looked up, for groupby_radix_part; 0 never */
+  int radix_repeats;      /* ... and only if the rows so far repeat keys
+                          ** (GB_RADIX_REPEATS): held back, rows of keys
+                          ** nearly all new (WatchID) only cost a copy, and
+                          ** their column sums turn into full states */
 } groupby_options;
+
+/* radix_repeats: a lane holds rows back only if at least one row in this
+** many was not a new group. GROUP BY WatchID, ClientIP (every row new)
+** took 1.08-1.12 s streamed against 1.43-1.76 s held; UserID's rows
+** (8% repeats by the 65536th group) 0.55-0.74 s held, 1.03-1.23 s not. */
+#define GB_RADIX_REPEATS 64
 
 typedef struct groupby groupby;
 

@@ -50,6 +50,7 @@ typedef struct groupby_run_opts {
   uint32_t radix_after;    /* lanes of a gb that groupby_radix_ok: hold rows
                            ** back once a lane has this many groups
                            ** (groupby_options.radix_after); 0 never */
+  int radix_repeats;       /* groupby_options.radix_repeats */
 } groupby_run_opts;
 
 /* Will groupby_run use lanes for gb over ds? */

@@ -217,7 +217,7 @@ static int gb_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
   if( rc ) goto connect_error;
   rc = SQLITE_ERROR;
   const col_schema *schema = &t->ds->schema;
-  groupby_options o = { 1, 0, 0, 0, 0, &cc->dialect, 0 };
+  groupby_options o = { 1, 0, 0, 0, 0, &cc->dialect, 0, 0 };
   if( groupby_new(t->keys, t->aggs, schema, &o, &gb, &err) ){
     *errmsg = sqlite3_mprintf("%s", err.msg);
     goto connect_error;
@@ -562,7 +562,7 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
       lanes = 1; agg_threads = 1; scan_threads = t->threads;
     }
   }
-  groupby_options o = { agg_threads, t->memory_limit, t->filter.where, 0, 0, &dialect, 0 };
+  groupby_options o = { agg_threads, t->memory_limit, t->filter.where, 0, 0, &dialect, 0, 0 };
   if( may_cut && first && has_limit==1 && limit>=0 ){
     /* The first LIMIT + OFFSET keys are known only to a serial pass; its
     ** table stays that small, so one thread aggregates while the others
@@ -589,10 +589,15 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
     if( hard>0 ) o.memory_limit = (uint64_t)hard/2;
   }
   groupby_run_opts ro = { t->keys, t->aggs, &t->ds->schema, t->filter.where,
-                          lanes, o.memory_limit, columnar_probe_interrupted, 0, 0 };
+                          lanes, o.memory_limit, columnar_probe_interrupted, 0, 0, 0 };
   if( groupby_new(t->keys, t->aggs, &t->ds->schema, &o, &c->gb, &err) ) goto filter_error;
+  /* auto: one key and count(*)-like aggregates held whatever the keys (they
+  ** gained in every case measured); other shapes only when rows repeat keys */
   if( t->radix>0 ) ro.radix_after = 1;
-  else if( t->radix==0 && groupby_radix_narrow(c->gb) ) ro.radix_after = GB_RADIX_AFTER;
+  else if( t->radix==0 && groupby_radix_ok(c->gb) ){
+    ro.radix_after = GB_RADIX_AFTER;
+    ro.radix_repeats = !groupby_radix_narrow(c->gb);
+  }
   /* functions an extension replaced: group_by would have to evaluate them */
   int replaced = groupby_uses(c->gb, AGG_USES_STRFN | AGG_USES_DATE | AGG_USES_SCALAR | AGG_USES_JSON)
                ? columnar_functions_replaced(t->db) : 0;

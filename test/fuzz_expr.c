@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../agg/groupby.h"
+#include "../agg/bigmem.h"
 #include "../agg/datetime.h"
 #include "../agg/filter.h"
 
@@ -60,7 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
   }else{
     aggs = text;
   }
-  groupby_options o = { 1, 0, where, 0, 0, &dia, 0 };
+  groupby_options o = { 1, 0, where, 0, 0, &dia, 0, 0 };
   rc = groupby_new(keys, aggs, &schema, &o, &gb, &err);
   if( rc==COL_OK ){
     int64_t iv[4] = { 1, -5, INT64_MAX, INT64_MIN };
@@ -82,9 +83,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
     /* and as two lanes of two partitions, the second folded into the
     ** first; bit 5: radix lanes, split into 256 partitions after their
     ** first batch, whose second is held back (or, with a TEXT value of c,
-    ** streamed after all) */
+    ** streamed after all); bit 6 with it: only if the first batch repeated
+    ** a key (radix_repeats) */
     int radix = (data[0] & 32)!=0;
-    groupby_options lo = { 2, 0, where, 1, 0, &dia, radix ? 1 : 0 };
+    groupby_options lo = { 2, 0, where, 1, 0, &dia, radix ? 1 : 0, radix && (data[0] & 64) };
     groupby *l0 = 0, *l1 = 0;
     if( groupby_new(keys, aggs, &schema, &lo, &l0, &err)==COL_OK
      && groupby_new(keys, aggs, &schema, &lo, &l1, &err)==COL_OK ){
@@ -97,7 +99,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
         groupby *ls[2] = { l0, l1 };
         ok = groupby_radix_widen(l0, &err)==COL_OK && groupby_radix_widen(l1, &err)==COL_OK
           && groupby_radix_begin(ls, 2, &err)==COL_OK;
-        for(int p=0; ok && p<groupby_parts(l0); p++) ok = groupby_radix_part(ls, 2, p, &err)==COL_OK;
+        void *spare = 0;
+        for(int p=0; ok && p<groupby_parts(l0); p++) ok = groupby_radix_part(ls, 2, p, &spare, &err)==COL_OK;
+        agg_mem_free(spare);
       }else if( ok ){
         ok = groupby_merge(l0, l1, &err)==COL_OK;
       }
