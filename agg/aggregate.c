@@ -929,6 +929,7 @@ static int agg_merge_into(agg_state *const *ds, int nds, const uint8_t *part,
                           const pred_value *sep, col_error *err){
   agg_state *s = 0;
   for(int i=0; i<nds && s==0; i++) s = ds[i];
+  if( s==0 ) return COL_OK;           /* no destination: no group either */
 #define AGG_DST(g) (s = ds[part ? part[g] : 0])
   if( ng > src->cap ) ng = src->cap;   /* groups src never reserved saw no row */
   switch( s->kind ){

@@ -1143,19 +1143,14 @@ static int gb_radix_split(groupby *gb, col_error *err){
       }
       if( rc ) break;
       /* held rows are numbers (gb_radix_eligible): no ORDER BY, whose rows
-      ** wait in ordbufs, nor DISTINCT */
+      ** wait in ordbufs, no DISTINCT, and no text kind (no separator) */
       const agg_item *it = &gb->aggs.items[a];
-      if( it->nob || it->distinct ){
-        rc = col_error_set(err, COL_ERROR, "group_by: internal error: radix split of an ordered or DISTINCT aggregate");
+      if( it->nob || it->distinct || AGG_KIND_TEXT(it->kind) ){
+        rc = col_error_set(err, COL_ERROR, "group_by: internal error: radix split of %s aggregate",
+                           it->nob ? "an ordered" : it->distinct ? "a DISTINCT" : "a text");
         break;
       }
-      pred_value sep, *psep = 0;
-      if( it->kind==AGG_GROUP_CONCAT ){
-        memset(&sep, 0, sizeof(sep));
-        if( gb->msep && gb->msep[a] ){ sep.type = CV_TEXT; sep.p = gb->msep[a]; sep.n = gb->msepn[a]; }
-        psep = &sep;
-      }
-      rc = agg_state_merge_split(ds, GB_RADIX_PARTS, part, &sp->states[a], map, ns, psep, err);
+      rc = agg_state_merge_split(ds, GB_RADIX_PARTS, part, &sp->states[a], map, ns, 0, err);
     }
     free(ds);
     if( rc ) goto done;
