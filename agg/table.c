@@ -471,6 +471,8 @@ oom:
 /* Rows ahead of the probe whose bucket is prefetched: a large table's
 ** buckets are cache misses, and a batch knows every hash in advance. */
 #define AGG_PREFETCH 16
+/* Key columns whose stored words and strings a probe prefetches. */
+#define AGG_PREFETCH_COLS 8
 
 /* The group in the home bucket of row sel[k]'s hash when the bucket's
 ** fingerprint is the row's (the likely candidate a prefetch fetches the
@@ -491,7 +493,7 @@ static int agg_nlookup(agg_table *t, const col_vector *const *keys,
   /* Prefetching pays only once the buckets outgrow the caches; the third
   ** stage only for a table with strings in a heap (not for integer keys) */
   int pf = t->nbucket >= (1u<<16) || t->cold, pf_heap = 0;
-  for(int c=0; c<t->nkey && c<4; c++) pf_heap |= t->cols[c].heap!=0;
+  for(int c=0; c<t->nkey && c<AGG_PREFETCH_COLS; c++) pf_heap |= t->cols[c].heap!=0;
   for(; k<nsel; k++){
     uint32_t row = sel ? sel[k] : k;
     if( pf ){
@@ -510,7 +512,7 @@ static int agg_nlookup(agg_table *t, const col_vector *const *keys,
             __builtin_prefetch(w);
             __builtin_prefetch(w + t->nkey - 1);
           }
-          for(int c=0; c<t->nkey && c<4; c++){
+          for(int c=0; c<t->nkey && c<AGG_PREFETCH_COLS; c++){
             const agg_keycol *kc = &t->cols[c];
             if( t->recs==0 ) __builtin_prefetch(&kc->vals[s2]);
             if( kc->tags ) __builtin_prefetch(&kc->tags[s2]);
@@ -525,13 +527,18 @@ static int agg_nlookup(agg_table *t, const col_vector *const *keys,
         ** table probed per dictionary entry, 569 -> 473 ms; Q40 579 ->
         ** 487 ms; keys that are new or inline only pay the check. */
         uint32_t s3 = agg_home_slot(t, sel, k + AGG_PREFETCH/4, hashes);
-        for(int c=0; s3!=AGG_EMPTY && c<t->nkey && c<4; c++){
+        for(int c=0; s3!=AGG_EMPTY && c<t->nkey && c<AGG_PREFETCH_COLS; c++){
           const agg_keycol *kc = &t->cols[c];
           if( kc->heap==0 ) continue;
           /* a word of another class (a column of mixed classes) is no
           ** offset: the bound keeps the address inside the heap */
           uint64_t w = AGG_KEY_WORD(kc, s3), off = w & AGG_HEAP_OFF_MASK;
-          if( !(w & AGG_INLINE_FLAG) && off<kc->heap_len ) __builtin_prefetch(kc->heap + off);
+          if( (w & AGG_INLINE_FLAG) || off>=kc->heap_len ) continue;
+          __builtin_prefetch(kc->heap + off);
+          /* a URL (70 bytes or so) mostly spans two lines, and memcmp
+          ** reads both: Q40's fifth key is one */
+          uint32_t n = (uint32_t)(w >> AGG_HEAP_OFF_BITS) & AGG_HEAP_LEN;
+          if( (off & 63) + n > 64 && off + 64 < kc->heap_len ) __builtin_prefetch(kc->heap + off + 64);
         }
       }
     }
