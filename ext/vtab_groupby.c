@@ -88,6 +88,11 @@ typedef struct gb_table {
 #define GB_LANE_MIN_ROWS (1 << 19) /* rows to decode before threads run lanes */
 #define GB_RADIX_AFTER 65536     /* radix=auto: groups a lane holds before it holds
                                  ** rows back (its table outgrows L2) */
+#define GB_RADIX_AFTER_WIDE 262144 /* ... with several values a row: splitting
+                                 ** into 256 partitions and feeding them costs
+                                 ** more than a table of this many groups does
+                                 ** (Q42, 170k groups: 61 -> 88 ms when held
+                                 ** from the 65536th) */
 
 typedef struct gb_cursor {
   sqlite3_vtab_cursor base;
@@ -595,8 +600,9 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
   ** gained in every case measured); other shapes only when rows repeat keys */
   if( t->radix>0 ) ro.radix_after = 1;
   else if( t->radix==0 && groupby_radix_ok(c->gb) ){
-    ro.radix_after = GB_RADIX_AFTER;
-    ro.radix_repeats = !groupby_radix_narrow(c->gb);
+    int narrow = groupby_radix_narrow(c->gb);
+    ro.radix_after = narrow ? GB_RADIX_AFTER : GB_RADIX_AFTER_WIDE;
+    ro.radix_repeats = !narrow;
   }
   /* functions an extension replaced: group_by would have to evaluate them */
   int replaced = groupby_uses(c->gb, AGG_USES_STRFN | AGG_USES_DATE | AGG_USES_SCALAR | AGG_USES_JSON)
