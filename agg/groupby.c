@@ -1106,6 +1106,7 @@ static int gb_radix_split(groupby *gb, col_error *err){
   if( F>=GB_RADIX_PARTS ) return COL_OK;
   gb_part *np = calloc(GB_RADIX_PARTS, sizeof(gb_part));
   agg_table *dst[GB_RADIX_PARTS];
+  agg_state *ds[GB_RADIX_PARTS];
   uint8_t *part = 0;
   uint32_t *map = 0;
   if( np==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
@@ -1124,8 +1125,7 @@ static int gb_radix_split(groupby *gb, col_error *err){
     if( (rc = agg_table_split(dst, GB_RADIX_PARTS-1, &sp->table, part, map, err))!=0 ) goto done;
     /* the groups of partition q go to the fine partitions p with p % F ==
     ** q (both are hash bits above 32); one pass over them, not one per p */
-    agg_state **ds = calloc(GB_RADIX_PARTS, sizeof(*ds));
-    if( ds==0 ){ rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory"); goto done; }
+    memset(ds, 0, sizeof(ds));
     for(int p=q; p<GB_RADIX_PARTS && rc==COL_OK; p+=F){
       gb_part *d = &np[p];
       uint32_t ng = d->table.ngroup;
@@ -1152,7 +1152,6 @@ static int gb_radix_split(groupby *gb, col_error *err){
       }
       rc = agg_state_merge_split(ds, GB_RADIX_PARTS, part, &sp->states[a], map, ns, 0, err);
     }
-    free(ds);
     if( rc ) goto done;
   }
 done:

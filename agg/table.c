@@ -266,6 +266,13 @@ static int agg_grow_groups(agg_table *t){
   return agg_grow_groups_to(t, t->cap ? (t->cap > AGG_MAX_GROUPS/2 ? AGG_MAX_GROUPS : t->cap*2) : 64);
 }
 
+/* The buckets (*nb, and its *shift) a table of n groups keeps, at least
+** the ones t has. */
+static void agg_buckets_for(const agg_table *t, uint32_t n, uint32_t *nb, uint32_t *shift){
+  *nb = t->nbucket; *shift = t->shift;
+  while( (uint64_t)n*2 >= *nb && *shift > 32 - AGG_MAX_BUCKET_BITS ){ *nb *= 2; (*shift)--; }
+}
+
 int agg_table_reserve(agg_table *t, uint32_t n){
   if( n>AGG_MAX_GROUPS ) n = AGG_MAX_GROUPS;
   if( n>t->cap ){
@@ -276,8 +283,8 @@ int agg_table_reserve(agg_table *t, uint32_t n){
   if( t->ngroup==0 ){
     /* nothing to rehash: the final buckets at once, not a doubling each
     ** (each a new block, its old one unmapped under the other threads) */
-    uint32_t nb = t->nbucket, shift = t->shift;
-    while( (uint64_t)n*2 >= nb && shift > 32 - AGG_MAX_BUCKET_BITS ){ nb *= 2; shift--; }
+    uint32_t nb, shift;
+    agg_buckets_for(t, n, &nb, &shift);
     if( nb==t->nbucket ) return 0;
     uint64_t *b = agg_mem_zalloc((size_t)nb * (t->wide ? sizeof(agg_wbucket) : 8));
     if( b==0 ) return -1;
@@ -295,8 +302,8 @@ int agg_table_reserve(agg_table *t, uint32_t n){
 
 int agg_table_reserve_spare(agg_table *t, uint32_t n, void **spare){
   if( n>AGG_MAX_GROUPS ) n = AGG_MAX_GROUPS;
-  uint32_t nb = t->nbucket, shift = t->shift;
-  while( (uint64_t)n*2 >= nb && shift > 32 - AGG_MAX_BUCKET_BITS ){ nb *= 2; shift--; }
+  uint32_t nb, shift;
+  agg_buckets_for(t, n, &nb, &shift);
   size_t bsz = t->wide ? sizeof(agg_wbucket) : 8;
   if( nb>t->nbucket && *spare && agg_mem_size(*spare) >= (size_t)nb*bsz ){
     uint64_t *b = *spare;
@@ -710,11 +717,13 @@ static int agg_split_chunk(void *ctx, const col_vector *const *keys, uint32_t fr
 }
 
 /* agg_table_split's first pass: how many groups each dst takes. */
+typedef struct agg_count_ctx { uint32_t mask; uint32_t *count; } agg_count_ctx;
+
 static int agg_split_count(void *ctx, const col_vector *const *keys, uint32_t from,
                            uint32_t n, const uint64_t *hashes, col_error *err){
-  agg_split_ctx *m = ctx;
+  agg_count_ctx *m = ctx;
   (void)keys; (void)from; (void)err;
-  for(uint32_t k=0; k<n; k++) m->map[(uint32_t)(hashes[k]>>32) & m->mask]++;
+  for(uint32_t k=0; k<n; k++) m->count[(uint32_t)(hashes[k]>>32) & m->mask]++;
   return COL_OK;
 }
 
@@ -725,7 +734,7 @@ int agg_table_split(agg_table *const *dsts, uint32_t mask, const agg_table *src,
   ** of 65536 groups spent most of its time in regrowing). */
   uint32_t count[256];
   memset(count, 0, sizeof(count));
-  agg_split_ctx c = { dsts, mask & 255, part, count };
+  agg_count_ctx c = { mask & 255, count };
   int rc = agg_table_rehash_chunks(src, agg_split_count, &c, err);
   if( rc ) return rc;
   for(uint32_t p=0; p<=(mask & 255); p++){
