@@ -57,18 +57,10 @@ typedef struct groupby_options {
                           ** held back by partition (agg/radix.h) instead
                           ** of looked up, for groupby_radix_part; 0 never */
   int radix_repeats;      /* ... and only if the rows so far repeat keys
-                          ** (GB_RADIX_REPEATS): held back, rows of keys
+                          ** (groupby.c, GB_RADIX_REPEATS): held back, rows of keys
                           ** nearly all new (WatchID) only cost a copy, and
                           ** their column sums turn into full states */
 } groupby_options;
-
-/* radix_repeats: a lane holds rows back only if at least one row in this
-** many was not a new group (checked at its radix_after-th group). GROUP BY
-** WatchID, ClientIP (every row new) took 1.08-1.12 s streamed against
-** 1.43-1.76 s held; Q31 (9% of rows repeats by the 262144th group) 0.32-0.41
-** s streamed, 0.56-0.59 s held; GROUP BY UserID with three aggregates (18%)
-** 1.56-1.60 s streamed, 1.10-1.16 s held. */
-#define GB_RADIX_REPEATS 8
 
 typedef struct groupby groupby;
 

@@ -18,11 +18,11 @@
 ** replaces *gb. With o.radix_after, lanes of a gb whose rows radix.h can
 ** hold (o.lanes a power of two) split their partitions into 256 once they
 ** have that many groups, and then hold their rows back by partition
-** instead of probing tables ever larger than the caches; each partition is then aggregated from every lane's rows of
-** it by one thread (groupby_radix_part), and no fold probes a lane's
-** groups again. Otherwise *gb consumes one
-** scan with spec.threads decoding threads (its own partition workers, if
-** any, aggregate). When a sum() of large integers makes its overflow error
+** instead of probing tables ever larger than the caches; each partition
+** is then aggregated from every lane's rows of it by one thread
+** (groupby_radix_part), and no fold probes a lane's groups again.
+** Otherwise *gb consumes one scan with spec.threads decoding threads (its
+** own partition workers, if any, aggregate). When a sum() of large integers makes its overflow error
 ** depend on row order (groupby_merge_exact), the lanes are dropped and *gb
 ** is made again and run serially, so the answer is always SQLite's.
 **

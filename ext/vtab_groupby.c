@@ -11,10 +11,12 @@
 **     lanes = auto,                    -- optional; on/off: threads > 1 over
 **                                      -- Parquet runs parallel lanes always/never
 **     radix = auto                     -- optional; lanes hold numeric rows back
-**                                      -- by hash partition past 65536 groups and
-**                                      -- aggregate a partition at a time at the
-**                                      -- end (radix.h): auto for one key and
-**                                      -- count(*), on for any, off never
+**                                      -- by hash partition and aggregate a
+**                                      -- partition at a time at the end
+**                                      -- (radix.h): auto past 65536 groups for
+**                                      -- one key and count(*), past 262144 for
+**                                      -- others whose rows repeat keys; on from
+**                                      -- the first batch; off never
 **   );
 **   SELECT * FROM by_region ORDER BY users DESC LIMIT 10;
 **
