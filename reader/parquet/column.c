@@ -291,7 +291,7 @@ int pq_chunk_read(pq_file *f, const pq_column_chunk *cc, const pq_leaf_desc *lea
                   int64_t rg_rows, pq_codec_ctx *codec, const char *where,
                   const uint8_t *rowmask, pq_chunk *c, col_error *err){
   const pq_column_meta *md = &cc->meta_data;
-  uint8_t *raw = 0;
+  const uint8_t *raw = 0;
   memset(c, 0, sizeof(*c));
   c->pool = pq_codec_pool(codec);
   col_arena_init_pool(&c->arena, c->pool);
@@ -327,10 +327,13 @@ int pq_chunk_read(pq_file *f, const pq_column_chunk *cc, const pq_leaf_desc *lea
                   (long long)md->num_values, (long long)rg_rows);
     goto chunk_error;
   }
-  raw = col_pool_get(c->pool, (size_t)(len ? len : 1));
-  if( raw==0 ){ col_error_set(err, COL_ENOMEM, "out of memory"); goto chunk_error; }
-  if( chunk_keep(c, raw) ){ col_pool_put(c->pool, raw); raw = 0; col_error_set(err, COL_ENOMEM, "out of memory"); goto chunk_error; }
-  if( pq_file_read(f, start, raw, (size_t)len, err) ) goto chunk_error;
+  if( !pq_file_view(f, start, (size_t)len, &raw) ){
+    uint8_t *buf = col_pool_get(c->pool, (size_t)(len ? len : 1));
+    if( buf==0 ){ col_error_set(err, COL_ENOMEM, "out of memory"); goto chunk_error; }
+    if( chunk_keep(c, buf) ){ col_pool_put(c->pool, buf); col_error_set(err, COL_ENOMEM, "out of memory"); goto chunk_error; }
+    if( pq_file_read(f, start, buf, (size_t)len, err) ) goto chunk_error;
+    raw = buf;
+  }
   c->bytes_read = len;
   int64_t pos = 0, seen = 0;
   int have_dict = 0, mode = 0; /* mode: 0 unset, 1 dictionary codes, 2 plain */

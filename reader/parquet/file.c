@@ -6,6 +6,16 @@
 ** with a clear message). The footer length is checked against the file size
 ** before anything is allocated, so a lying length cannot make us allocate
 ** more than the file holds.
+**
+** On Linux the whole file is also mapped read-only: a column chunk is then
+** decoded where the page cache holds it instead of first being copied into
+** a buffer (the copy took a quarter of the time of a scan of a column that
+** does not compress). Each range is faulted in with MADV_POPULATE_READ
+** before it is used, which fails cleanly where touching a page past the end
+** of a file that shrank since it was opened would raise SIGBUS; the range is
+** then read with pread, whose short read is reported as an error. What
+** remains is a file truncated in place while one of its chunks is being
+** decoded, the hazard SQLite's own mmap carries.
 */
 #include "parquet.h"
 #include <errno.h>
@@ -13,6 +23,7 @@
 #include <glob.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -39,10 +50,34 @@ int pq_file_read(pq_file *f, int64_t off, void *buf, size_t n, col_error *err){
   return COL_OK;
 }
 
+#if defined(__linux__)
+# ifndef MADV_POPULATE_READ
+#  define MADV_POPULATE_READ 22   /* Linux 5.14; older kernels say EINVAL */
+# endif
+# define PQ_FILE_MAP 1
+#else
+# define PQ_FILE_MAP 0
+#endif
+
+int pq_file_view(const pq_file *f, int64_t off, size_t n, const uint8_t **p){
+#if PQ_FILE_MAP
+  if( f->map==0 || n==0 || off<0 || (int64_t)n > f->size || off > f->size - (int64_t)n ) return 0;
+  uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+  uintptr_t a = (uintptr_t)(f->map + off), lo = a & ~(page - 1);
+  if( madvise((void*)lo, (size_t)(a - lo) + n, MADV_POPULATE_READ)!=0 ) return 0;
+  *p = f->map + off;
+  return 1;
+#else
+  (void)f; (void)off; (void)n; (void)p;
+  return 0;
+#endif
+}
+
 void pq_file_close(pq_file *f){
   if( f==0 ) return;
   pq_file_meta_free(&f->meta);
   free(f->footer);
+  if( f->map ) munmap((void*)f->map, (size_t)f->size);
   if( f->fd>=0 ) close(f->fd);
   free(f->path);
   free(f);
@@ -72,6 +107,12 @@ int pq_file_open(const char *path, pq_file **out, col_error *err){
                   path, (long long)f->size);
     goto open_error;
   }
+#if PQ_FILE_MAP
+  if( (uint64_t)f->size <= SIZE_MAX ){
+    void *m = mmap(0, (size_t)f->size, PROT_READ, MAP_SHARED, f->fd, 0);
+    if( m!=MAP_FAILED ) f->map = m;
+  }
+#endif
   if( pq_file_read(f, f->size-8, tail, 8, err) ) goto open_error;
   if( memcmp(tail+4, "PARE", 4)==0 ){
     col_error_set(err, COL_ERROR, "%s: encrypted Parquet footer (PARE): "

@@ -30,6 +30,7 @@ typedef struct pq_file {
   uint8_t *footer;        /* raw FileMetaData bytes (meta points into it) */
   pq_file_meta meta;      /* decoded footer */
   int verify_crc;         /* check page CRCs where the writer stored them */
+  const uint8_t *map;     /* the whole file mapped read-only, or 0 */
 } pq_file;
 
 /* Open `path`, read and decode its footer. Errors name the file. */
@@ -37,6 +38,13 @@ int pq_file_open(const char *path, pq_file **out, col_error *err);
 void pq_file_close(pq_file *f);
 /* Read exactly n bytes at off (pread, retrying short reads). */
 int pq_file_read(pq_file *f, int64_t off, void *buf, size_t n, col_error *err);
+/* Point *p at the n bytes at off in the file's mapping, faulted in, and
+** return 1; or return 0 and leave the reading to pq_file_read: no mapping,
+** nothing to read, a range past the end, or pages that could not be faulted
+** in (a file that shrank since it was opened, a kernel without
+** MADV_POPULATE_READ). Faulting the range in first is what makes a shrunken
+** file an error rather than a SIGBUS. */
+int pq_file_view(const pq_file *f, int64_t off, size_t n, const uint8_t **p);
 
 /* Expand a path, glob pattern, or a comma-separated list of either into a
 ** sorted list of paths (malloc'd array of malloc'd strings). A pattern
