@@ -22,6 +22,11 @@
 #include <math.h>
 
 /* One partition's table and states. */
+/* Keys, and combinations of their dictionaries' entries, up to which
+** gb_part_lookup_codes remembers each combination's group. */
+#define GB_MEMO_KEYS 4
+#define GB_MEMO_MAX (1u<<16)
+
 typedef struct gb_part {
   agg_table table;        /* groups of this partition */
   agg_state *states;      /* one per aggregate */
@@ -50,6 +55,9 @@ typedef struct gb_part {
                           ** AGG_EMPTY while not yet looked up */
   uint32_t dc_cap;        /* entries dc_slot holds */
   uint32_t dc_n;          /* entries of dc_id it describes */
+  uint64_t mc_id[GB_MEMO_KEYS];  /* several keys (gb_part_lookup_codes): the
+                          ** dictionaries dc_slot is for, by combination */
+  uint32_t mc_n[GB_MEMO_KEYS];   /* and their sizes then */
   uint64_t *dd_hash;      /* gb_part_dedup: its table's hashes */
   uint32_t *dd_rep;       /* and representatives (+1; 0 empty) */
   uint32_t dd_cap;        /* slots of both, a power of two */
@@ -837,6 +845,82 @@ static int64_t gb_part_dedup(gb_part *p, const col_vector *v, const uint64_t *ha
   return m;
 }
 
+/* Row r's combination of entries of the nk dictionary vectors kv into
+** *x; 0 when one of its keys is not its entry (gb_row_is_entry). */
+static inline int gb_row_combination(const col_vector **kv, int nk, uint32_t r, uint32_t *x){
+  uint32_t a = 0;
+  int entry = 1;
+  for(int i=nk; i-- > 0; ){
+    const col_vector *v = kv[i];
+    uint32_t c = v->codes[r];
+    entry &= gb_row_is_entry(v, r, c);
+    a = a*v->dict->n + c;
+  }
+  *x = a;
+  return entry;
+}
+
+/* dc_slot sized for n entries, AGG_EMPTY from entry `from` on. */
+static int gb_memo_reserve(gb_part *p, uint32_t from, uint32_t n){
+  if( n>p->dc_cap ){
+    uint32_t cap = n > 2*p->dc_cap ? n : 2*p->dc_cap;
+    uint32_t *c = realloc(p->dc_slot, (size_t)cap*4);
+    if( c==0 ) return -1;
+    p->dc_slot = c; p->dc_cap = cap;
+  }
+  if( n>from ) memset(p->dc_slot + from, 0xff, (size_t)(n - from)*4);   /* AGG_EMPTY */
+  return 0;
+}
+
+/* gb_part_lookup for several keys, each a dictionary vector that names
+** its dictionary: the group of each combination of entries is looked up
+** once per row group and remembered under the combination's number (its
+** entries' codes as digits, each dictionary's size the base). GROUP BY
+** MobilePhone, MobilePhoneModel: a few hundred combinations over a row
+** group of 120k rows, each row's keys once hashed, probed and compared.
+** Returns -1 when the keys do not qualify (the caller looks rows up). */
+static int gb_part_lookup_codes(const groupby *gb, gb_part *p, const col_vector **kv,
+                                const uint64_t *hashes, uint32_t n, uint32_t *nnew,
+                                col_error *err){
+  int nk = gb->nindep;
+  uint32_t prod = 1;
+  if( nk<2 || nk>GB_MEMO_KEYS || p->table.max_groups ) return -1;
+  for(int i=0; i<nk; i++){
+    const col_vector *v = kv[i];
+    if( v->form!=CV_DICT || v->dict_id==0 || v->dict->n==0 ) return -1;
+    if( v->dict->n > GB_MEMO_MAX/prod ) return -1;
+    prod *= v->dict->n;
+  }
+  int same = 1;
+  for(int i=0; i<nk; i++) same &= p->mc_id[i]==kv[i]->dict_id && p->mc_n[i]==kv[i]->dict->n;
+  if( !same ){
+    /* a new row group, or entries appended: the numbers name other
+    ** combinations now */
+    if( gb_memo_reserve(p, 0, prod) ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+    for(int i=0; i<nk; i++){ p->mc_id[i] = kv[i]->dict_id; p->mc_n[i] = kv[i]->dict->n; }
+  }
+  uint32_t *slot = p->dc_slot, m = 0;
+  for(uint32_t k=0; k<n; k++){
+    uint32_t r = p->rows[k], x;
+    uint32_t g = gb_row_combination(kv, nk, r, &x) ? slot[x] : AGG_EMPTY;
+    p->gid[k] = g;
+    p->rows2[m] = r;
+    m += g==AGG_EMPTY;
+  }
+  *nnew = 0;
+  if( m==0 ) return COL_OK;
+  int rc = agg_table_lookup(&p->table, kv, p->rows2, m, hashes, p->gid2, nnew, err);
+  if( rc ) return rc;
+  /* the rows looked up are the AGG_EMPTY ones, in order */
+  for(uint32_t k=0, j=0; k<n && j<m; k++){
+    if( p->gid[k]!=AGG_EMPTY ) continue;
+    uint32_t x;
+    p->gid[k] = p->gid2[j++];
+    if( gb_row_combination(kv, nk, p->rows[k], &x) ) slot[x] = p->gid[k];
+  }
+  return COL_OK;
+}
+
 static int gb_part_lookup(const groupby *gb, gb_part *p, const col_vector **kv,
                           const uint64_t *hashes, uint32_t n, uint32_t *nnew,
                           col_error *err){
@@ -851,6 +935,10 @@ static int gb_part_lookup(const groupby *gb, gb_part *p, const col_vector **kv,
     for(uint32_t k=n; k-- > 0; ) p->gid[k] = p->gid[p->gid2[k]];
     return COL_OK;
   }
+  if( v==0 ){
+    int rc = gb_part_lookup_codes(gb, p, kv, hashes, n, nnew, err);
+    if( rc!=-1 ) return rc;
+  }
   if( v==0 || v->form!=CV_DICT || v->dict_id==0 || p->table.max_groups ){
     return agg_table_lookup(&p->table, kv, p->rows, n, hashes, p->gid, nnew, err);
   }
@@ -858,13 +946,7 @@ static int gb_part_lookup(const groupby *gb, gb_part *p, const col_vector **kv,
   if( v->dict_id!=p->dc_id ){ p->dc_id = v->dict_id; p->dc_n = 0; }
   if( nd>p->dc_n ){
     /* a new dictionary, or entries appended to this one (vector.h) */
-    if( nd>p->dc_cap ){
-      uint32_t cap = nd > 2*p->dc_cap ? nd : 2*p->dc_cap;
-      uint32_t *c = realloc(p->dc_slot, (size_t)cap*4);
-      if( c==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
-      p->dc_slot = c; p->dc_cap = cap;
-    }
-    memset(p->dc_slot + p->dc_n, 0xff, (size_t)(nd - p->dc_n)*4);   /* AGG_EMPTY */
+    if( gb_memo_reserve(p, p->dc_n, nd) ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
     p->dc_n = nd;
   }
   const uint32_t *codes = v->codes;
