@@ -49,15 +49,15 @@ typedef struct gb_part {
                           ** the slots of chunk dfrom alone */
   uint32_t dfrom;         /* first slot of the lazy keys' chunk */
   int dhave;              /* the lazy keys hold chunk dfrom */
-  uint64_t dc_id;         /* gb_part_lookup: the dictionary dc_slot is for
-                          ** (col_vector.dict_id), 0 none */
-  uint32_t *dc_slot;      /* per entry of it: its group's slot, or
-                          ** AGG_EMPTY while not yet looked up */
+  uint32_t *dc_slot;      /* gb_part_lookup_codes: per combination of
+                          ** entries of the dictionaries mc_id, its
+                          ** group's slot, or AGG_EMPTY while not yet
+                          ** looked up */
   uint32_t dc_cap;        /* entries dc_slot holds */
-  uint32_t dc_n;          /* entries of dc_id it describes */
-  uint64_t mc_id[GB_MEMO_KEYS];  /* several keys (gb_part_lookup_codes): the
-                          ** dictionaries dc_slot is for, by combination */
-  uint32_t mc_n[GB_MEMO_KEYS];   /* and their sizes then */
+  uint32_t dc_n;          /* combinations it describes */
+  int mc_nk;              /* keys it is for, 0 none yet */
+  uint64_t mc_id[GB_MEMO_KEYS];  /* their dictionaries (col_vector.dict_id) */
+  uint32_t mc_n[GB_MEMO_KEYS];   /* and the sizes they had */
   uint64_t *dd_hash;      /* gb_part_dedup: its table's hashes */
   uint32_t *dd_rep;       /* and representatives (+1; 0 empty) */
   uint32_t dd_cap;        /* slots of both, a power of two */
@@ -785,13 +785,6 @@ static int gb_part_scratch(gb_part *p, uint32_t n){
   return 0;
 }
 
-/* Groups of rows[0..n) into gid (agg_table_lookup). When the one key the
-** table holds is a dictionary vector that names its dictionary for the
-** row group (dict_id), each entry's group is looked up once and
-** remembered: the other rows of the row group with that entry take it
-** without hashing, probing or comparing their string again. In
-** GROUP BY URL, half the row groups' URLs are dictionary coded, and a
-** probe's compare of a stored URL was a cache miss and a memcmp. */
 /* Is row r's key dictionary entry c itself? A row's own tag (NULL, or a
 ** class its entry does not have) makes it something else: such a row is
 ** looked up, never remembered. */
@@ -872,33 +865,45 @@ static int gb_memo_reserve(gb_part *p, uint32_t from, uint32_t n){
   return 0;
 }
 
-/* gb_part_lookup for several keys, each a dictionary vector that names
-** its dictionary: the group of each combination of entries is looked up
-** once per row group and remembered under the combination's number (its
-** entries' codes as digits, each dictionary's size the base). GROUP BY
-** MobilePhone, MobilePhoneModel: a few hundred combinations over a row
-** group of 120k rows, each row's keys once hashed, probed and compared.
-** Returns -1 when the keys do not qualify (the caller looks rows up). */
+/* gb_part_lookup when every key is a dictionary vector that names its
+** dictionary for the row group (dict_id): the group of each entry, or with
+** several keys of each combination of entries, is looked up once and
+** remembered under the combination's number (the entries' codes as
+** digits, each dictionary's size the base, the last key's the highest):
+** the other rows of the row group with it take it without hashing,
+** probing or comparing keys again. In GROUP BY URL, half the row groups'
+** URLs are dictionary coded, and a probe's compare of a stored URL was a
+** cache miss and a memcmp; GROUP BY MobilePhone, MobilePhoneModel has a
+** few hundred combinations in a row group of 120k rows. Several keys
+** only up to GB_MEMO_KEYS of them and GB_MEMO_MAX combinations. Returns
+** -1 when the keys do not qualify (the caller looks rows up). */
 static int gb_part_lookup_codes(const groupby *gb, gb_part *p, const col_vector **kv,
                                 const uint64_t *hashes, uint32_t n, uint32_t *nnew,
                                 col_error *err){
   int nk = gb->nindep;
   uint32_t prod = 1;
-  if( nk<2 || nk>GB_MEMO_KEYS || p->table.max_groups ) return -1;
+  if( nk<1 || nk>GB_MEMO_KEYS || p->table.max_groups ) return -1;
   for(int i=0; i<nk; i++){
     const col_vector *v = kv[i];
     if( v->form!=CV_DICT || v->dict_id==0 || v->dict->n==0 ) return -1;
-    if( v->dict->n > GB_MEMO_MAX/prod ) return -1;
+    if( nk>1 && v->dict->n > GB_MEMO_MAX/prod ) return -1;
     prod *= v->dict->n;
   }
-  int same = 1;
-  for(int i=0; i<nk; i++) same &= p->mc_id[i]==kv[i]->dict_id && p->mc_n[i]==kv[i]->dict->n;
-  if( !same ){
-    /* a new row group, or entries appended: the numbers name other
-    ** combinations now */
-    if( gb_memo_reserve(p, 0, prod) ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
-    for(int i=0; i<nk; i++){ p->mc_id[i] = kv[i]->dict_id; p->mc_n[i] = kv[i]->dict->n; }
+  /* The numbers so far still name the same combinations while the
+  ** dictionaries are the same and only the last one, the highest digit,
+  ** grew (entries appended: vector.h); else a new row group starts over. */
+  int keep = p->mc_nk==nk;
+  for(int i=0; i<nk && keep; i++){
+    uint32_t d = kv[i]->dict->n;
+    keep = p->mc_id[i]==kv[i]->dict_id && (i==nk-1 ? p->mc_n[i]<=d : p->mc_n[i]==d);
   }
+  if( !keep ) p->dc_n = 0;
+  if( prod>p->dc_n ){
+    if( gb_memo_reserve(p, p->dc_n, prod) ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+    p->dc_n = prod;
+  }
+  p->mc_nk = nk;
+  for(int i=0; i<nk; i++){ p->mc_id[i] = kv[i]->dict_id; p->mc_n[i] = kv[i]->dict->n; }
   uint32_t *slot = p->dc_slot, m = 0;
   for(uint32_t k=0; k<n; k++){
     uint32_t r = p->rows[k], x;
@@ -921,6 +926,8 @@ static int gb_part_lookup_codes(const groupby *gb, gb_part *p, const col_vector 
   return COL_OK;
 }
 
+/* Groups of rows[0..n) into gid (agg_table_lookup), through the per-batch
+** dedup of strings or the dictionaries' codes where they apply. */
 static int gb_part_lookup(const groupby *gb, gb_part *p, const col_vector **kv,
                           const uint64_t *hashes, uint32_t n, uint32_t *nnew,
                           col_error *err){
@@ -935,41 +942,9 @@ static int gb_part_lookup(const groupby *gb, gb_part *p, const col_vector **kv,
     for(uint32_t k=n; k-- > 0; ) p->gid[k] = p->gid[p->gid2[k]];
     return COL_OK;
   }
-  if( v==0 ){
-    int rc = gb_part_lookup_codes(gb, p, kv, hashes, n, nnew, err);
-    if( rc!=-1 ) return rc;
-  }
-  if( v==0 || v->form!=CV_DICT || v->dict_id==0 || p->table.max_groups ){
-    return agg_table_lookup(&p->table, kv, p->rows, n, hashes, p->gid, nnew, err);
-  }
-  uint32_t nd = v->dict->n;
-  if( v->dict_id!=p->dc_id ){ p->dc_id = v->dict_id; p->dc_n = 0; }
-  if( nd>p->dc_n ){
-    /* a new dictionary, or entries appended to this one (vector.h) */
-    if( gb_memo_reserve(p, p->dc_n, nd) ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
-    p->dc_n = nd;
-  }
-  const uint32_t *codes = v->codes;
-  uint32_t *slot = p->dc_slot, m = 0;
-  for(uint32_t k=0; k<n; k++){
-    uint32_t r = p->rows[k], c = codes[r];
-    uint32_t g = gb_row_is_entry(v, r, c) ? slot[c] : AGG_EMPTY;
-    p->gid[k] = g;
-    p->rows2[m] = r;
-    m += g==AGG_EMPTY;
-  }
-  *nnew = 0;
-  if( m==0 ) return COL_OK;
-  int rc = agg_table_lookup(&p->table, kv, p->rows2, m, hashes, p->gid2, nnew, err);
-  if( rc ) return rc;
-  /* the rows looked up are the AGG_EMPTY ones, in order */
-  for(uint32_t k=0, j=0; k<n && j<m; k++){
-    if( p->gid[k]!=AGG_EMPTY ) continue;
-    uint32_t r = p->rows[k], c = codes[r];
-    p->gid[k] = p->gid2[j++];
-    if( gb_row_is_entry(v, r, c) ) slot[c] = p->gid[k];
-  }
-  return COL_OK;
+  int rc = gb_part_lookup_codes(gb, p, kv, hashes, n, nnew, err);
+  if( rc!=-1 ) return rc;
+  return agg_table_lookup(&p->table, kv, p->rows, n, hashes, p->gid, nnew, err);
 }
 
 /* What a partition aggregates rows from: a batch's vectors, or a chunk of
