@@ -21,12 +21,12 @@
 #include <string.h>
 #include <math.h>
 
-/* One partition's table and states. */
 /* Keys, and combinations of their dictionaries' entries, up to which
 ** gb_part_lookup_codes remembers each combination's group. */
 #define GB_MEMO_KEYS 4
 #define GB_MEMO_MAX (1u<<16)
 
+/* One partition's table and states. */
 typedef struct gb_part {
   agg_table table;        /* groups of this partition */
   agg_state *states;      /* one per aggregate */
