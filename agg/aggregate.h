@@ -112,6 +112,11 @@ typedef struct agg_state {
   ** an exact integer sum until a REAL or an overflow, then a compensated
   ** double sum; 0: as 3.40, every input also added to a plain double sum */
   int kbn;
+  /* total/avg of a lane, whose rows' sums are added in no order SQLite
+  ** would use (README, Limitations): with one group, a batch's INTEGERs
+  ** are summed exactly and the sum added once, not every input to a chain
+  ** of double adds */
+  int batch_sums;
   const col_dialect *dialect; /* text of a REAL for group_concat; NULL: 3.40 */
 } agg_state;
 

@@ -220,6 +220,7 @@ static int gb_part_init(groupby *gb, gb_part *p, col_error *err){
     if( agg_state_init(&p->states[a], (agg_kind)it->kind, it->distinct && !it->nob, gb->keys.n==0) ) goto oom;
     /* only sum() reads the bound (agg_state_sum_order_free): its error */
     p->states[a].track_abs = gb->lane && it->kind==AGG_SUM;
+    p->states[a].batch_sums = gb->lane && (it->kind==AGG_TOTAL || it->kind==AGG_AVG);
     p->states[a].kbn = gb->dialect.sum_kbn;
     p->states[a].dialect = &gb->dialect;
     if( it->nob ){

@@ -767,6 +767,68 @@ static void test_kbn_sums(void){
   }
 }
 
+/* total and avg of a lane's one group (agg_state.batch_sums): a batch's
+** INTEGERs summed exactly and added at once give, with 3.40's plain sums
+** and 3.43's compensated ones, what adding them one by one gives, to
+** within 2^-50 of the sum of the inputs' magnitudes (README: lanes add in
+** an order of their own), and with compensated sums the exact sum
+** rounded. Magnitudes up to 2^62, so that partial sums overflow 64 bits;
+** batches of 1 to 700 rows. */
+static void test_batch_sums(void){
+#ifdef __SIZEOF_INT128__
+  enum { N = 5000 };
+  tv_pool pl = {0};
+  col_error err; col_error_clear(&err);
+  uint64_t seed = 0x9e3779b97f4a7c15ULL;
+  pred_value *v = tv_alloc(&pl, N*sizeof(pred_value));
+  uint32_t *rows = tv_alloc(&pl, N*4), *gid = tv_alloc(&pl, N*4);
+  for(int round=0; round<40; round++){
+    int shift = 2 + round % 61;     /* magnitudes below 2^shift */
+    __int128 exact = 0;
+    double mag = 0;
+    for(int i=0; i<N; i++){
+      seed = seed*6364136223846793005ULL + 1442695040888963407ULL;
+      int64_t x = (int64_t)(seed >> (64 - shift));
+      if( (seed >> 7) & 1 ) x = -x;
+      if( round%5==0 ) x = x<0 ? -x : x;        /* all one sign: overflows */
+      v[i] = tv_int(x);
+      exact += x; mag += fabs((double)x);
+    }
+    col_vector *vec = tv_flat(&pl, v, N, 0);
+    for(int kbn=0; kbn<2; kbn++){
+      for(int a=0; a<2; a++){
+        agg_kind kind = a ? AGG_AVG : AGG_TOTAL;
+        agg_state one, bat;
+        CHECK(agg_state_init(&one, kind, 0, 1)==0);
+        CHECK(agg_state_init(&bat, kind, 0, 1)==0);
+        one.kbn = bat.kbn = kbn;
+        bat.batch_sums = 1;
+        CHECK(agg_state_reserve(&one, 1, &err)==COL_OK);
+        CHECK(agg_state_reserve(&bat, 1, &err)==COL_OK);
+        for(uint32_t from=0; from<N; ){
+          uint32_t m = 1 + (uint32_t)((seed >> 20) % 700);
+          seed = seed*6364136223846793005ULL + 1442695040888963407ULL;
+          if( m > N - from ) m = N - from;
+          for(uint32_t k=0; k<m; k++){ rows[k] = from + k; gid[k] = 0; }
+          CHECK(agg_state_update(&one, vec, 0, N, rows, gid, m, &err)==COL_OK);
+          CHECK(agg_state_update(&bat, vec, 0, N, rows, gid, m, &err)==COL_OK);
+          from += m;
+        }
+        pred_value x1, x2; char b1[64], b2[64];
+        CHECK(agg_state_result(&one, 0, &x1, b1, &err)==COL_OK);
+        CHECK(agg_state_result(&bat, 0, &x2, b2, &err)==COL_OK);
+        CHECK(x1.type==CV_REAL && x2.type==CV_REAL);
+        double scale = a ? (double)N : 1.0;
+        CHECK(fabs(x1.f - x2.f) <= ldexp(mag, -50)/scale);
+        if( kbn ) CHECK(fabs(x2.f*scale - (double)exact) <= ldexp(fabs((double)exact), -51) + 1e-300);
+        agg_state_free(&one); agg_state_free(&bat);
+      }
+    }
+  }
+  tv_free(&pl);
+#endif
+}
+
 /* count(DISTINCT x) over 300000 distinct integers in 3 groups, every value
 ** fed twice in batches: the pair set doubles in place past the size where
 ** it is a mapping, and every pair is counted once. */
@@ -1760,6 +1822,7 @@ int main(int argc, char **argv){
   RUN(test_distinct_int_set_doubling);
   RUN(test_distinct_split);
   RUN(test_kbn_sums);
+  RUN(test_batch_sums);
   RUN(test_inline_short_keys);
   RUN(test_interleaved_keys);
   RUN(test_owned_bytes_counted);
