@@ -116,10 +116,9 @@ static void agg_sum_batch(agg_sum *p, const int64_t *x, const uint32_t *rows, ui
   p->cnt += n;
   if( !kbn ){
     p->r += (double)acc;
-    if( (p->approx|p->overflow)==0 && (!fits || __builtin_add_overflow(p->i, (int64_t)acc, &t)) ){
-      p->approx = p->overflow = 1;
-    }else if( (p->approx|p->overflow)==0 ){
-      p->i = t;
+    if( (p->approx|p->overflow)==0 ){
+      if( fits && !__builtin_add_overflow(p->i, (int64_t)acc, &t) ) p->i = t;
+      else p->approx = p->overflow = 1;
     }
     return;
   }
