@@ -181,12 +181,12 @@ static int gb_fold_into(const groupby *dg, gb_part *d, gb_part *s,
 ** partitions of 8k, each table small enough for L2. */
 #define GB_RADIX_PARTS 256
 
-/* groupby_options.radix_repeats: a lane holds rows back only if at least one row in this
-** many was not a new group (checked at its radix_after-th group). GROUP BY
-** WatchID, ClientIP (every row new) took 1.08-1.12 s streamed against
-** 1.43-1.76 s held; Q31 (9% of rows repeats by the 262144th group) 0.32-0.41
-** s streamed, 0.56-0.59 s held; GROUP BY UserID with three aggregates (18%)
-** 1.56-1.60 s streamed, 1.10-1.16 s held. */
+/* groupby_options.radix_repeats: a lane holds rows back only if at least
+** one row in this many was not a new group (checked at its radix_after-th
+** group). GROUP BY WatchID, ClientIP (every row new) took 1.08-1.12 s
+** streamed against 1.43-1.76 s held; Q31 (9% of rows repeats by the
+** 262144th group) 0.32-0.41 s streamed, 0.56-0.59 s held; GROUP BY UserID
+** with three aggregates (18%) 1.56-1.60 s streamed, 1.10-1.16 s held. */
 #define GB_RADIX_REPEATS 8
 
 /* ---- set up ------------------------------------------------------------- */
@@ -1046,11 +1046,8 @@ static int gb_part_consume(groupby *gb, int w){
   uint32_t n = 0;
   if( gb->lane && gb->nthread>1 ){
     n = p->nfill;                /* gb_scatter chose them */
-  }else if( gb->nthread==1 ){
-    if( b->sel ){ memcpy(p->rows, b->sel, (size_t)nsel*4); p->iota = 0; }
-    else gb_rows_iota(p, nsel);
-    n = nsel;
-  }else if( gb->keys.n==0 ){
+  }else if( gb->nthread==1 || gb->keys.n==0 ){
+    /* every live row (no keys: partition 0 holds the one group) */
     if( w!=0 ) return COL_OK;
     if( b->sel ){ memcpy(p->rows, b->sel, (size_t)nsel*4); p->iota = 0; }
     else gb_rows_iota(p, nsel);

@@ -22,9 +22,10 @@
 ** is then aggregated from every lane's rows of it by one thread
 ** (groupby_radix_part), and no fold probes a lane's groups again.
 ** Otherwise *gb consumes one scan with spec.threads decoding threads (its
-** own partition workers, if any, aggregate). When a sum() of large integers makes its overflow error
-** depend on row order (groupby_merge_exact), the lanes are dropped and *gb
-** is made again and run serially, so the answer is always SQLite's.
+** own partition workers, if any, aggregate). When a sum() of large
+** integers makes its overflow error depend on row order
+** (groupby_merge_exact), the lanes are dropped and *gb is made again and
+** run serially, so the answer is always SQLite's.
 **
 ** poll (may be NULL) is called on the caller's thread every few batches,
 ** and while it waits for other lanes; nonzero stops every lane with
