@@ -287,7 +287,7 @@ static int mask_any(const uint8_t *m, int64_t from, int64_t n){
   return 0;
 }
 
-int pq_chunk_read(pq_file *f, const pq_column_chunk *cc, const pq_leaf_desc *leaf,
+int pq_chunk_read(pq_file *f, pq_column_chunk *cc, const pq_leaf_desc *leaf,
                   int64_t rg_rows, pq_codec_ctx *codec, const char *where,
                   const uint8_t *rowmask, pq_chunk *c, col_error *err){
   const pq_column_meta *md = &cc->meta_data;
@@ -327,7 +327,7 @@ int pq_chunk_read(pq_file *f, const pq_column_chunk *cc, const pq_leaf_desc *lea
                   (long long)md->num_values, (long long)rg_rows);
     goto chunk_error;
   }
-  if( !pq_file_view(f, start, (size_t)len, &raw) ){
+  if( !pq_file_view(f, start, (size_t)len, &cc->faulted, &raw) ){
     uint8_t *buf = col_pool_get(c->pool, (size_t)(len ? len : 1));
     if( buf==0 ){ col_error_set(err, COL_ENOMEM, "out of memory"); goto chunk_error; }
     if( chunk_keep(c, buf) ){ col_pool_put(c->pool, buf); col_error_set(err, COL_ENOMEM, "out of memory"); goto chunk_error; }

@@ -53,12 +53,6 @@ typedef struct pq_chunk {
   int64_t bytes_read;        /* bytes read from the file */
 } pq_chunk;
 
-/* Read and decode column chunk cc of a row group with rg_rows rows.
-** `where` names the chunk in error messages ("f.parquet: row group 2,
-** column x"). When rowmask is not NULL (non-repeated leaves only), a data
-** page none of whose rows is marked is not decompressed or decoded: its
-** rows get placeholder values that the caller promises never to read (they
-** are outside the scan's selection). */
 /* Where a column chunk's bytes begin: its dictionary page when it has one
 ** before the data pages, else its first data page. */
 static inline int64_t pq_chunk_start(const pq_column_meta *md){
@@ -68,7 +62,14 @@ static inline int64_t pq_chunk_start(const pq_column_meta *md){
   return start;
 }
 
-int pq_chunk_read(pq_file *f, const pq_column_chunk *cc,
+/* Read and decode column chunk cc of a row group with rg_rows rows.
+** `where` names the chunk in error messages ("f.parquet: row group 2,
+** column x"). When rowmask is not NULL (non-repeated leaves only), a data
+** page none of whose rows is marked is not decompressed or decoded: its
+** rows get placeholder values that the caller promises never to read (they
+** are outside the scan's selection). cc's fault record (pq_file_view)
+** is updated. */
+int pq_chunk_read(pq_file *f, pq_column_chunk *cc,
                   const pq_leaf_desc *leaf, int64_t rg_rows,
                   pq_codec_ctx *codec, const char *where,
                   const uint8_t *rowmask, pq_chunk *out, col_error *err);

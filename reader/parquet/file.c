@@ -11,11 +11,13 @@
 ** decoded where the page cache holds it instead of first being copied into
 ** a buffer (the copy took a quarter of the time of a scan of a column that
 ** does not compress). Each range is faulted in with MADV_POPULATE_READ
-** before it is used, which fails cleanly where touching a page past the end
-** of a file that shrank since it was opened would raise SIGBUS; the range is
-** then read with pread, whose short read is reported as an error. What
-** remains is a file truncated in place while one of its chunks is being
-** decoded, the hazard SQLite's own mmap carries.
+** before it is first used, which fails cleanly where touching a page past
+** the end of a file that shrank since it was opened would raise SIGBUS; the
+** range is then read with pread, whose short read is reported as an error.
+** A range is faulted in again only after a scan start found the file
+** changed (pq_file_check). What remains is a file truncated in place while
+** a scan runs, or a page the kernel dropped that the disk then fails to
+** read again, the hazards SQLite's own mmap carries.
 */
 #include "parquet.h"
 #include <errno.h>
@@ -59,18 +61,45 @@ int pq_file_read(pq_file *f, int64_t off, void *buf, size_t n, col_error *err){
 # define PQ_FILE_MAP 0
 #endif
 
-int pq_file_view(const pq_file *f, int64_t off, size_t n, const uint8_t **p){
+int pq_file_view(const pq_file *f, int64_t off, size_t n, uint32_t *faulted,
+                 const uint8_t **p){
 #if PQ_FILE_MAP
   if( f->map==0 || n==0 || off<0 || (int64_t)n > f->size || off > f->size - (int64_t)n ) return 0;
-  uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-  uintptr_t a = (uintptr_t)(f->map + off), lo = a & ~(page - 1);
-  if( madvise((void*)lo, (size_t)(a - lo) + n, MADV_POPULATE_READ)!=0 ) return 0;
+  uint32_t gen = __atomic_load_n(&f->gen, __ATOMIC_RELAXED);
+  if( __atomic_load_n(faulted, __ATOMIC_RELAXED)!=gen ){
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t a = (uintptr_t)(f->map + off), lo = a & ~(page - 1);
+    if( madvise((void*)lo, (size_t)(a - lo) + n, MADV_POPULATE_READ)!=0 ) return 0;
+    __atomic_store_n(faulted, gen, __ATOMIC_RELAXED);
+  }
   *p = f->map + off;
   return 1;
 #else
-  (void)f; (void)off; (void)n; (void)p;
+  (void)f; (void)off; (void)n; (void)faulted; (void)p;
   return 0;
 #endif
+}
+
+/* Record what identifies the file's contents now; 1 when that differs
+** from the last record. */
+static int file_seen(pq_file *f, const struct stat *st){
+  int changed = f->seen_size!=(int64_t)st->st_size || f->seen_ino!=(uint64_t)st->st_ino
+             || f->seen_ctime_s!=(int64_t)st->st_ctim.tv_sec
+             || f->seen_ctime_ns!=(int64_t)st->st_ctim.tv_nsec;
+  f->seen_size = (int64_t)st->st_size;
+  f->seen_ino = (uint64_t)st->st_ino;
+  f->seen_ctime_s = (int64_t)st->st_ctim.tv_sec;
+  f->seen_ctime_ns = (int64_t)st->st_ctim.tv_nsec;
+  return changed;
+}
+
+void pq_file_check(pq_file *f){
+  struct stat st;
+  /* a failed fstat proves nothing unchanged */
+  if( fstat(f->fd, &st)!=0 || file_seen(f, &st) ){
+    __atomic_add_fetch(&f->gen, 1, __ATOMIC_RELAXED);
+    if( __atomic_load_n(&f->gen, __ATOMIC_RELAXED)==0 ) __atomic_add_fetch(&f->gen, 1, __ATOMIC_RELAXED);
+  }
 }
 
 void pq_file_close(pq_file *f){
@@ -102,6 +131,8 @@ int pq_file_open(const char *path, pq_file **out, col_error *err){
     goto open_error;
   }
   f->size = (int64_t)st.st_size;
+  f->gen = 1;               /* a range's record starts at 0: not faulted */
+  file_seen(f, &st);
   if( f->size < 12 ){
     col_error_set(err, COL_ERROR, "%s: not a Parquet file (%lld bytes is too small)",
                   path, (long long)f->size);

@@ -147,6 +147,8 @@ typedef struct pq_column_chunk {
   int64_t column_index_offset;
   int32_t column_index_length;
   int has_crypto_metadata;  /* column encryption: we refuse */
+  uint32_t faulted;         /* not from the footer: pq_file_view's record of
+                            ** the chunk's bytes in the file's mapping */
 } pq_column_chunk;
 
 typedef struct pq_sorting_column {

@@ -31,6 +31,11 @@ typedef struct pq_file {
   pq_file_meta meta;      /* decoded footer */
   int verify_crc;         /* check page CRCs where the writer stored them */
   const uint8_t *map;     /* the whole file mapped read-only, or 0 */
+  uint32_t gen;           /* changes when the file is seen to have changed
+                          ** (pq_file_check); read and written atomically */
+  int64_t seen_size;      /* size, inode and change time at the last check */
+  uint64_t seen_ino;
+  int64_t seen_ctime_s, seen_ctime_ns;
 } pq_file;
 
 /* Open `path`, read and decode its footer. Errors name the file. */
@@ -43,8 +48,17 @@ int pq_file_read(pq_file *f, int64_t off, void *buf, size_t n, col_error *err);
 ** nothing to read, a range past the end, or pages that could not be faulted
 ** in (a file that shrank since it was opened, a kernel without
 ** MADV_POPULATE_READ). Faulting the range in first is what makes a shrunken
-** file an error rather than a SIGBUS. */
-int pq_file_view(const pq_file *f, int64_t off, size_t n, const uint8_t **p);
+** file an error rather than a SIGBUS. *faulted is the caller's record of
+** the range (0 at first): while it holds f's gen, the range was faulted in
+** since the file last changed and is not walked again (walking a range
+** already mapped was a tenth of a query that sums one column). */
+int pq_file_view(const pq_file *f, int64_t off, size_t n, uint32_t *faulted,
+                 const uint8_t **p);
+
+/* Compare the file's size, inode and change time with what the last check
+** saw, and move f's gen on when they differ: ranges pq_file_view faulted in
+** before are faulted in (and so checked) again. Call it as a scan starts. */
+void pq_file_check(pq_file *f);
 
 /* Expand a path, glob pattern, or a comma-separated list of either into a
 ** sorted list of paths (malloc'd array of malloc'd strings). A pattern

@@ -53,7 +53,7 @@ static int decode_field(pq_file *f, int fileno, int rg, const pq_schema *s, int 
                         pq_rg_field *out, scan_stats *stats, col_error *err){
   const pq_field *F = &s->fields[field];
   const pq_node *N = &s->nodes[F->node];
-  const pq_row_group *R = &f->meta.row_groups[rg];
+  pq_row_group *R = &f->meta.row_groups[rg];   /* its chunks' fault records change */
   char where[512];
   int nleaf = N->leaf_count;
   if( nleaf==0 ){

@@ -597,7 +597,10 @@ static int scan_open(col_dataset *d, const scan_spec *spec, batch_source **out, 
   sc->cols = calloc((size_t)(spec->nproj ? spec->nproj : 1), sizeof(col_vector));
   sc->sel = calloc((size_t)bsz, sizeof(uint32_t));
   int njob = 0;
-  for(int i=0; i<ds->nfile; i++) njob += ds->files[i]->meta.n_row_groups;
+  for(int i=0; i<ds->nfile; i++){
+    njob += ds->files[i]->meta.n_row_groups;
+    pq_file_check(ds->files[i]);
+  }
   sc->jobs = calloc((size_t)(njob ? njob : 1), sizeof(pq_job));
   sc->codec = pq_codec_ctx_new();
   sc->pool = col_pool_new();
