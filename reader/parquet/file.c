@@ -65,8 +65,8 @@ int pq_file_view(const pq_file *f, int64_t off, size_t n, uint32_t *faulted,
                  const uint8_t **p){
 #if PQ_FILE_MAP
   if( f->map==0 || n==0 || off<0 || (int64_t)n > f->size || off > f->size - (int64_t)n ) return 0;
-  uint32_t gen = __atomic_load_n(&f->gen, __ATOMIC_RELAXED);
-  if( __atomic_load_n(faulted, __ATOMIC_RELAXED)!=gen ){
+  if( !pq_file_faulted(f, faulted) ){
+    uint32_t gen = __atomic_load_n(&f->gen, __ATOMIC_RELAXED);
     uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
     uintptr_t a = (uintptr_t)(f->map + off), lo = a & ~(page - 1);
     if( madvise((void*)lo, (size_t)(a - lo) + n, MADV_POPULATE_READ)!=0 ) return 0;

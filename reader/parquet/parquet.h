@@ -55,6 +55,12 @@ int pq_file_read(pq_file *f, int64_t off, void *buf, size_t n, col_error *err);
 int pq_file_view(const pq_file *f, int64_t off, size_t n, uint32_t *faulted,
                  const uint8_t **p);
 
+/* Was the range whose record *faulted is faulted in since the file last
+** changed? Its pages are then most likely still in the page cache. */
+static inline int pq_file_faulted(const pq_file *f, const uint32_t *faulted){
+  return __atomic_load_n(faulted, __ATOMIC_RELAXED)==__atomic_load_n(&f->gen, __ATOMIC_RELAXED);
+}
+
 /* Compare the file's size, inode and change time with what the last check
 ** saw, and move f's gen on when they differ: ranges pq_file_view faulted in
 ** before are faulted in (and so checked) again. Call it as a scan starts. */

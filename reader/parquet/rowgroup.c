@@ -35,6 +35,9 @@ void pq_rg_willneed(pq_file *f, int rg, const pq_rg_plan *plan){
     for(int i=0; i<N->leaf_count; i++){
       int leaf = N->leaf_first + i;
       if( leaf<0 || leaf>=R->n_columns || !R->columns[leaf].has_meta_data ) continue;
+      /* the hint looks every page up in the page cache: a tenth of
+      ** avg(UserID) when the chunk was read through the mapping before */
+      if( pq_file_faulted(f, &R->columns[leaf].faulted) ) continue;
       const pq_column_meta *md = &R->columns[leaf].meta_data;
       int64_t start = pq_chunk_start(md);
       int64_t len = md->total_compressed_size;
