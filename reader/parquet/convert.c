@@ -31,6 +31,19 @@ static int put_text(pq_colvec *o, cv_str *dst, const char *s, int n){
   return COL_OK;
 }
 
+/* Is kind one pq_convert_values formats as text a value at a time (its
+** switch's default)? */
+static int conv_formats(int kind){
+  switch( kind ){
+    case PQC_INT64: case PQC_BOOL: case PQC_INT32: case PQC_UINT32: case PQC_UINT64:
+    case PQC_FLOAT: case PQC_DOUBLE: case PQC_FLOAT16: case PQC_TEXT: case PQC_BLOB:
+    case PQC_DECIMAL:
+      return 0;
+    default:
+      return 1;
+  }
+}
+
 int pq_convert_values(const pq_chunk *c, const pq_values *src, int64_t n,
                       const pq_conv *conv, const uint8_t *want,
                       pq_colvec *o, col_vector *out, col_error *err){
@@ -203,17 +216,27 @@ int pq_convert_flat(pq_chunk *c, const pq_conv *conv, int64_t rows,
   }
   col_vector dense;
   uint8_t *want = 0;
-  if( rowmask && c->nvals>0 ){
-    /* The mask is per row; conversion is per non-null value. */
-    want = malloc((size_t)c->nvals);
-    if( !want ) goto flat_nomem;
-    int64_t k = 0;
-    for(size_t r=0; r<nr && k<c->nvals; r++){
-      if( c->def && c->def[r]!=c->max_def ) continue;
-      want[k++] = rowmask[r];
+  const uint8_t *use = 0;
+  /* Only values formatted or rebuilt one by one skip the rows nobody
+  ** reads (numbers and strings are taken as they lie): building the list
+  ** for the others was a twentieth of a filtered count(DISTINCT UserID). */
+  int skips = conv->kind==PQC_DECIMAL || conv_formats(conv->kind);
+  if( skips && rowmask && c->nvals>0 ){
+    if( c->nvals==(int64_t)nr ){
+      use = rowmask;          /* no NULLs: values are rows */
+    }else{
+      /* The mask is per row; conversion is per non-null value. */
+      want = malloc((size_t)c->nvals);
+      if( !want ) goto flat_nomem;
+      int64_t k = 0;
+      for(size_t r=0; r<nr && k<c->nvals; r++){
+        if( c->def && c->def[r]!=c->max_def ) continue;
+        want[k++] = rowmask[r];
+      }
+      use = want;
     }
   }
-  int crc = pq_convert_values(c, &c->vals, c->nvals, conv, want, o, &dense, err);
+  int crc = pq_convert_values(c, &c->vals, c->nvals, conv, use, o, &dense, err);
   free(want);
   if( crc ) goto flat_error;
   if( !hasnull ){
