@@ -177,7 +177,16 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
     out->sel = malloc(sizeof(uint32_t)*(n ? n : 1));
     if( !out->sel ){ free(allowed); col_error_set(err, COL_ENOMEM, "out of memory"); return; }
     uint32_t nsel = 0;
-    for(uint32_t i=0; i<n; i++) if( !allowed || allowed[i] ) out->sel[nsel++] = i;
+    if( allowed ){
+      for(uint32_t i=0; i<n; i++) if( allowed[i] ) out->sel[nsel++] = i;
+    }else{
+      /* four stores a step, which the compiler makes one: a store a row was
+      ** a twentieth of a filtered count(DISTINCT UserID) */
+      uint32_t *q = out->sel, i = 0;
+      for(; i+4<=n; i+=4){ q[i] = i; q[i+1] = i+1; q[i+2] = i+2; q[i+3] = i+3; }
+      for(; i<n; i++) q[i] = i;
+      nsel = n;
+    }
     col_arena scratch;
     col_arena_init(&scratch);
     /* Comparisons before LIKE/GLOB (conjuncts commute, and a pattern costs
