@@ -31,13 +31,14 @@ static int put_text(pq_colvec *o, cv_str *dst, const char *s, int n){
   return COL_OK;
 }
 
-/* Is kind one pq_convert_values formats as text a value at a time (its
-** switch's default)? */
-static int conv_formats(int kind){
+/* Does pq_convert_values skip the values `want` leaves out for kind? The
+** kinds it rebuilds a value at a time do (DECIMAL, and those it formats
+** as text: its switch's default); numbers and strings are taken as they
+** lie, every value alike. */
+static int conv_skips(int kind){
   switch( kind ){
     case PQC_INT64: case PQC_BOOL: case PQC_INT32: case PQC_UINT32: case PQC_UINT64:
     case PQC_FLOAT: case PQC_DOUBLE: case PQC_FLOAT16: case PQC_TEXT: case PQC_BLOB:
-    case PQC_DECIMAL:
       return 0;
     default:
       return 1;
@@ -217,11 +218,9 @@ int pq_convert_flat(pq_chunk *c, const pq_conv *conv, int64_t rows,
   col_vector dense;
   uint8_t *want = 0;
   const uint8_t *use = 0;
-  /* Only values formatted or rebuilt one by one skip the rows nobody
-  ** reads (numbers and strings are taken as they lie): building the list
-  ** for the others was a twentieth of a filtered count(DISTINCT UserID). */
-  int skips = conv->kind==PQC_DECIMAL || conv_formats(conv->kind);
-  if( skips && rowmask && c->nvals>0 ){
+  /* the list of values to skip only where they are skipped: building it
+  ** for the others was a twentieth of a filtered count(DISTINCT UserID) */
+  if( conv_skips(conv->kind) && rowmask && c->nvals>0 ){
     if( c->nvals==(int64_t)nr ){
       use = rowmask;          /* no NULLs: values are rows */
     }else{
