@@ -97,8 +97,8 @@ void pq_file_check(pq_file *f){
   struct stat st;
   /* a failed fstat proves nothing unchanged */
   if( fstat(f->fd, &st)!=0 || file_seen(f, &st) ){
-    __atomic_add_fetch(&f->gen, 1, __ATOMIC_RELAXED);
-    if( __atomic_load_n(&f->gen, __ATOMIC_RELAXED)==0 ) __atomic_add_fetch(&f->gen, 1, __ATOMIC_RELAXED);
+    /* 0 is a range never faulted in: the count skips it */
+    if( __atomic_add_fetch(&f->gen, 1, __ATOMIC_RELAXED)==0 ) __atomic_store_n(&f->gen, 1, __ATOMIC_RELAXED);
   }
 }
 
