@@ -780,7 +780,7 @@ const agg_item_list *groupby_aggs(const groupby *gb){ return &gb->aggs; }
 ** tenth of avg(UserID) over 10M rows went to it). Whatever else writes
 ** rows clears iota. */
 static void gb_rows_iota(gb_part *p, uint32_t n){
-  for(uint32_t k=p->iota; k<n; k++) p->rows[k] = k;
+  cv_iota(p->rows, p->iota, n);
   if( n>p->iota ) p->iota = n;
 }
 

@@ -406,7 +406,7 @@ static uint32_t filter_dict(const pred_ready *r, const col_vector *v,
   dsel = col_arena_alloc(scratch, (size_t)d->n * sizeof(uint32_t));
   hit = col_arena_alloc(scratch, (size_t)d->n);
   if( dsel==0 || hit==0 ) return filter_rows(r, v, sel, nsel);
-  for(k=0; k<d->n; k++) dsel[k] = k;
+  cv_iota(dsel, 0, d->n);
   m = filter_flat(r, d, dsel, d->n);
   memset(hit, 0, d->n);
   for(k=0; k<m; k++) hit[dsel[k]] = 1;

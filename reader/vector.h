@@ -106,4 +106,13 @@ static inline cv_str cv_bytes(const col_vector *v, uint32_t i){
   return cv_values(v)->str[cv_slot(v, i)];
 }
 
+/* s[k] = k for every k in [from, n): a selection of every row, from a
+** prefix already there. Four stores a step, which the compiler makes one:
+** a store a row was a twentieth of a filtered count(DISTINCT UserID). */
+static inline void cv_iota(uint32_t *s, uint32_t from, uint32_t n){
+  uint32_t i = from;
+  for(; n>=4 && i<=n-4; i+=4){ s[i] = i; s[i+1] = i+1; s[i+2] = i+2; s[i+3] = i+3; }
+  for(; i<n; i++) s[i] = i;
+}
+
 #endif /* COLUMNAR_VECTOR_H */

@@ -103,7 +103,7 @@ void csv_plan_batch(const csv_plan *pl, const csv_builder *b, uint32_t from,
   for(int i=0; i<pl->npred; i++) any |= pl->preds[i].exact;
   if( !any || n==0 ) return;
   uint32_t nsel = n;
-  for(uint32_t r=0; r<n; r++) sel[r] = r;
+  cv_iota(sel, 0, n);
   col_arena_reset(scratch);
   for(int i=0; i<pl->npred && nsel>0; i++){
     const scan_pred *p = &pl->preds[i];

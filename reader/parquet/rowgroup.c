@@ -180,11 +180,7 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
     if( allowed ){
       for(uint32_t i=0; i<n; i++) if( allowed[i] ) out->sel[nsel++] = i;
     }else{
-      /* four stores a step, which the compiler makes one: a store a row was
-      ** a twentieth of a filtered count(DISTINCT UserID) */
-      uint32_t *q = out->sel, i = 0;
-      for(; i+4<=n; i+=4){ q[i] = i; q[i+1] = i+1; q[i+2] = i+2; q[i+3] = i+3; }
-      for(; i<n; i++) q[i] = i;
+      cv_iota(out->sel, 0, n);
       nsel = n;
     }
     col_arena scratch;
