@@ -144,6 +144,7 @@ struct groupby {
   uint32_t radix_after;   /* groupby_options.radix_after, or 0 once rows
                           ** must not be held back */
   int radix_repeats;      /* groupby_options.radix_repeats */
+  struct agg_slab_pool *slab_pool; /* groupby_options.slab_pool */
   uint64_t live_rows;     /* lanes: rows consumed that every filter passed */
   int radix_ok;           /* groupby_radix_ok */
   int radix_on;           /* rows are being held back, in held */
@@ -608,6 +609,7 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
   gb->lane = opt && opt->lane;
   gb->radix_after = gb->lane && opt ? opt->radix_after : 0;
   gb->radix_repeats = opt && opt->radix_repeats;
+  gb->slab_pool = opt ? opt->slab_pool : 0;
   if( opt && opt->dialect ) gb->dialect = *opt->dialect;
   if( gb->nthread>256 ) gb->nthread = 256;
   /* Zero keys: one group, one partition; workers would only wake to find
@@ -1264,7 +1266,7 @@ static int gb_radix_start(groupby *gb, col_error *err){
   int nvec = gb->nindep, rc;
   for(int a=0; a<gb->aggs.n; a++) nvec += gb->aggs.items[a].expr!=0;
   if( (rc = gb_radix_split(gb, err))!=0 ) return rc;
-  if( agg_radix_init(&gb->held, gb->nthread, nvec) ){
+  if( agg_radix_init(&gb->held, gb->nthread, nvec, gb->slab_pool) ){
     return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
   }
   gb->radix_on = 1;

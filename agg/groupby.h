@@ -60,6 +60,8 @@ typedef struct groupby_options {
                           ** (groupby.c, GB_RADIX_REPEATS): held back, rows of keys
                           ** nearly all new (WatchID) only cost a copy, and
                           ** their column sums turn into full states */
+  struct agg_slab_pool *slab_pool; /* where rows held back are written
+                          ** (agg/slab_pool.h), or NULL: fresh memory */
 } groupby_options;
 
 typedef struct groupby groupby;

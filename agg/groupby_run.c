@@ -239,7 +239,7 @@ static int run_pass(groupby **gbp, col_dataset *ds, const scan_spec *spec,
   ** keeps nlane threads busy; radix lanes keep 256 partitions. */
   int radix = o->radix_after && groupby_radix_ok(*gbp);
   groupby_options go = { st.nlane, 0, o->where, 1, 0, groupby_dialect(*gbp),
-                         radix ? o->radix_after : 0, o->radix_repeats };
+                         radix ? o->radix_after : 0, o->radix_repeats, o->slab_pool };
   for(int i=0; i<st.nlane; i++){
     if( (rc = groupby_new(o->keys, o->aggs, o->schema, &go, &st.lanes[i].gb, err))!=0 ) goto done;
   }
@@ -311,7 +311,7 @@ int groupby_run(groupby **gbp, col_dataset *ds, const scan_spec *spec,
     col_dialect dialect = *groupby_dialect(*gbp);
     groupby_free(*gbp);
     *gbp = 0;
-    groupby_options go = { 1, o->memory_limit, o->where, 0, 0, &dialect, 0, 0 };
+    groupby_options go = { 1, o->memory_limit, o->where, 0, 0, &dialect, 0, 0, 0 };
     rc = groupby_new(o->keys, o->aggs, o->schema, &go, gbp, err);
     scan_spec serial = *spec;
     if( rc==COL_OK ){

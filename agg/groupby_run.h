@@ -52,6 +52,7 @@ typedef struct groupby_run_opts {
                            ** back once a lane has this many groups
                            ** (groupby_options.radix_after); 0 never */
   int radix_repeats;       /* groupby_options.radix_repeats */
+  struct agg_slab_pool *slab_pool; /* groupby_options.slab_pool */
 } groupby_run_opts;
 
 /* Will groupby_run use lanes for gb over ds? */

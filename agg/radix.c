@@ -3,23 +3,20 @@
 */
 #include "radix.h"
 #include "bigmem.h"
+#include "slab_pool.h"
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
 
 #define RADIX_CHUNK_MIN 256   /* a partition's first chunk: most of 256
                               ** partitions of a small lane stay small */
-/* Chunks are cut from slabs this large: one mapping, in huge pages where
-** the kernel gives them, instead of a page fault per 4 KiB of rows (GROUP
-** BY UserID held 130 MB, and its faults were an eighth of the time). */
-#define RADIX_SLAB ((size_t)4 << 20)
-
-int agg_radix_init(agg_radix *r, int nparts, int nvec){
+int agg_radix_init(agg_radix *r, int nparts, int nvec, agg_slab_pool *pool){
   memset(r, 0, sizeof(*r));
   r->parts = calloc((size_t)(nparts>0 ? nparts : 1), sizeof(agg_radix_part));
   if( r->parts==0 ) return -1;
   r->nparts = nparts;
   r->nvec = nvec;
+  r->pool = pool && agg_slab_bytes(pool)==AGG_RADIX_SLAB ? pool : 0;
   return 0;
 }
 
@@ -32,7 +29,7 @@ void agg_radix_free(agg_radix *r){
   for(unsigned char *s = r->slab; s; ){
     unsigned char *prev;
     memcpy(&prev, s, sizeof(prev));
-    agg_mem_free(s);
+    agg_slab_give(r->pool, s);
     s = prev;
   }
   free(r->parts);
@@ -43,8 +40,8 @@ void agg_radix_free(agg_radix *r){
 static void *radix_alloc(agg_radix *r, size_t n){
   n = (n + 15) & ~(size_t)15;
   if( r->slab==0 || r->slab_used + n > r->slab_len ){
-    size_t len = n + 16 > RADIX_SLAB ? n + 16 : RADIX_SLAB;
-    unsigned char *s = agg_mem_realloc(0, len);
+    size_t len = n + 16 > AGG_RADIX_SLAB ? n + 16 : AGG_RADIX_SLAB;
+    unsigned char *s = r->pool && len==AGG_RADIX_SLAB ? agg_slab_take(r->pool) : agg_mem_realloc(0, len);
     if( s==0 ) return 0;
     memcpy(s, &r->slab, sizeof(r->slab));
     r->slab = s; r->slab_used = 16; r->slab_len = len;

@@ -13,6 +13,8 @@ SQLITE_EXTENSION_INIT1
 #include "scan_vtab.h"
 #include "meta_vtab.h"
 #include "vtab_groupby.h"
+#include "../agg/radix.h"
+#include "../agg/slab_pool.h"
 #include <string.h>
 
 #define COLUMNAR_MIN_SQLITE 3038000
@@ -20,6 +22,7 @@ SQLITE_EXTENSION_INIT1
 static void conn_destroy(void *p){
   columnar_conn *cc = p;
   /* Tables are disconnected before modules are destroyed; nothing left. */
+  agg_slab_pool_free(cc->slab_pool);
   sqlite3_free(cc);
 }
 
@@ -44,6 +47,8 @@ int sqlite3_columnar_init(sqlite3 *db, char **errmsg, const sqlite3_api_routines
   if( !cc ) return SQLITE_NOMEM;
   memset(cc, 0, sizeof(*cc));
   cc->db = db;
+  /* none when out of memory: every slab is then fresh memory */
+  cc->slab_pool = agg_slab_pool_new(AGG_RADIX_SLAB);
   columnar_dialect_probe(cc);
   int rc = columnar_register_scan(db, cc, conn_destroy);
   if( rc ){

@@ -28,6 +28,8 @@ struct columnar_conn {
   columnar_table_entry *tables; /* live scan tables */
   col_dialect dialect;       /* how this SQLite answers where versions and
                              ** builds differ (columnar_dialect_probe) */
+  struct agg_slab_pool *slab_pool; /* its group-bys' radix slabs, kept for
+                             ** the next (agg/slab_pool.h); NULL: none kept */
 };
 
 int columnar_conn_add(columnar_conn *cc, const char *name, scan_table *tab);

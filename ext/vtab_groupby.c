@@ -224,7 +224,7 @@ static int gb_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
   if( rc ) goto connect_error;
   rc = SQLITE_ERROR;
   const col_schema *schema = &t->ds->schema;
-  groupby_options o = { 1, 0, 0, 0, 0, &cc->dialect, 0, 0 };
+  groupby_options o = { 1, 0, 0, 0, 0, &cc->dialect, 0, 0, 0 };
   if( groupby_new(t->keys, t->aggs, schema, &o, &gb, &err) ){
     *errmsg = sqlite3_mprintf("%s", err.msg);
     goto connect_error;
@@ -569,7 +569,7 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
       lanes = 1; agg_threads = 1; scan_threads = t->threads;
     }
   }
-  groupby_options o = { agg_threads, t->memory_limit, t->filter.where, 0, 0, &dialect, 0, 0 };
+  groupby_options o = { agg_threads, t->memory_limit, t->filter.where, 0, 0, &dialect, 0, 0, 0 };
   if( may_cut && first && has_limit==1 && limit>=0 ){
     /* The first LIMIT + OFFSET keys are known only to a serial pass; its
     ** table stays that small, so one thread aggregates while the others
@@ -596,7 +596,8 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
     if( hard>0 ) o.memory_limit = (uint64_t)hard/2;
   }
   groupby_run_opts ro = { t->keys, t->aggs, &t->ds->schema, t->filter.where,
-                          lanes, o.memory_limit, columnar_probe_interrupted, 0, 0, 0 };
+                          lanes, o.memory_limit, columnar_probe_interrupted, 0, 0, 0,
+                          t->cc->slab_pool };
   if( groupby_new(t->keys, t->aggs, &t->ds->schema, &o, &c->gb, &err) ) goto filter_error;
   /* auto: one key and count(*)-like aggregates held whatever the keys (they
   ** gained in every case measured); other shapes only when rows repeat keys */

@@ -31,6 +31,7 @@
 #include "../agg/expr_strfn.h"
 #include "../agg/json.h"
 #include "../agg/radix.h"
+#include "../agg/slab_pool.h"
 #include "../agg/iset.h"
 #include "../reader/predicate.h"
 #include <sqlite3.h>
@@ -1265,7 +1266,7 @@ static void run_ours(const gen_table *gt, const char *keys, const char *aggs, in
   int nlane = threads<0 ? -threads : 1;
   col_error err; col_error_clear(&err);
   /* threads==0: serial, with a count(DISTINCT) split from its first pair */
-  groupby_options o = { threads<0 ? -threads : threads ? threads : 1, 0, where, threads<0, 0, &diff_dialect, 0, 0 };
+  groupby_options o = { threads<0 ? -threads : threads ? threads : 1, 0, where, threads<0, 0, &diff_dialect, 0, 0, 0 };
   /* a third of the lane runs as radix lanes (agg/radix.h): 256 partitions,
   ** rows held back once a lane has radix_after groups */
   int radix = threads<0 && (radix_mode || rndn(3)==0);
@@ -1542,8 +1543,31 @@ static void test_radix_rows(void){
   static const int64_t one = 42;
   col_vector cst = { CV_INT, CV_CONST, N, 0, &one, 0, 0, 0, 0, 0 };
   const col_vector *v[2] = { &mixed, &cst };
+  /* slabs come from a pool holding slabs another query wrote: what they
+  ** held must not show through */
+  agg_slab_pool *pool = agg_slab_pool_new(AGG_RADIX_SLAB);
+  CHECK( pool!=0 );
+  {
+    void *s[3];
+    for(int i=0; i<3; i++){
+      s[i] = agg_slab_take(pool);
+      CHECK( s[i]!=0 && agg_mem_size(s[i])>=AGG_RADIX_SLAB );
+      memset(s[i], 0xA5, agg_mem_size(s[i]));
+    }
+    for(int i=0; i<3; i++) agg_slab_give(pool, s[i]);
+    CHECK( agg_slab_pool_held(pool)==3*agg_mem_size(s[0]) );
+    /* a block of another size is freed, not kept */
+    void *other = agg_mem_realloc(0, 2*AGG_RADIX_SLAB);
+    CHECK( other!=0 );
+    agg_slab_give(pool, other);
+    CHECK( agg_slab_pool_held(pool)==3*agg_mem_size(s[0]) );
+    /* what it takes, it no longer holds; the newest given first */
+    void *t = agg_slab_take(pool);
+    CHECK( t==s[2] && agg_slab_pool_held(pool)==2*agg_mem_size(s[0]) );
+    agg_slab_give(pool, t);
+  }
   agg_radix r;
-  CHECK( agg_radix_init(&r, 4, 2)==0 );
+  CHECK( agg_radix_init(&r, 4, 2, pool)==0 );
   CHECK( agg_radix_fits(v, 2, rows, N) );
   for(uint32_t i=0; i<N; i++) hashes[i] = agg_ipair_hash(1, (int64_t)i);
   /* two batches, the second's rows far on: a new chunk base */
@@ -1581,7 +1605,7 @@ static void test_radix_rows(void){
     col_vector vre = { CV_REAL, CV_FLAT, N, 0, 0, re, 0, 0, 0, 0 };
     const col_vector *v2[2] = { &vbig, &vre };
     agg_radix q;
-    CHECK( agg_radix_init(&q, 1, 2)==0 );
+    CHECK( agg_radix_init(&q, 1, 2, pool)==0 );
     /* one row per call, each 70000 rows after the one before */
     for(uint32_t i=0; i<N; i++){
       CHECK( agg_radix_append(&q, 0, v2, &far[i], 1, (int64_t)i*70000 - i, hashes)==0 );
@@ -1612,11 +1636,24 @@ static void test_radix_rows(void){
   CHECK( !agg_radix_fits(vt, 1, rows, N) );
   agg_radix_cols_free(&c);
   agg_radix_free(&r);
+  /* every slab went back, up to the pool's cap */
+  {
+    size_t held = agg_slab_pool_held(pool);
+    CHECK( held>=3*AGG_RADIX_SLAB && held<=AGG_SLAB_POOL_MAX );
+    void *s[200];
+    int n = 0;
+    while( n<200 ) s[n++] = agg_slab_take(pool);
+    CHECK( agg_slab_pool_held(pool)==0 );
+    for(int i=0; i<n; i++) agg_slab_give(pool, s[i]);
+    CHECK( agg_slab_pool_held(pool)<=AGG_SLAB_POOL_MAX
+           && agg_slab_pool_held(pool)>AGG_SLAB_POOL_MAX - agg_mem_size(s[0]) );
+  }
+  agg_slab_pool_free(pool);
   /* the sketch: within 30% from a handful of keys to a hundred thousand */
   static const uint32_t counts[] = { 3, 40, 1000, 100000 };
   for(int t=0; t<4; t++){
     agg_radix s;
-    CHECK( agg_radix_init(&s, 1, 1)==0 );
+    CHECK( agg_radix_init(&s, 1, 1, 0)==0 );
     col_vector flat = { CV_INT, CV_FLAT, 1, 0, iv, 0, 0, 0, 0, 0 };
     const col_vector *vf[1] = { &flat };
     uint32_t r0 = 0;
@@ -1652,7 +1689,7 @@ static void test_dict_slots(void){
       if( r==1 ) vals[i] = tv_int(rndn(2)+7);
     }
     col_schema schema = test_schema();
-    groupby_options o = { mode==0 ? 1 : 2, 0, 0, mode==2, 0, 0, 0, 0 };
+    groupby_options o = { mode==0 ? 1 : 2, 0, 0, mode==2, 0, 0, 0, 0, 0 };
     char *out[2] = {0, 0};
     for(int dict=0; dict<2; dict++){
       groupby *gb = 0;
@@ -1734,7 +1771,7 @@ static void test_parse_errors(void){
 static void test_memory_limit(void){
   col_schema schema = test_schema();
   groupby *gb = 0; col_error err; col_error_clear(&err);
-  groupby_options o = { 1, 100000, 0, 0, 0, 0, 0, 0 };
+  groupby_options o = { 1, 100000, 0, 0, 0, 0, 0, 0, 0 };
   CHECK(groupby_new("k1", "count(*)", &schema, &o, &gb, &err)==COL_OK);
   tv_pool pl = {0};
   int rc = COL_OK;
@@ -1760,7 +1797,7 @@ static void bench_one(const char *label, int str_key, int threads, uint32_t card
   enum { ROWS = 10000000, BATCH = 8192 };
   col_schema schema = test_schema();
   groupby *gb; col_error err; col_error_clear(&err);
-  groupby_options o = { threads, 0, 0, 0, 0, 0, 0, 0 };
+  groupby_options o = { threads, 0, 0, 0, 0, 0, 0, 0, 0 };
   if( groupby_new(str_key ? "k3" : "k1", "count(*), sum(v1), avg(v2)", &schema, &o, &gb, &err) ){
     printf("bench: %s\n", err.msg); col_schema_free(&schema); return;
   }
