@@ -408,12 +408,9 @@ static uint32_t filter_dict(const pred_ready *r, const col_vector *v,
   if( dsel==0 || hit==0 ) return filter_rows(r, v, sel, nsel);
   cv_iota(dsel, 0, d->n);
   m = filter_flat(r, d, dsel, d->n);
-  if( v->tags==0 ){
-    /* every entry or none passes (a row group of one CounterID, of dates
-    ** all in range): every row or none, and no row to look at */
-    if( m==d->n ) return nsel;
-    if( m==0 ) return 0;
-  }
+  /* every entry or none passes (a row group of one CounterID, of dates all
+  ** in range): without NULLs, every row or none, and no row to look at */
+  if( v->tags==0 && (m==0 || m==d->n) ) return m ? nsel : 0;
   memset(hit, 0, d->n);
   for(k=0; k<m; k++) hit[dsel[k]] = 1;
   if( v->tags==0 ){
