@@ -179,14 +179,6 @@ int agg_radix_append(agg_radix *r, int part, const col_vector *const *v,
                      const uint32_t *rows, uint32_t n, int64_t first_row,
                      const uint64_t *hashes){
   agg_radix_part *p = &r->parts[part];
-  /* the low word of the hash: the partition and a table's home bucket
-  ** are the high word's */
-  for(uint32_t k=0; k<n; k++){
-    uint32_t lo = (uint32_t)hashes[rows[k]];
-    uint32_t j = lo & (AGG_RADIX_HLL - 1), w = lo >> 6;
-    uint8_t rank = (uint8_t)(w ? __builtin_clz(w) - 5 : 27);
-    if( rank>p->hll[j] ) p->hll[j] = rank;
-  }
   int nvec = r->nvec;
   int nf = nvec < AGG_RADIX_FMT_VALS ? nvec : AGG_RADIX_FMT_VALS;
   radix_src stack[8], *src = stack;
@@ -202,6 +194,12 @@ int agg_radix_append(agg_radix *r, int part, const col_vector *const *v,
   for(uint32_t k=0; k<n; k++){
     uint32_t rr = rows[k];
     int64_t row = first_row + rr;
+    /* the sketch takes the low word of the hash: the partition and a
+    ** table's home bucket are the high word's */
+    uint32_t lo = (uint32_t)hashes[rr];
+    uint32_t j = lo & (AGG_RADIX_HLL - 1), w = lo >> 6;
+    uint8_t rank = (uint8_t)(w ? __builtin_clz(w) - 5 : 27);
+    if( rank>p->hll[j] ) p->hll[j] = rank;
     agg_radix_chunk *c = p->tail;
     if( !radix_fits(c, src, nf, rr, row) ){
       /* forms only widen along a partition: rows that alternate between
