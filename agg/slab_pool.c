@@ -71,6 +71,19 @@ void *agg_slab_take(agg_slab_pool *p){
   return s;
 }
 
+/* Let the kernel take back the whole pages of slab s (n bytes) past its
+** link (GROUP BY UserID at threads=2: as fast as keeping them pinned). */
+static void slab_lazy_free(void *s, size_t n){
+#if defined(MADV_FREE)
+  size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+  char *a = (char*)(((uintptr_t)s + sizeof(void*) + pg - 1) / pg * pg);
+  char *e = (char*)(((uintptr_t)s + n) / pg * pg);
+  if( e > a ) (void)madvise(a, (size_t)(e - a), MADV_FREE);
+#else
+  (void)s; (void)n;
+#endif
+}
+
 void agg_slab_give(agg_slab_pool *p, void *s){
   if( s==0 ) return;
   if( p==0 ){ agg_mem_free(s); return; }
@@ -78,18 +91,14 @@ void agg_slab_give(agg_slab_pool *p, void *s){
   pthread_mutex_lock(&p->mu);
   int keep = n==p->block_size && p->held + n <= AGG_SLAB_POOL_MAX;
   if( keep ){
+    /* before the slab is on the list: a lane of the same query may take
+    ** it at once and write rows into it, which the kernel could drop if
+    ** MADV_FREE came after those writes */
+    slab_lazy_free(s, n);
     memcpy(s, &p->head, sizeof(p->head));
     p->head = s;
     p->held += n;
   }
   pthread_mutex_unlock(&p->mu);
-  if( !keep ){ agg_mem_free(s); return; }
-#if defined(MADV_FREE)
-  /* whole pages past the link (GROUP BY UserID at threads=2: as fast as
-  ** keeping them pinned) */
-  size_t pg = (size_t)sysconf(_SC_PAGESIZE);
-  char *a = (char*)(((uintptr_t)s + sizeof(void*) + pg - 1) / pg * pg);
-  char *e = (char*)(((uintptr_t)s + n) / pg * pg);
-  if( e > a ) (void)madvise(a, (size_t)(e - a), MADV_FREE);
-#endif
+  if( !keep ) agg_mem_free(s);
 }
