@@ -21,6 +21,12 @@
 
 #define AGG_MEM_MAPPED (1u<<20)
 
+/* Bytes of a block's header. A mapping spans whole 2 MiB units (its start
+** aligned, for huge pages), header included: a block of 2^k bytes takes
+** a unit more than one of 2^k - AGG_MEM_HEADER, and the header's 16 bytes
+** alone would fault in a huge page there. */
+#define AGG_MEM_HEADER 16
+
 /* realloc(p, n): the first min(old, n) bytes kept; NULL on failure (p is
 ** then unchanged). p may be NULL. Bytes past the old size are undefined. */
 void *agg_mem_realloc(void *p, size_t n);

@@ -25,12 +25,15 @@
 
 #include <stdint.h>
 #include "../reader/vector.h"
+#include "bigmem.h"
 
 /* Chunks are cut from slabs this large: one mapping, in huge pages where
 ** the kernel gives them, instead of a page fault per 4 KiB of rows (GROUP
 ** BY UserID held 130 MB, and its faults were an eighth of the time); a
-** connection's pool (agg/slab_pool.h) keeps them for its next query. */
-#define AGG_RADIX_SLAB ((size_t)4 << 20)
+** connection's pool (agg/slab_pool.h) keeps them for its next query.
+** With the block's header, one fills 4 MiB of mapping: a byte more would
+** take a whole 2 MiB unit more (agg/bigmem.c). */
+#define AGG_RADIX_SLAB (((size_t)4 << 20) - AGG_MEM_HEADER)
 
 #define AGG_RADIX_CHUNK_MAX 4096   /* rows of the largest chunk, and so of
                                    ** one agg_radix_cols */
