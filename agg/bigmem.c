@@ -43,8 +43,7 @@ _Static_assert(sizeof(agg_mem_hdr)==AGG_MEM_HEADER, "AGG_MEM_HEADER");
 ** costs 0.37 GB/s against 1-12 GB/s in huge pages: GROUP BY WatchID,
 ** ClientIP at threads=2 (10M groups), in-process, 1.9-2.1 s -> 0.8-0.9 s
 ** (page faults 88K -> 17K a query). Virtual space past the bytes asked for
-** is never touched, so it costs no memory. */
-#define AGG_MEM_ALIGN ((size_t)2 << 20)
+** is never touched, so it costs no memory. (AGG_MEM_ALIGN, bigmem.h) */
 
 #if AGG_MEM_CAN_MAP
 static size_t agg_mem_round(size_t n){

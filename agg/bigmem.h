@@ -27,6 +27,11 @@
 ** alone would fault in a huge page there. */
 #define AGG_MEM_HEADER 16
 
+/* Where a mapping starts and how its length rounds up: one huge page
+** (agg/bigmem.c says why). Advice over part of a unit (MADV_FREE) splits
+** the huge page there into small ones. */
+#define AGG_MEM_ALIGN ((size_t)2 << 20)
+
 /* realloc(p, n): the first min(old, n) bytes kept; NULL on failure (p is
 ** then unchanged). p may be NULL. Bytes past the old size are undefined. */
 void *agg_mem_realloc(void *p, size_t n);

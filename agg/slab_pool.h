@@ -15,9 +15,9 @@
 ** The pool hangs off the connection (ext/conn.h) and so lives as long as
 ** it; the lanes of one query take and give from their threads (a mutex).
 ** It keeps slabs of one size, AGG_SLAB_POOL_MAX bytes of them at most, and
-** tells the kernel it may take back the pages of a slab it keeps
-** (MADV_FREE): under memory pressure they go back, at no cost when reused
-** but a fresh page's fault; otherwise reuse finds them mapped.
+** tells the kernel it may take back the pages of a slab it keeps past its
+** first 2 MiB (MADV_FREE): under memory pressure they go back, at no cost
+** when reused but a fresh page's fault; otherwise reuse finds them mapped.
 */
 #ifndef COLUMNAR_AGG_SLAB_POOL_H
 #define COLUMNAR_AGG_SLAB_POOL_H
