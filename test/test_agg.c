@@ -868,7 +868,7 @@ static void test_distinct_int_set_doubling(void){
 ** block mapped right after it takes the addresses it would grow into),
 ** keeping its bytes; a grown zeroed block is zero past what it held. */
 static void test_mem_aligned(void){
-  const size_t unit = (size_t)2 << 20;
+  const size_t unit = AGG_MEM_ALIGN;
   size_t n = (size_t)3 << 20;
   unsigned char *a = agg_mem_zalloc(n);
   CHECK( a!=0 );
