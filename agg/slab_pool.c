@@ -33,12 +33,7 @@ agg_slab_pool *agg_slab_pool_new(size_t slab_bytes){
 
 void agg_slab_pool_free(agg_slab_pool *p){
   if( p==0 ) return;
-  for(void *s = p->head; s; ){
-    void *next;
-    memcpy(&next, s, sizeof(next));
-    agg_mem_free(s);
-    s = next;
-  }
+  agg_mem_free_chain(p->head);
   pthread_mutex_destroy(&p->mu);
   free(p);
 }

@@ -246,7 +246,7 @@ static int agg_regrow(agg_table *t){
 /* Grow the key columns to hold cap groups. */
 static int agg_grow_groups_to(agg_table *t, uint32_t cap){
   if( t->nkey>1 ){
-    uint64_t *r = agg_mem_realloc(t->recs, (size_t)cap * (size_t)t->nkey * 8);
+    uint64_t *r = agg_mem_realloc_in(t->zone, t->recs, (size_t)cap * (size_t)t->nkey * 8);
     if( r==0 ) return -1;
     t->recs = r;
     for(int c=0; c<t->nkey; c++){
@@ -255,7 +255,7 @@ static int agg_grow_groups_to(agg_table *t, uint32_t cap){
     }
   }
   for(int c=0; c<t->nkey; c++){
-    if( agg_keycol_reserve(&t->cols[c], cap) ) return -1;
+    if( agg_keycol_reserve(&t->cols[c], cap, t->zone) ) return -1;
   }
   t->cap = cap;
   return 0;
@@ -358,20 +358,20 @@ void agg_keycol_free(agg_keycol *k){
   agg_keycol_init(k);
 }
 
-int agg_keycol_reserve(agg_keycol *k, uint32_t n){
+int agg_keycol_reserve(agg_keycol *k, uint32_t n, struct agg_zone *zone){
   if( n<=k->cap ) return 0;
   if( k->stride==1 ){
-    uint64_t *v = agg_mem_realloc(k->vals, (size_t)n * 8);
+    uint64_t *v = agg_mem_realloc_in(zone, k->vals, (size_t)n * 8);
     if( v==0 ) return -1;
     k->vals = v;
   }
   if( k->tags ){
-    uint8_t *t = agg_mem_realloc(k->tags, n);
+    uint8_t *t = agg_mem_realloc_in(zone, k->tags, n);
     if( t==0 ) return -1;
     k->tags = t;
   }
   if( k->lens ){
-    uint32_t *l = agg_mem_realloc(k->lens, (size_t)n * 4);
+    uint32_t *l = agg_mem_realloc_in(zone, k->lens, (size_t)n * 4);
     if( l==0 ) return -1;
     k->lens = l;
   }

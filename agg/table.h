@@ -126,6 +126,9 @@ typedef struct agg_table {
                           ** once that many exist, a row with a new key
                           ** gets AGG_EMPTY and no group (the first
                           ** max_groups keys of a LIMIT without ORDER BY) */
+  struct agg_zone *zone;  /* NULL, or the zone the key columns' arrays are
+                          ** carved from (agg/bigmem.h): a radix fold's
+                          ** partitions; it outlives the table */
 } agg_table;
 
 /* An empty table over nkey key columns (nkey may be 0). 0, or -1 on OOM. */
@@ -214,8 +217,9 @@ int agg_table_find_all(const agg_table *t, const agg_table *src, uint32_t *found
 pred_value agg_keycol_value(const agg_keycol *k, uint32_t slot);
 /* An empty key column. */
 void agg_keycol_init(agg_keycol *k);
-/* Room for n groups in k's arrays; -1 on OOM. */
-int agg_keycol_reserve(agg_keycol *k, uint32_t n);
+/* Room for n groups in k's arrays, carved from zone when it is not NULL
+** (agg/bigmem.h); -1 on OOM. */
+int agg_keycol_reserve(agg_keycol *k, uint32_t n, struct agg_zone *zone);
 /* Store x as slot's value (slot < cap); -1 on OOM. */
 int agg_keycol_set(agg_keycol *k, uint32_t slot, const pred_value *x);
 /* Free k's arrays (agg/bigmem.h blocks, as every agg_keycol's are). */

@@ -863,6 +863,76 @@ static void test_distinct_int_set_doubling(void){
   tv_free(&pl);
 }
 
+/* Zones (agg/bigmem.h): carved blocks are zero, start on cache lines, never
+** overlap (across chunks too), keep their bytes when they grow (into the
+** zone or out of it, or when a malloc'd block moves in); freeing one does
+** nothing; a block past AGG_ZONE_CARVE_MAX gets a mapping of its own; a
+** zone frees the zones it absorbed. */
+static void test_mem_zone(void){
+  agg_zone *z = agg_zone_new(), *z2 = agg_zone_new();
+  CHECK( z!=0 && z2!=0 );
+  if( z==0 || z2==0 ){ agg_zone_free(z); agg_zone_free(z2); return; }
+  enum { NB = 48 };
+  unsigned char *b[NB]; size_t len[NB];
+  for(int i=0; i<NB; i++){
+    /* 1 MiB blocks from i=16 on: 40 MiB in all, past one chunk */
+    len[i] = i<16 ? (size_t)(i*977 + 1) : ((size_t)1 << 20) - (size_t)i;
+    b[i] = agg_mem_realloc_in(z, 0, len[i]);
+    CHECK( b[i]!=0 );
+    if( b[i]==0 ){ agg_zone_free(z); agg_zone_free(z2); return; }
+    CHECK_EQ_INT((uintptr_t)b[i] % 64, 0);
+    CHECK( agg_mem_size(b[i]) >= len[i] );
+    int zero = 1;
+    for(size_t k=0; k<len[i]; k++) if( b[i][k] ){ zero = 0; break; }
+    CHECK( zero );
+    memset(b[i], i + 1, len[i]);
+  }
+  int kept = 1;
+  for(int i=0; i<NB; i++){
+    for(size_t k=0; k<len[i]; k++) if( b[i][k]!=(unsigned char)(i + 1) ){ kept = 0; break; }
+  }
+  CHECK( kept );
+  /* a malloc'd block moves in with its bytes */
+  unsigned char *m = agg_mem_realloc(0, 100);
+  CHECK( m!=0 );
+  if( m ){
+    memset(m, 0x5a, 100);
+    unsigned char *c = agg_mem_grow_zeroed_in(z, m, 100, 5000);
+    CHECK( c!=0 );
+    if( c ){
+      int ok = 1;
+      for(int k=0; k<100; k++) if( c[k]!=0x5a ) ok = 0;
+      for(int k=100; k<5000; k++) if( c[k] ) ok = 0;
+      CHECK( ok );
+      /* grown in the zone, then out of it (no zone given) */
+      memset(c + 100, 0x33, 4900);
+      unsigned char *d = agg_mem_grow_zeroed_in(z, c, 5000, 20000);
+      CHECK( d!=0 && d!=c );
+      unsigned char *e = d ? agg_mem_grow_zeroed(d, 20000, 300000) : 0;
+      CHECK( e!=0 );
+      if( e ){
+        ok = 1;
+        for(int k=0; k<100; k++) if( e[k]!=0x5a ) ok = 0;
+        for(int k=100; k<5000; k++) if( e[k]!=0x33 ) ok = 0;
+        for(int k=5000; k<300000; k++) if( e[k] ) ok = 0;
+        CHECK( ok );
+        agg_mem_free(e);
+      }
+      agg_mem_free(c);        /* carved: a no-op (the zone still owns it) */
+    }
+  }
+  /* too large to carve: a mapping of its own */
+  void *big = agg_mem_realloc_in(z2, 0, AGG_ZONE_CARVE_MAX + 1);
+  CHECK( big!=0 && ((uintptr_t)big - AGG_MEM_HEADER) % AGG_MEM_ALIGN==0 );
+  agg_mem_free(big);
+  void *in2 = agg_mem_realloc_in(z2, 0, 4096);
+  CHECK( in2!=0 );
+  for(int i=0; i<NB; i+=5) agg_mem_free(b[i]);
+  CHECK( agg_zone_absorb(0, z2)==z2 && agg_zone_absorb(z2, 0)==z2 );
+  CHECK( agg_zone_absorb(z, z2)==z );
+  agg_zone_free(z);
+}
+
 /* Mapped blocks (agg/bigmem.c): their mapping starts on a 2 MiB boundary,
 ** header included, and stays on one as it grows, in place or moved (a
 ** block mapped right after it takes the addresses it would grow into),
@@ -1908,6 +1978,7 @@ int main(int argc, char **argv){
   RUN(test_interleaved_keys);
   RUN(test_owned_bytes_counted);
   RUN(test_mem_aligned);
+  RUN(test_mem_zone);
   RUN(test_real_text);
   RUN(test_ascii_run);
   RUN(test_distinct_dict_batches);
