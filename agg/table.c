@@ -233,7 +233,7 @@ static int agg_regrow(agg_table *t){
   if( t->shift <= 32 - AGG_MAX_BUCKET_BITS ) return 0;  /* fuller, not bigger */
   uint32_t n = t->nbucket;
   size_t bsz = t->wide ? sizeof(agg_wbucket) : 8;
-  uint64_t *b = agg_mem_grow_zeroed(t->buckets, (size_t)n*bsz, (size_t)n*2*bsz);
+  uint64_t *b = agg_mem_grow_zeroed_in(t->zone, t->buckets, (size_t)n*bsz, (size_t)n*2*bsz);
   if( b==0 ) return -1;
   agg_mem_prefault(b, (size_t)n*bsz, (size_t)n*bsz);
   t->buckets = b;
@@ -286,8 +286,11 @@ int agg_table_reserve(agg_table *t, uint32_t n){
     uint32_t nb, shift;
     agg_buckets_for(t, n, &nb, &shift);
     if( nb==t->nbucket ) return 0;
-    uint64_t *b = agg_mem_zalloc((size_t)nb * (t->wide ? sizeof(agg_wbucket) : 8));
+    size_t bytes = (size_t)nb * (t->wide ? sizeof(agg_wbucket) : 8);
+    uint64_t *b = t->zone ? agg_mem_realloc_in(t->zone, 0, bytes) : agg_mem_zalloc(bytes);
     if( b==0 ) return -1;
+    /* carved bytes are zero, but (as agg_mem_zalloc's) read before written */
+    if( t->zone ) agg_mem_prefault(b, 0, bytes);
     agg_mem_free(t->buckets);
     t->buckets = b;
     t->nbucket = nb;

@@ -126,8 +126,8 @@ typedef struct agg_table {
                           ** once that many exist, a row with a new key
                           ** gets AGG_EMPTY and no group (the first
                           ** max_groups keys of a LIMIT without ORDER BY) */
-  struct agg_zone *zone;  /* NULL, or the zone the key columns' arrays are
-                          ** carved from (agg/bigmem.h): a radix fold's
+  struct agg_zone *zone;  /* NULL, or the zone the key columns' arrays and
+                          ** buckets are carved from (agg/bigmem.h): a radix fold's
                           ** partitions; it outlives the table */
 } agg_table;
 
