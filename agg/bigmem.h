@@ -74,8 +74,10 @@ void agg_zone_free(agg_zone *z);
 /* z frees src along with itself (src's blocks live on); either may be NULL:
 ** the one that is not is returned. */
 agg_zone *agg_zone_absorb(agg_zone *z, agg_zone *src);
-/* Blocks up to this size are carved; larger ones have mappings of their own. */
-#define AGG_ZONE_CARVE_MAX ((size_t)8 << 20)
+/* Blocks up to this size are carved; larger ones have mappings of their
+** own (huge pages as well). It bounds what a block doubling its way up
+** leaves behind in the zone: twice this, at most. */
+#define AGG_ZONE_CARVE_MAX ((size_t)2 << 20)
 /* agg_mem_realloc and agg_mem_grow_zeroed, but a block that must move (or
 ** is new) is carved from z, when z is not NULL and n is at most
 ** AGG_ZONE_CARVE_MAX. Carved bytes are zero until written. */
