@@ -4,6 +4,7 @@
 #include "aggregate.h"
 #include "json.h"
 #include "bigmem.h"
+#include "zone.h"
 #include "distinct_split.h"
 #include "value.h"
 #include <stdlib.h>
@@ -218,7 +219,7 @@ int agg_state_reserve(agg_state *s, uint32_t ngroup, col_error *err){
   uint32_t cap = s->cap ? s->cap : 64;
   while( cap<ngroup ) cap = cap > UINT32_MAX/2 ? UINT32_MAX : cap*2;
   size_t es = agg_elem_size(s->kind);
-  char *a = agg_mem_grow_zeroed_in(s->zone, s->a, (size_t)s->cap*es, (size_t)cap * es);
+  char *a = agg_zone_grow_zeroed(s->zone, s->a, (size_t)s->cap*es, (size_t)cap * es);
   if( a==0 ){
     return col_error_set(err, COL_ENOMEM, "group_by: out of memory for aggregate states");
   }

@@ -60,7 +60,7 @@ typedef struct agg_state {
   void *a;                /* per-group states (malloc'd, kind-specific) */
   uint64_t owned;         /* bytes of strings the states own */
   struct agg_zone *zone;  /* NULL, or the zone `a` is carved from
-                          ** (agg/bigmem.h), which outlives the state */
+                          ** (agg/zone.h), which outlives the state */
   uint64_t text_max;      /* most bytes a group's text holds: SQLite's
                           ** default SQLITE_MAX_LENGTH, past which
                           ** group_concat and the json aggregates end with

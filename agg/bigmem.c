@@ -5,7 +5,6 @@
 # define _GNU_SOURCE   /* mremap */
 #endif
 #include "bigmem.h"
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,99 +217,8 @@ void agg_mem_free_chain(void *head){
   }
 }
 
-/* ---- zones -------------------------------------------------------------- */
-
-/* Each chunk's first bytes link it to the chunk before; blocks follow,
-** each payload on a cache line of its own. Untouched chunk space costs
-** no memory: only the 2 MiB units blocks are written in are faulted in. */
-#define AGG_ZONE_CHUNK ((size_t)32 << 20)
-#define AGG_ZONE_LINE 64
-
-struct agg_zone {
-  pthread_mutex_t mu;
-  char *chunk;            /* the chunk blocks are carved from (agg_mem
-                          ** block), or NULL before the first */
-  size_t used, cap;       /* bytes of it carved, and its size */
-  agg_zone *absorbed;     /* zones freed along with this one */
-};
-
-agg_zone *agg_zone_new(void){
-  agg_zone *z = calloc(1, sizeof(*z));
-  if( z==0 ) return 0;
-  if( pthread_mutex_init(&z->mu, 0) ){ free(z); return 0; }
-  return z;
-}
-
-void agg_zone_free(agg_zone *z){
-  while( z ){
-    agg_zone *next = z->absorbed;
-    agg_mem_free_chain(z->chunk);
-    pthread_mutex_destroy(&z->mu);
-    free(z);
-    z = next;
-  }
-}
-
-agg_zone *agg_zone_absorb(agg_zone *z, agg_zone *src){
-  if( z==0 ) return src;
-  if( src==0 ) return z;
-  agg_zone *last = src;
-  while( last->absorbed ) last = last->absorbed;
-  last->absorbed = z->absorbed;
-  z->absorbed = src;
-  return z;
-}
-
-/* Where in chunk c the next block's header goes, the first used bytes
-** taken: so that the header ends where a cache line starts. */
-static size_t agg_zone_place(const char *c, size_t used){
-  uintptr_t end = (uintptr_t)c + used + sizeof(agg_mem_hdr);
-  end = (end + AGG_ZONE_LINE - 1) / AGG_ZONE_LINE * AGG_ZONE_LINE;
-  return (size_t)(end - (uintptr_t)c) - sizeof(agg_mem_hdr);
-}
-
-/* n zero bytes carved from z, behind a block header; NULL when out of
-** memory. */
-static void *agg_zone_carve(agg_zone *z, size_t n){
-  size_t total = n + sizeof(agg_mem_hdr);
-  size_t total_lines = (total + AGG_ZONE_LINE - 1) / AGG_ZONE_LINE * AGG_ZONE_LINE;
-  pthread_mutex_lock(&z->mu);
-  size_t at = z->chunk ? agg_zone_place(z->chunk, z->used) : 0;
-  if( z->chunk==0 || at + total_lines > z->cap ){
-    size_t want = 2*AGG_ZONE_LINE + total_lines;
-    if( want < AGG_ZONE_CHUNK ) want = AGG_ZONE_CHUNK;
-    /* agg_mem_realloc, not _zalloc: fresh pages are zero, and faulting in
-    ** all of a chunk up front is what a zone is to avoid */
-    char *c = agg_mem_realloc(0, want - sizeof(agg_mem_hdr));
-    if( c==0 ){ pthread_mutex_unlock(&z->mu); return 0; }
-    memcpy(c, &z->chunk, sizeof(z->chunk));
-    z->chunk = c;
-    z->cap = agg_mem_size(c);
-    at = agg_zone_place(c, sizeof(char*));
-  }
-  agg_mem_hdr *h = (agg_mem_hdr*)(z->chunk + at);
-  z->used = at + total_lines;
-  pthread_mutex_unlock(&z->mu);
-  h->len = total_lines; h->mapped = AGG_MEM_CARVED;
+void *agg_mem_carved(void *at, size_t len){
+  agg_mem_hdr *h = at;
+  h->len = len; h->mapped = AGG_MEM_CARVED;
   return h + 1;
-}
-
-void *agg_mem_realloc_in(agg_zone *z, void *p, size_t n){
-  if( z==0 || n > AGG_ZONE_CARVE_MAX || n==0 ) return agg_mem_realloc(p, n);
-  size_t have = agg_mem_size(p);
-  if( p && n <= have ) return agg_mem_realloc(p, n);
-  char *q = agg_zone_carve(z, n);
-  if( q==0 ) return 0;
-  if( p ){ memcpy(q, p, have); agg_mem_free(p); }
-  return q;
-}
-
-void *agg_mem_grow_zeroed_in(agg_zone *z, void *p, size_t old, size_t n){
-  if( z==0 || n > AGG_ZONE_CARVE_MAX || n==0 || (p && n <= agg_mem_size(p)) ){
-    return agg_mem_grow_zeroed(p, old, n);
-  }
-  char *q = agg_zone_carve(z, n);
-  if( q==0 ) return 0;
-  if( p ){ memcpy(q, p, old); agg_mem_free(p); }
-  return q;
 }

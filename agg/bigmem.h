@@ -54,34 +54,11 @@ size_t agg_mem_size(const void *p);
 ** first bytes (NULL ends it), from head on. */
 void agg_mem_free_chain(void *head);
 
-/* A zone: blocks carved one after another out of mapped chunks (huge
-** pages), all of them unmapped together when the zone goes. A radix fold
-** gives each of its 256 partitions a handful of arrays of some 64 KiB to
-** 1 MiB; malloc'd, each was faulted in 4 KiB at a time, and on a VM whose
-** fresh 4 KiB pages fault in at 0.37 GB/s that was a third of GROUP BY
-** UserID's CPU. Carved, they share the zone's huge pages.
-**
-** A carved block is a block like any other to agg_mem_realloc, _size and
-** _free: freeing it does nothing (its bytes stay until the zone goes), and
-** growing it past its size copies it out. So a zone must outlive every
-** block carved from it, wherever the block has been handed. Carving takes
-** the zone's lock: threads may share one. */
-typedef struct agg_zone agg_zone;
-/* A new zone with nothing mapped yet; NULL when out of memory. */
-agg_zone *agg_zone_new(void);
-/* Unmap every block carved from z, and from the zones it absorbed. */
-void agg_zone_free(agg_zone *z);
-/* z frees src along with itself (src's blocks live on); either may be NULL:
-** the one that is not is returned. */
-agg_zone *agg_zone_absorb(agg_zone *z, agg_zone *src);
-/* Blocks up to this size are carved; larger ones have mappings of their
-** own (huge pages as well). It bounds what a block doubling its way up
-** leaves behind in the zone: twice this, at most. */
-#define AGG_ZONE_CARVE_MAX ((size_t)2 << 20)
-/* agg_mem_realloc and agg_mem_grow_zeroed, but a block that must move (or
-** is new) is carved from z, when z is not NULL and n is at most
-** AGG_ZONE_CARVE_MAX. Carved bytes are zero until written. */
-void *agg_mem_realloc_in(agg_zone *z, void *p, size_t n);
-void *agg_mem_grow_zeroed_in(agg_zone *z, void *p, size_t old, size_t n);
+/* Make the len bytes at `at` (len > AGG_MEM_HEADER, `at` 16-byte aligned)
+** a carved block: a block to agg_mem_realloc, _size and _free like any
+** other, but that freeing leaves where it is (its bytes belong to whoever
+** carved it: agg/zone.h), and that growing past its size copies out.
+** Returns the block. */
+void *agg_mem_carved(void *at, size_t len);
 
 #endif

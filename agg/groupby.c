@@ -13,6 +13,7 @@
 #include "aggregate.h"
 #include "value.h"
 #include "bigmem.h"
+#include "zone.h"
 #include "ordered.h"
 #include "radix.h"
 #include <pthread.h>
@@ -316,10 +317,10 @@ static int gb_lin_reserve(groupby *gb, gb_part *p, uint32_t ngroup){
   while( cap<ngroup ) cap = cap > UINT32_MAX/2 ? UINT32_MAX : cap*2;
   for(int b=0; b<gb->nbase; b++){
     if( !gb->bases[b].active ) continue;
-    int64_t *x = agg_mem_grow_zeroed_in(p->table.zone, p->lsum[b], (size_t)p->lcap*8, (size_t)cap*8);
+    int64_t *x = agg_zone_grow_zeroed(p->table.zone, p->lsum[b], (size_t)p->lcap*8, (size_t)cap*8);
     if( x==0 ) return -1;
     p->lsum[b] = x;
-    int64_t *c = agg_mem_grow_zeroed_in(p->table.zone, p->lcnt[b], (size_t)p->lcap*8, (size_t)cap*8);
+    int64_t *c = agg_zone_grow_zeroed(p->table.zone, p->lcnt[b], (size_t)p->lcap*8, (size_t)cap*8);
     if( c==0 ) return -1;
     p->lcnt[b] = c;
   }
@@ -741,7 +742,7 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
     ** before they split: carved as well, not malloc'd and copied into
     ** fresh 4 KiB pages each time. At t2, in-process: GROUP BY UserID's
     ** page faults 15K -> 5K per 6 runs, min 205-223 -> 199-208 ms */
-    if( (gb->zone = agg_zone_new())==0 ) goto oom;
+    if( (gb->zone = agg_zone_new(gb->slab_pool))==0 ) goto oom;
     for(int i=0; i<gb->nparts; i++) gb_part_zone(gb, &gb->parts[i]);
   }
   if( gb->nthread>1 && !gb->lane ){
@@ -1019,7 +1020,7 @@ static int gb_part_feed(groupby *gb, gb_part *p, const gb_feed *f, uint32_t n){
     if( p->table.ngroup>p->first_cap ){
       uint32_t cap = p->first_cap ? p->first_cap : 64;
       while( cap<p->table.ngroup ) cap *= 2;
-      uint64_t *fr = agg_mem_realloc_in(p->table.zone, p->first_row, (size_t)cap*8);
+      uint64_t *fr = agg_zone_realloc(p->table.zone, p->first_row, (size_t)cap*8);
       if( fr==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
       p->first_row = fr; p->first_cap = cap;
     }
@@ -1224,7 +1225,7 @@ static int gb_radix_split(groupby *gb, col_error *err){
   ** zone of huge pages, not faulted in 4 KiB at a time (agg_zone). GROUP
   ** BY UserID at threads=2, in-process, min of 6: 300-312 -> 214-239 ms;
   ** GROUP BY ClientIP, ClientIP - 1, ... 379-419 -> 195-236 ms */
-  if( gb->zone==0 && (gb->zone = agg_zone_new())==0 ){
+  if( gb->zone==0 && (gb->zone = agg_zone_new(gb->slab_pool))==0 ){
     free(np);
     return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
   }
@@ -1248,7 +1249,7 @@ static int gb_radix_split(groupby *gb, col_error *err){
       gb_part *d = &np[p];
       uint32_t ng = d->table.ngroup;
       if( ng==0 ) continue;
-      uint64_t *fr = agg_mem_realloc_in(d->table.zone, d->first_row, (size_t)ng*8);
+      uint64_t *fr = agg_zone_realloc(d->table.zone, d->first_row, (size_t)ng*8);
       if( fr==0 ){ rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory"); break; }
       d->first_row = fr; d->first_cap = ng;
     }
@@ -1426,7 +1427,7 @@ static int gb_radix_reserve(groupby **lanes, int nlane, int part, void **spare,
     if( rc ) return rc;
   }
   if( n>p->first_cap ){
-    uint64_t *f = agg_mem_realloc_in(p->table.zone, p->first_row, (size_t)n*8);
+    uint64_t *f = agg_zone_realloc(p->table.zone, p->first_row, (size_t)n*8);
     if( f==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
     p->first_row = f; p->first_cap = n;
   }
@@ -1846,7 +1847,7 @@ int groupby_merge_part(groupby *dst, groupby *src, int part, col_error *err){
     if( ng>d->first_cap ){
       uint32_t cap = d->first_cap ? d->first_cap : 64;
       while( cap<ng ) cap *= 2;
-      uint64_t *f = agg_mem_realloc_in(d->table.zone, d->first_row, (size_t)cap*8);
+      uint64_t *f = agg_zone_realloc(d->table.zone, d->first_row, (size_t)cap*8);
       if( f==0 ){ rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory merging lanes"); goto done; }
       d->first_row = f; d->first_cap = cap;
     }

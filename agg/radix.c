@@ -41,7 +41,7 @@ static void *radix_alloc(agg_radix *r, size_t n){
   n = (n + 15) & ~(size_t)15;
   if( r->slab==0 || r->slab_used + n > r->slab_len ){
     size_t len = n + 16 > AGG_RADIX_SLAB ? n + 16 : AGG_RADIX_SLAB;
-    unsigned char *s = r->pool && len==AGG_RADIX_SLAB ? agg_slab_take(r->pool) : agg_mem_realloc(0, len);
+    unsigned char *s = r->pool && len==AGG_RADIX_SLAB ? agg_slab_take(r->pool, 0) : agg_mem_realloc(0, len);
     if( s==0 ) return 0;
     memcpy(s, &r->slab, sizeof(r->slab));
     r->slab = s; r->slab_used = 16; r->slab_len = len;

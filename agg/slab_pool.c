@@ -47,7 +47,7 @@ size_t agg_slab_pool_held(agg_slab_pool *p){
   return n;
 }
 
-void *agg_slab_take(agg_slab_pool *p){
+void *agg_slab_take(agg_slab_pool *p, int *reused){
   pthread_mutex_lock(&p->mu);
   void *s = p->head;
   if( s ){
@@ -55,6 +55,7 @@ void *agg_slab_take(agg_slab_pool *p){
     p->held -= p->block_size;
   }
   pthread_mutex_unlock(&p->mu);
+  if( reused ) *reused = s!=0;
   if( s ) return s;
   s = agg_mem_realloc(0, p->slab_bytes);
   if( s ){

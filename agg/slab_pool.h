@@ -34,9 +34,10 @@ agg_slab_pool *agg_slab_pool_new(size_t slab_bytes);
 /* Unmaps what it keeps. p may be NULL. */
 void agg_slab_pool_free(agg_slab_pool *p);
 
-/* A slab of agg_slab_bytes(p): one given back, or a new agg/bigmem.h block
-** (its bytes undefined either way); NULL when out of memory. */
-void *agg_slab_take(agg_slab_pool *p);
+/* A slab of agg_slab_bytes(p): one given back (*reused set to 1; its
+** bytes undefined), or a new agg/bigmem.h block (0; fresh pages, zero);
+** NULL when out of memory. reused may be NULL. */
+void *agg_slab_take(agg_slab_pool *p, int *reused);
 /* Keep slab s, which agg_slab_take made, for the next taker, or free it
 ** when the pool is full. p may be NULL: s is freed. */
 void agg_slab_give(agg_slab_pool *p, void *s);

@@ -4,6 +4,7 @@
 #include "table.h"
 #include "value.h"
 #include "bigmem.h"
+#include "zone.h"
 #include "hash.h"
 #include "double.h"
 #include <stdlib.h>
@@ -233,7 +234,7 @@ static int agg_regrow(agg_table *t){
   if( t->shift <= 32 - AGG_MAX_BUCKET_BITS ) return 0;  /* fuller, not bigger */
   uint32_t n = t->nbucket;
   size_t bsz = t->wide ? sizeof(agg_wbucket) : 8;
-  uint64_t *b = agg_mem_grow_zeroed_in(t->zone, t->buckets, (size_t)n*bsz, (size_t)n*2*bsz);
+  uint64_t *b = agg_zone_grow_zeroed(t->zone, t->buckets, (size_t)n*bsz, (size_t)n*2*bsz);
   if( b==0 ) return -1;
   agg_mem_prefault(b, (size_t)n*bsz, (size_t)n*bsz);
   t->buckets = b;
@@ -246,7 +247,7 @@ static int agg_regrow(agg_table *t){
 /* Grow the key columns to hold cap groups. */
 static int agg_grow_groups_to(agg_table *t, uint32_t cap){
   if( t->nkey>1 ){
-    uint64_t *r = agg_mem_realloc_in(t->zone, t->recs, (size_t)cap * (size_t)t->nkey * 8);
+    uint64_t *r = agg_zone_realloc(t->zone, t->recs, (size_t)cap * (size_t)t->nkey * 8);
     if( r==0 ) return -1;
     t->recs = r;
     for(int c=0; c<t->nkey; c++){
@@ -287,7 +288,7 @@ int agg_table_reserve(agg_table *t, uint32_t n){
     agg_buckets_for(t, n, &nb, &shift);
     if( nb==t->nbucket ) return 0;
     size_t bytes = (size_t)nb * (t->wide ? sizeof(agg_wbucket) : 8);
-    uint64_t *b = t->zone ? agg_mem_realloc_in(t->zone, 0, bytes) : agg_mem_zalloc(bytes);
+    uint64_t *b = t->zone ? agg_zone_realloc(t->zone, 0, bytes) : agg_mem_zalloc(bytes);
     if( b==0 ) return -1;
     /* carved bytes are zero, but (as agg_mem_zalloc's) read before written */
     if( t->zone ) agg_mem_prefault(b, 0, bytes);
@@ -364,17 +365,17 @@ void agg_keycol_free(agg_keycol *k){
 int agg_keycol_reserve(agg_keycol *k, uint32_t n, struct agg_zone *zone){
   if( n<=k->cap ) return 0;
   if( k->stride==1 ){
-    uint64_t *v = agg_mem_realloc_in(zone, k->vals, (size_t)n * 8);
+    uint64_t *v = agg_zone_realloc(zone, k->vals, (size_t)n * 8);
     if( v==0 ) return -1;
     k->vals = v;
   }
   if( k->tags ){
-    uint8_t *t = agg_mem_realloc_in(zone, k->tags, n);
+    uint8_t *t = agg_zone_realloc(zone, k->tags, n);
     if( t==0 ) return -1;
     k->tags = t;
   }
   if( k->lens ){
-    uint32_t *l = agg_mem_realloc_in(zone, k->lens, (size_t)n * 4);
+    uint32_t *l = agg_zone_realloc(zone, k->lens, (size_t)n * 4);
     if( l==0 ) return -1;
     k->lens = l;
   }

@@ -127,7 +127,7 @@ typedef struct agg_table {
                           ** gets AGG_EMPTY and no group (the first
                           ** max_groups keys of a LIMIT without ORDER BY) */
   struct agg_zone *zone;  /* NULL, or the zone the key columns' arrays and
-                          ** buckets are carved from (agg/bigmem.h): a radix fold's
+                          ** buckets are carved from (agg/zone.h): a radix fold's
                           ** partitions; it outlives the table */
 } agg_table;
 
@@ -218,7 +218,7 @@ pred_value agg_keycol_value(const agg_keycol *k, uint32_t slot);
 /* An empty key column. */
 void agg_keycol_init(agg_keycol *k);
 /* Room for n groups in k's arrays, carved from zone when it is not NULL
-** (agg/bigmem.h); -1 on OOM. */
+** (agg/zone.h); -1 on OOM. */
 int agg_keycol_reserve(agg_keycol *k, uint32_t n, struct agg_zone *zone);
 /* Store x as slot's value (slot < cap); -1 on OOM. */
 int agg_keycol_set(agg_keycol *k, uint32_t slot, const pred_value *x);

@@ -25,6 +25,7 @@
 #include "../agg/expr.h"
 #include "../agg/groupby.h"
 #include "../agg/bigmem.h"
+#include "../agg/zone.h"
 #include "../agg/value.h"
 #include "../agg/datetime.h"
 #include "../agg/filter.h"
@@ -869,7 +870,7 @@ static void test_distinct_int_set_doubling(void){
 ** nothing; a block past AGG_ZONE_CARVE_MAX gets a mapping of its own; a
 ** zone frees the zones it absorbed. */
 static void test_mem_zone(void){
-  agg_zone *z = agg_zone_new(), *z2 = agg_zone_new();
+  agg_zone *z = agg_zone_new(0), *z2 = agg_zone_new(0);
   CHECK( z!=0 && z2!=0 );
   if( z==0 || z2==0 ){ agg_zone_free(z); agg_zone_free(z2); return; }
   enum { NB = 48 };
@@ -877,7 +878,7 @@ static void test_mem_zone(void){
   for(int i=0; i<NB; i++){
     /* 1 MiB blocks from i=16 on: 40 MiB in all, past one chunk */
     len[i] = i<16 ? (size_t)(i*977 + 1) : ((size_t)1 << 20) - (size_t)i;
-    b[i] = agg_mem_realloc_in(z, 0, len[i]);
+    b[i] = agg_zone_realloc(z, 0, len[i]);
     CHECK( b[i]!=0 );
     if( b[i]==0 ){ agg_zone_free(z); agg_zone_free(z2); return; }
     CHECK_EQ_INT((uintptr_t)b[i] % 64, 0);
@@ -897,7 +898,7 @@ static void test_mem_zone(void){
   CHECK( m!=0 );
   if( m ){
     memset(m, 0x5a, 100);
-    unsigned char *c = agg_mem_grow_zeroed_in(z, m, 100, 5000);
+    unsigned char *c = agg_zone_grow_zeroed(z, m, 100, 5000);
     CHECK( c!=0 );
     if( c ){
       int ok = 1;
@@ -906,7 +907,7 @@ static void test_mem_zone(void){
       CHECK( ok );
       /* grown in the zone, then out of it (no zone given) */
       memset(c + 100, 0x33, 4900);
-      unsigned char *d = agg_mem_grow_zeroed_in(z, c, 5000, 20000);
+      unsigned char *d = agg_zone_grow_zeroed(z, c, 5000, 20000);
       CHECK( d!=0 && d!=c );
       unsigned char *e = d ? agg_mem_grow_zeroed(d, 20000, 300000) : 0;
       CHECK( e!=0 );
@@ -922,15 +923,44 @@ static void test_mem_zone(void){
     }
   }
   /* too large to carve: a mapping of its own */
-  void *big = agg_mem_realloc_in(z2, 0, AGG_ZONE_CARVE_MAX + 1);
+  void *big = agg_zone_realloc(z2, 0, AGG_ZONE_CARVE_MAX + 1);
   CHECK( big!=0 && ((uintptr_t)big - AGG_MEM_HEADER) % AGG_MEM_ALIGN==0 );
   agg_mem_free(big);
-  void *in2 = agg_mem_realloc_in(z2, 0, 4096);
+  void *in2 = agg_zone_realloc(z2, 0, 4096);
   CHECK( in2!=0 );
   for(int i=0; i<NB; i+=5) agg_mem_free(b[i]);
   CHECK( agg_zone_absorb(0, z2)==z2 && agg_zone_absorb(z2, 0)==z2 );
   CHECK( agg_zone_absorb(z, z2)==z );
   agg_zone_free(z);
+
+  /* chunks from a slab pool go back to it, and the next zone's blocks
+  ** from them are zero again; blocks of up to AGG_ZONE_CARVE_MAX fit */
+  agg_slab_pool *pool = agg_slab_pool_new(AGG_RADIX_SLAB);
+  CHECK( pool!=0 );
+  if( pool==0 ) return;
+  for(int round=0; round<2; round++){
+    agg_zone *pz = agg_zone_new(pool);
+    CHECK( pz!=0 );
+    if( pz==0 ) break;
+    size_t sizes[] = { 1000, AGG_ZONE_CARVE_MAX, 3000, AGG_ZONE_CARVE_MAX, 70000, 5 };
+    unsigned char *pb[6];
+    int zero = 1, ok = 1;
+    for(int i=0; i<6; i++){
+      pb[i] = agg_zone_realloc(pz, 0, sizes[i]);
+      CHECK( pb[i]!=0 );
+      if( pb[i]==0 ){ ok = 0; break; }
+      for(size_t k=0; k<sizes[i]; k++) if( pb[i][k] ){ zero = 0; break; }
+      memset(pb[i], 0xC3 + i, sizes[i]);
+    }
+    CHECK( zero );
+    for(int i=0; i<6 && ok; i++){
+      for(size_t k=0; k<sizes[i]; k++) if( pb[i][k]!=(unsigned char)(0xC3 + i) ){ ok = 0; break; }
+    }
+    CHECK( ok );
+    agg_zone_free(pz);
+    CHECK( agg_slab_pool_held(pool) > 0 );
+  }
+  agg_slab_pool_free(pool);
 }
 
 /* Mapped blocks (agg/bigmem.c): their mapping starts on a 2 MiB boundary,
@@ -1664,8 +1694,9 @@ static void test_radix_rows(void){
   {
     void *s[3];
     for(int i=0; i<3; i++){
-      s[i] = agg_slab_take(pool);
-      CHECK( s[i]!=0 && agg_mem_size(s[i])>=AGG_RADIX_SLAB );
+      int reused = -1;
+      s[i] = agg_slab_take(pool, &reused);
+      CHECK( s[i]!=0 && agg_mem_size(s[i])>=AGG_RADIX_SLAB && reused==0 );
       memset(s[i], 0xA5, agg_mem_size(s[i]));
     }
     for(int i=0; i<3; i++) agg_slab_give(pool, s[i]);
@@ -1676,8 +1707,9 @@ static void test_radix_rows(void){
     agg_slab_give(pool, other);
     CHECK( agg_slab_pool_held(pool)==3*agg_mem_size(s[0]) );
     /* what it takes, it no longer holds; the newest given first */
-    void *t = agg_slab_take(pool);
-    CHECK( t==s[2] && agg_slab_pool_held(pool)==2*agg_mem_size(s[0]) );
+    int reused = 0;
+    void *t = agg_slab_take(pool, &reused);
+    CHECK( t==s[2] && reused==1 && agg_slab_pool_held(pool)==2*agg_mem_size(s[0]) );
     agg_slab_give(pool, t);
   }
   agg_radix r;
@@ -1756,7 +1788,7 @@ static void test_radix_rows(void){
     CHECK( held>=3*AGG_RADIX_SLAB && held<=AGG_SLAB_POOL_MAX );
     void *s[200];
     int n = 0;
-    while( n<200 ) s[n++] = agg_slab_take(pool);
+    while( n<200 ) s[n++] = agg_slab_take(pool, 0);
     CHECK( agg_slab_pool_held(pool)==0 );
     for(int i=0; i<n; i++) agg_slab_give(pool, s[i]);
     CHECK( agg_slab_pool_held(pool)<=AGG_SLAB_POOL_MAX
