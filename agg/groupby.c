@@ -146,9 +146,11 @@ struct groupby {
                           ** must not be held back */
   int radix_repeats;      /* groupby_options.radix_repeats */
   struct agg_slab_pool *slab_pool; /* groupby_options.slab_pool */
-  agg_zone *zone;         /* the radix partitions' arrays are carved from
-                          ** it (made with them, gb_radix_split); freed
-                          ** after them */
+  agg_zone *zone;         /* a radix lane's partitions' arrays are carved
+                          ** from it (made with the lane, or at the latest
+                          ** with the 256 partitions, gb_radix_split);
+                          ** freed after them, or absorbed by lane 0's
+                          ** along with the partitions it adopts */
   uint64_t live_rows;     /* lanes: rows consumed that every filter passed */
   int radix_ok;           /* groupby_radix_ok */
   int radix_on;           /* rows are being held back, in held */

@@ -922,10 +922,14 @@ static void test_mem_zone(void){
       agg_mem_free(c);        /* carved: a no-op (the zone still owns it) */
     }
   }
-  /* too large to carve: a mapping of its own */
+  /* too large to carve: a mapping of its own (zero, from _zalloc) */
   void *big = agg_zone_realloc(z2, 0, AGG_ZONE_CARVE_MAX + 1);
   CHECK( big!=0 && ((uintptr_t)big - AGG_MEM_HEADER) % AGG_MEM_ALIGN==0 );
   agg_mem_free(big);
+  unsigned char *bigz = agg_zone_zalloc(z2, AGG_ZONE_CARVE_MAX + 1);
+  CHECK( bigz!=0 && ((uintptr_t)bigz - AGG_MEM_HEADER) % AGG_MEM_ALIGN==0 );
+  if( bigz ) CHECK( bigz[0]==0 && bigz[AGG_ZONE_CARVE_MAX]==0 );
+  agg_mem_free(bigz);
   void *in2 = agg_zone_realloc(z2, 0, 4096);
   CHECK( in2!=0 );
   for(int i=0; i<NB; i+=5) agg_mem_free(b[i]);
@@ -946,7 +950,7 @@ static void test_mem_zone(void){
     unsigned char *pb[6];
     int zero = 1, ok = 1;
     for(int i=0; i<6; i++){
-      pb[i] = agg_zone_realloc(pz, 0, sizes[i]);
+      pb[i] = i%2 ? agg_zone_zalloc(pz, sizes[i]) : agg_zone_realloc(pz, 0, sizes[i]);
       CHECK( pb[i]!=0 );
       if( pb[i]==0 ){ ok = 0; break; }
       for(size_t k=0; k<sizes[i]; k++) if( pb[i][k] ){ zero = 0; break; }
