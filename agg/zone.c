@@ -15,16 +15,17 @@
 /* Each block's bytes start on a cache line of their own. */
 #define AGG_ZONE_LINE 64
 
-/* Each chunk's first bytes link it to the chunk before (the free list). */
 struct agg_zone {
   pthread_mutex_t mu;
   struct agg_slab_pool *pool; /* chunks come from it and go back; or NULL */
-  char *chunk;            /* the chunk blocks are carved from (an agg_mem
-                          ** block), or NULL before the first */
+  char *chunks;           /* every chunk (agg_mem blocks), the newest first,
+                          ** each linked to the one before by its first
+                          ** bytes */
+  char *chunk;            /* the one blocks are carved from, or NULL before
+                          ** the first */
   size_t used, cap;       /* bytes of it carved, and its size */
   int reused;             /* it held another query's bytes: carved ones are
                           ** cleared */
-  char *spent;            /* chunks no longer carved from, linked */
   agg_zone *absorbed;     /* zones freed along with this one */
 };
 
@@ -36,21 +37,15 @@ agg_zone *agg_zone_new(struct agg_slab_pool *pool){
   return z;
 }
 
-static void agg_zone_free_chunks(agg_zone *z, char *c){
-  while( c ){
-    char *prev;
-    memcpy(&prev, c, sizeof(prev));
-    if( z->pool ) agg_slab_give(z->pool, c);
-    else agg_mem_free(c);
-    c = prev;
-  }
-}
-
 void agg_zone_free(agg_zone *z){
   while( z ){
     agg_zone *next = z->absorbed;
-    agg_zone_free_chunks(z, z->chunk);
-    agg_zone_free_chunks(z, z->spent);
+    for(char *c = z->chunks; c; ){
+      char *prev;
+      memcpy(&prev, c, sizeof(prev));
+      agg_slab_give(z->pool, c);      /* with no pool: freed */
+      c = prev;
+    }
     pthread_mutex_destroy(&z->mu);
     free(z);
     z = next;
@@ -95,17 +90,12 @@ static void *agg_zone_carve(agg_zone *z, size_t n){
   if( c==0 || at + len > z->cap ){
     c = agg_zone_chunk(z, 2*AGG_ZONE_LINE + len, &reused);
     if( c==0 ){ pthread_mutex_unlock(&z->mu); return 0; }
+    memcpy(c, &z->chunks, sizeof(z->chunks));
+    z->chunks = c;
     at = agg_zone_place(c, sizeof(char*));
-    /* carve on from whichever chunk has more room left; the other is
-    ** spent */
+    /* carve on from whichever chunk has more room left */
     size_t cap = agg_mem_size(c);
-    if( z->chunk && z->cap - z->used > cap - (at + len) ){
-      memcpy(c, &z->spent, sizeof(z->spent));
-      z->spent = c;
-    }else{
-      if( z->chunk ){ memcpy(z->chunk, &z->spent, sizeof(z->spent)); z->spent = z->chunk; }
-      char *none = 0;
-      memcpy(c, &none, sizeof(none));
+    if( !(z->chunk && z->cap - z->used > cap - (at + len)) ){
       z->chunk = c; z->cap = cap; z->used = at + len; z->reused = reused;
     }
   }else{
