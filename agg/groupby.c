@@ -217,6 +217,13 @@ static void gb_part_zone(groupby *gb, gb_part *p){
   for(int a=0; a<gb->aggs.n && p->states; a++) p->states[a].zone = gb->zone;
 }
 
+/* Free p's row scratch (gb_part_scratch makes it again on demand). */
+static void gb_part_scratch_free(gb_part *p){
+  free(p->rows); free(p->gid); free(p->rows2); free(p->gid2);
+  p->rows = p->gid = p->rows2 = p->gid2 = 0;
+  p->cap = 0;
+}
+
 static int gb_part_init(groupby *gb, gb_part *p, col_error *err){
   memset(p, 0, sizeof(*p));
   if( agg_table_init(&p->table, gb->nindep) ) goto oom;
@@ -258,7 +265,7 @@ static void gb_part_free(groupby *gb, gb_part *p){
     free(p->ord);
   }
   free(p->states); agg_mem_free(p->first_row);
-  free(p->rows); free(p->gid); free(p->rows2); free(p->gid2);
+  gb_part_scratch_free(p);
   free(p->dc_slot);
   free(p->dd_hash); free(p->dd_rep);
   for(int b=0; b<gb->nbase; b++){
@@ -1455,10 +1462,7 @@ int groupby_radix_part(groupby **lanes, int nlane, int part, void **spare, col_e
     /* and its feed's scratch, which the next partition mallocs again from
     ** these very bytes: kept, 256 partitions' scratch was 16 MiB of fresh
     ** pages faulted in */
-    gb_part *p = &dst->parts[part];
-    free(p->rows); free(p->gid); free(p->rows2); free(p->gid2);
-    p->rows = p->gid = p->rows2 = p->gid2 = 0;
-    p->cap = 0;
+    gb_part_scratch_free(&dst->parts[part]);
   }
   return rc;
 }

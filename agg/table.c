@@ -290,8 +290,6 @@ int agg_table_reserve(agg_table *t, uint32_t n){
     size_t bytes = (size_t)nb * (t->wide ? sizeof(agg_wbucket) : 8);
     uint64_t *b = agg_zone_zalloc(t->zone, bytes);
     if( b==0 ) return -1;
-    /* carved bytes are zero, but (as agg_mem_zalloc's) read before written */
-    if( t->zone ) agg_mem_prefault(b, 0, bytes);
     agg_mem_free(t->buckets);
     t->buckets = b;
     t->nbucket = nb;

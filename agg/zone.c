@@ -109,7 +109,9 @@ static void *agg_zone_carve(agg_zone *z, size_t n){
 
 void *agg_zone_zalloc(agg_zone *z, size_t n){
   if( z==0 || n > AGG_ZONE_CARVE_MAX || n==0 ) return agg_mem_zalloc(n);
-  return agg_zone_carve(z, n);
+  void *b = agg_zone_carve(z, n);
+  agg_mem_prefault(b, 0, n);
+  return b;
 }
 
 void *agg_zone_realloc(agg_zone *z, void *p, size_t n){

@@ -40,8 +40,9 @@ void agg_zone_free(agg_zone *z);
 ** the one that is not is returned. */
 agg_zone *agg_zone_absorb(agg_zone *z, agg_zone *src);
 
-/* n zero bytes carved from z; agg_mem_zalloc's where z is NULL or n is
-** past AGG_ZONE_CARVE_MAX. NULL when out of memory. */
+/* n zero bytes carved from z, faulted in as agg_mem_zalloc's mapped
+** blocks are (they are read before written: hash buckets); agg_mem_zalloc's
+** where z is NULL or n is past AGG_ZONE_CARVE_MAX. NULL when out of memory. */
 void *agg_zone_zalloc(agg_zone *z, size_t n);
 /* agg_mem_realloc and agg_mem_grow_zeroed, but a block that must move (or
 ** is new) is carved from z, when z is not NULL and n is at most
