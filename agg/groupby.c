@@ -214,6 +214,7 @@ static void gb_add_col(void *ctx, int c){
 /* Carve p's arrays from gb's zone from now on (agg_zone). */
 static void gb_part_zone(groupby *gb, gb_part *p){
   p->table.zone = gb->zone;
+  for(int c=0; c<p->table.nkey; c++) p->table.cols[c].zone = gb->zone;
   for(int a=0; a<gb->aggs.n && p->states; a++) p->states[a].zone = gb->zone;
 }
 
@@ -1169,14 +1170,13 @@ static int gb_radix_number(const agg_expr *e, const col_schema *schema){
   return t==CV_INT || t==CV_REAL || agg_expr_never_text(e);
 }
 
-/* Can rows be held back (agg/radix.h holds numbers alone)? A column said
-** to be a number may still bring a TEXT row (a CSV field kept as text):
-** gb_radix_hold checks every batch. */
+/* Can rows be held back? Keys of any class (agg/radix.h holds short text
+** too: gb_radix_hold checks every batch's and stops holding past it);
+** arguments that are numbers, of aggregates whose rows need no order. A
+** column said to be a number may still bring a TEXT row (a CSV field kept
+** as text), held like any other. */
 static int gb_radix_eligible(const groupby *gb, const col_schema *schema){
   if( gb->keys.n==0 ) return 0;
-  for(int i=0; i<gb->keys.n; i++){
-    if( gb->kcol[i]>=0 && !gb_radix_number(gb->keys.items[i].expr, schema) ) return 0;
-  }
   for(int a=0; a<gb->aggs.n; a++){
     const agg_item *it = &gb->aggs.items[a];
     if( it->distinct || it->nob || it->sep || AGG_KIND_TEXT(it->kind) ) return 0;
@@ -1270,7 +1270,7 @@ static int gb_radix_split(groupby *gb, col_error *err){
         if( ds[p] ) rc = agg_state_reserve(ds[p], d->table.ngroup, err);
       }
       if( rc ) break;
-      /* held rows are numbers (gb_radix_eligible): no ORDER BY, whose rows
+      /* held rows' aggregates (gb_radix_eligible): no ORDER BY, whose rows
       ** wait in ordbufs, no DISTINCT, and no text kind (no separator) */
       const agg_item *it = &gb->aggs.items[a];
       if( it->nob || it->distinct || AGG_KIND_TEXT(it->kind) ){
@@ -1297,6 +1297,32 @@ done:
 }
 
 int groupby_radix_widen(groupby *gb, col_error *err){ return gb_radix_split(gb, err); }
+
+/* Does holding this lane's rows back pay, judged by batch b's keys?
+** Numbers always do (a row held is a few bytes). Text keys only while
+** each probe of the lane's table misses the cache and nothing cheaper is
+** at hand: not when their text would be more bytes to copy than
+** AGG_RADIX_TEXT_ROW a row (URL's 54: Q34 0.62 -> 1.4 s held), nor when
+** every key is a dictionary's codes, which the stream looks up once per
+** combination (gb_part_lookup_codes) and held rows are not (GROUP BY
+** SearchPhrase 0.23 -> 0.53 s held). GROUP BY UserID, SearchPhrase holds
+** its 3 bytes a row: 16% less time. */
+static int gb_radix_suits(const groupby *gb, const col_batch *b, uint32_t nsel){
+  int text = 0, dict = 0;
+  uint64_t bytes = 0;
+  for(int k=0; k<gb->nindep; k++){
+    const col_vector *v = gb->kv[k];
+    const col_vector *d = v->form==CV_DICT ? v->dict : v;
+    dict += v->form==CV_DICT;
+    if( v->tags==0 && d->tags==0 && d->type<=CV_REAL ) continue;
+    for(uint32_t i=0; i<nsel; i++){
+      uint32_t r = b->sel ? b->sel[i] : i;
+      int t = cv_tag(v, r);
+      if( t==CV_TEXT || t==CV_BLOB ){ text = 1; bytes += cv_bytes(v, r).n; }
+    }
+  }
+  return !text || (dict<gb->nindep && bytes <= (uint64_t)nsel*AGG_RADIX_TEXT_ROW);
+}
 
 /* Start holding rows back, in GB_RADIX_PARTS partitions. */
 static int gb_radix_start(groupby *gb, col_error *err){
@@ -1352,8 +1378,9 @@ done:
   return rc;
 }
 
-/* Stop holding rows back (a batch brought a TEXT value): the rows held go
-** into this lane's own partitions, in order, and later rows stream. */
+/* Stop holding rows back (a batch brought more text than agg_radix_fits
+** holds): the rows held go into this lane's own partitions, in order, and
+** later rows stream. */
 static int gb_radix_stop(groupby *gb, col_error *err){
   int rc = COL_OK;
   for(int i=0; i<gb->held.nparts && rc==COL_OK; i++) rc = gb_radix_feed(gb, gb, i, err);
@@ -1374,12 +1401,13 @@ static int gb_radix_hold(groupby *gb, const col_batch *b, col_error *err){
     return -1;
   }
   gb_radix_vectors(gb, gb->kv, gb->av, v);
-  int fits = 1;
-  for(int w=0; w<gb->nthread && fits; w++){
+  uint64_t rows = 0, text = 0;
+  for(int w=0; w<gb->nthread; w++){
     gb_part *p = &gb->parts[w];
-    fits = agg_radix_fits(v, nvec, p->rows, p->nfill);
+    rows += p->nfill;
+    text += agg_radix_text(v, nvec, p->rows, p->nfill);
   }
-  if( !fits ){
+  if( !agg_radix_fits(&gb->held, rows, text) ){
     rc = gb_radix_stop(gb, err) ? -1 : 0;
   }else{
     for(int w=0; w<gb->nthread; w++){
@@ -1425,11 +1453,26 @@ static int gb_radix_reserve(groupby **lanes, int nlane, int part, void **spare,
     rs[i] = &lanes[i]->held;
     want += lanes[i]->parts[part].table.ngroup;
   }
-  want += 1.25 * agg_radix_distinct(rs, nlane, part) + 16;
+  double distinct = agg_radix_distinct(rs, nlane, part);
+  want += 1.25 * distinct + 16;
   if( rs!=hr ) free(rs);
   uint32_t n = want > AGG_MAX_GROUPS ? AGG_MAX_GROUPS : (uint32_t)want;
   if( agg_table_reserve_spare(&p->table, n, spare) ){
     return col_error_set(err, COL_ENOMEM, "group_by: out of memory growing the hash table");
+  }
+  /* text keys' bytes: as many as the held rows' share of them that are
+  ** distinct, where doubling had copied each partition's heap up */
+  uint64_t rows = 0;
+  for(int i=0; i<nlane; i++) rows += agg_radix_rows(&lanes[i]->held, part);
+  double share = rows ? 1.25 * distinct / (double)rows : 0;
+  if( share>1 ) share = 1;
+  for(int k=0; k<dst->nindep && rows; k++){
+    uint64_t text = 0;
+    for(int i=0; i<nlane; i++) text += agg_radix_vtext(&lanes[i]->held, part, k);
+    uint64_t bytes = p->table.cols[k].heap_len + (uint64_t)(share * (double)text);
+    if( text && agg_keycol_reserve_heap(&p->table.cols[k], bytes) ){
+      return col_error_set(err, COL_ENOMEM, "group_by: out of memory growing the hash table");
+    }
   }
   for(int a=0; a<dst->aggs.n; a++){
     int rc = agg_state_reserve(&p->states[a], n, err);
@@ -1683,6 +1726,8 @@ int groupby_consume(groupby *gb, const col_batch *b0, col_error *err){
       if( g>=gb->radix_after ){
         if( gb->radix_repeats && (gb->live_rows - g) * GB_RADIX_REPEATS < gb->live_rows ){
           gb->radix_after = 0;      /* keys nearly all new: stream on */
+        }else if( gb->radix_after>1 && !gb_radix_suits(gb, b, nsel) ){
+          gb->radix_after = 0;      /* 1: radix=on, holding whatever the keys */
         }else if( (rc = gb_radix_start(gb, err))!=0 ){
           return rc;
         }

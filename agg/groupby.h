@@ -55,7 +55,10 @@ typedef struct groupby_options {
   uint32_t radix_after;   /* a lane whose group by groupby_radix_ok: once
                           ** its partitions hold this many groups, rows are
                           ** held back by partition (agg/radix.h) instead
-                          ** of looked up, for groupby_radix_part; 0 never */
+                          ** of looked up, for groupby_radix_part, where
+                          ** that pays for the keys at hand (groupby.c,
+                          ** gb_radix_suits); 1: from the first group on,
+                          ** whatever the keys; 0 never */
   int radix_repeats;      /* ... and only if the rows so far repeat keys
                           ** (groupby.c, GB_RADIX_REPEATS): held back, rows of keys
                           ** nearly all new (WatchID) only cost a copy, and

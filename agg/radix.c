@@ -33,6 +33,7 @@ void agg_radix_free(agg_radix *r){
     s = prev;
   }
   free(r->parts);
+  free(r->vtext);
   memset(r, 0, sizeof(*r));
 }
 
@@ -57,20 +58,19 @@ uint64_t agg_radix_memory(const agg_radix *r){
 }
 
 /* A vector every one of whose rows is INTEGER, REAL or NULL needs no look
-** at the rows; one that mixes in TEXT or BLOB rows does. */
-int agg_radix_fits(const col_vector *const *v, int nvec, const uint32_t *rows, uint32_t n){
+** at the rows; one that may hold TEXT or BLOB rows has its bytes counted. */
+uint64_t agg_radix_text(const col_vector *const *v, int nvec, const uint32_t *rows, uint32_t n){
+  uint64_t bytes = 0;
   for(int j=0; j<nvec; j++){
     const col_vector *x = v[j];
     const col_vector *d = x->form==CV_DICT ? x->dict : 0;
-    if( x->tags==0 && (d==0 || d->tags==0) ){
-      if( (d ? d->type : x->type) > CV_REAL ) return 0;
-      continue;
-    }
+    if( x->tags==0 && (d==0 || d->tags==0) && (d ? d->type : x->type) <= CV_REAL ) continue;
     for(uint32_t k=0; k<n; k++){
-      if( cv_tag(x, rows[k])>CV_REAL ) return 0;
+      int t = cv_tag(x, rows[k]);
+      if( t==CV_TEXT || t==CV_BLOB ) bytes += cv_bytes(x, rows[k]).n;
     }
   }
-  return 1;
+  return bytes;
 }
 
 /* Value x's form (a 2-bit field of a chunk's fmt). */
@@ -108,16 +108,24 @@ static int radix_join(int a, int b){
   return AGG_RADIX_FULL;
 }
 
+/* A new chunk for partition p, its first row dataset row `row` bringing
+** `text` bytes of text. Only values of the full form can be TEXT: a chunk
+** with none has no text area. */
 static agg_radix_chunk *radix_chunk_new(agg_radix *r, agg_radix_part *p, int64_t row,
-                                        uint64_t fmt, uint32_t step_bytes){
+                                        uint64_t fmt, uint32_t step_bytes, uint32_t text){
   uint32_t cap = p->tail ? p->tail->cap*2 : RADIX_CHUNK_MIN;
   if( cap>AGG_RADIX_CHUNK_MAX ) cap = AGG_RADIX_CHUNK_MAX;
   uint32_t width = radix_width(fmt, r->nvec, step_bytes);
-  size_t bytes = sizeof(agg_radix_chunk) + (size_t)cap*width;
+  int full = r->nvec > AGG_RADIX_FMT_VALS;
+  for(int x=0; x<r->nvec && !full; x++) full = radix_fmt_of(fmt, x)==AGG_RADIX_FULL;
+  uint32_t text_cap = full ? cap*AGG_RADIX_TEXT_ROW : 0;
+  if( text_cap<text ) text_cap = text;
+  size_t bytes = sizeof(agg_radix_chunk) + (size_t)cap*width + text_cap;
   agg_radix_chunk *c = radix_alloc(r, bytes);
   if( c==0 ) return 0;
   c->next = 0; c->base = c->last = row; c->fmt = fmt;
   c->n = 0; c->cap = cap; c->width = width; c->step_bytes = step_bytes;
+  c->text_used = 0; c->text_cap = text_cap;
   if( p->tail ) p->tail->next = c; else p->head = c;
   p->tail = c;
   return c;
@@ -130,7 +138,24 @@ typedef struct radix_src {
   const col_vector *v;
   const int64_t *i;       /* flat INTEGER column, or NULL */
   const double *f;        /* flat REAL column, or NULL */
+  int text;               /* may hold TEXT or BLOB rows */
 } radix_src;
+
+/* Bytes of text row rr brings, added to vt[x] for each value x. */
+static inline uint32_t radix_src_text(const radix_src *src, int nvec, uint32_t rr,
+                                      uint64_t *vt){
+  uint32_t n = 0;
+  for(int x=0; x<nvec; x++){
+    if( !src[x].text ) continue;
+    int t = cv_tag(src[x].v, rr);
+    if( t==CV_TEXT || t==CV_BLOB ){
+      uint32_t b = cv_bytes(src[x].v, rr).n;
+      vt[x] += b;
+      n += b;
+    }
+  }
+  return n;
+}
 
 static inline int radix_src_need(const radix_src *s, uint32_t r){
   if( s->i ){ int64_t x = s->i[r]; return x==(int32_t)x ? AGG_RADIX_I32 : AGG_RADIX_I64; }
@@ -138,8 +163,8 @@ static inline int radix_src_need(const radix_src *s, uint32_t r){
   return radix_need(s->v, r);
 }
 
-/* Row rr, in chunk c's forms, at o. */
-static inline void radix_put(unsigned char *o, const agg_radix_chunk *c,
+/* Row rr, in chunk c's forms, at o; its text to c's text area. */
+static inline __attribute__((always_inline)) void radix_put(unsigned char *o, agg_radix_chunk *c,
                              const radix_src *src, int nvec, uint32_t rr){
   for(int x=0; x<nvec; x++){
     const radix_src *s = &src[x];
@@ -158,13 +183,21 @@ static inline void radix_put(unsigned char *o, const agg_radix_chunk *c,
       *o = (unsigned char)t;
       if( t==CV_INT ){ int64_t i = s->i ? s->i[rr] : cv_int(s->v, rr); memcpy(o + 1, &i, 8); }
       else if( t==CV_REAL ){ double d = s->f ? s->f[rr] : cv_real(s->v, rr); memcpy(o + 1, &d, 8); }
+      else if( t==CV_TEXT || t==CV_BLOB ){
+        /* room checked by radix_fits or made by radix_chunk_new */
+        cv_str b = cv_bytes(s->v, rr);
+        uint32_t at[2] = { c->text_used, b.n };
+        if( b.n ) memcpy(c->data + (size_t)c->cap*c->width + c->text_used, b.p, b.n);
+        c->text_used += b.n;
+        memcpy(o + 1, at, 8);
+      }
       else memset(o + 1, 0, 8);
       o += 9;
     }
   }
 }
 
-/* Does chunk c take row rr (dataset row row) as it is? */
+/* Does chunk c take row rr (dataset row row) as it is, text aside? */
 static inline int radix_fits(const agg_radix_chunk *c, const radix_src *src, int nf,
                              uint32_t rr, int64_t row){
   if( c==0 || c->n==c->cap || row<c->last ) return 0;
@@ -175,22 +208,16 @@ static inline int radix_fits(const agg_radix_chunk *c, const radix_src *src, int
   return 1;
 }
 
-int agg_radix_append(agg_radix *r, int part, const col_vector *const *v,
-                     const uint32_t *rows, uint32_t n, int64_t first_row,
-                     const uint64_t *hashes){
-  agg_radix_part *p = &r->parts[part];
+/* Rows rows[0..n) of src into partition p: *held of them held (all but on
+** OOM), bringing *text_held bytes of text. any_text is a constant at each
+** call, so the loop over numbers alone has no text to look at. */
+static inline __attribute__((always_inline))
+int radix_append_rows(agg_radix *r, agg_radix_part *p, const radix_src *src,
+                      const uint32_t *rows, uint32_t n, int64_t first_row,
+                      const uint64_t *hashes, const int any_text, uint64_t *vt,
+                      uint64_t *held, uint64_t *text_held){
   int nvec = r->nvec;
   int nf = nvec < AGG_RADIX_FMT_VALS ? nvec : AGG_RADIX_FMT_VALS;
-  radix_src stack[8], *src = stack;
-  if( nvec>8 && (src = malloc((size_t)nvec * sizeof(*src)))==0 ) return -1;
-  for(int x=0; x<nvec; x++){
-    const col_vector *vx = v[x];
-    int flat = vx->form==CV_FLAT && vx->tags==0;
-    src[x].v = vx;
-    src[x].i = flat && vx->type==CV_INT ? vx->i64 : 0;
-    src[x].f = flat && vx->type==CV_REAL ? vx->f64 : 0;
-  }
-  int rc = 0;
   for(uint32_t k=0; k<n; k++){
     uint32_t rr = rows[k];
     int64_t row = first_row + rr;
@@ -201,7 +228,8 @@ int agg_radix_append(agg_radix *r, int part, const col_vector *const *v,
     uint8_t rank = (uint8_t)(w ? __builtin_clz(w) - 5 : 27);
     if( rank>p->hll[j] ) p->hll[j] = rank;
     agg_radix_chunk *c = p->tail;
-    if( !radix_fits(c, src, nf, rr, row) ){
+    uint32_t text = any_text ? radix_src_text(src, nvec, rr, vt) : 0;
+    if( !radix_fits(c, src, nf, rr, row) || (any_text && text > c->text_cap - c->text_used) ){
       /* forms only widen along a partition: rows that alternate between
       ** classes settle in a form that takes both, not a chunk each; and
       ** a partition whose rows lie far apart (a selective filter) takes
@@ -214,7 +242,7 @@ int agg_radix_append(agg_radix *r, int part, const col_vector *const *v,
       }
       uint64_t gap = c && row>=c->last ? (uint64_t)(row - c->last) : 0;
       uint32_t sb = c && (c->step_bytes==4 || gap > UINT16_MAX) ? 4 : 2;
-      if( (c = radix_chunk_new(r, p, row, fmt, sb))==0 ){ rc = -1; break; }
+      if( (c = radix_chunk_new(r, p, row, fmt, sb, text))==0 ) return -1;
     }
     unsigned char *o = c->data + (size_t)c->n*c->width;
     if( c->step_bytes==2 ){ uint16_t st = (uint16_t)(row - c->last); memcpy(o, &st, 2); }
@@ -222,7 +250,42 @@ int agg_radix_append(agg_radix *r, int part, const col_vector *const *v,
     radix_put(o + c->step_bytes, c, src, nvec, rr);
     c->last = row;
     c->n++;
+    (*held)++;
+    *text_held += text;
   }
+  return 0;
+}
+
+int agg_radix_append(agg_radix *r, int part, const col_vector *const *v,
+                     const uint32_t *rows, uint32_t n, int64_t first_row,
+                     const uint64_t *hashes){
+  agg_radix_part *p = &r->parts[part];
+  int nvec = r->nvec;
+  radix_src stack[8], *src = stack;
+  if( nvec>8 && (src = malloc((size_t)nvec * sizeof(*src)))==0 ) return -1;
+  int any_text = 0;
+  for(int x=0; x<nvec; x++){
+    const col_vector *vx = v[x];
+    int flat = vx->form==CV_FLAT && vx->tags==0;
+    src[x].v = vx;
+    src[x].i = flat && vx->type==CV_INT ? vx->i64 : 0;
+    src[x].f = flat && vx->type==CV_REAL ? vx->f64 : 0;
+    const col_vector *d = vx->form==CV_DICT ? vx->dict : vx;
+    src[x].text = vx->tags!=0 || d->tags!=0 || d->type==CV_TEXT || d->type==CV_BLOB;
+    any_text |= src[x].text;
+  }
+  if( any_text && r->vtext==0 ){
+    r->vtext = calloc((size_t)r->nparts * (size_t)nvec, sizeof(uint64_t));
+    if( r->vtext==0 ){ if( src!=stack ) free(src); return -1; }
+  }
+  uint64_t held = 0, text_held = 0;
+  int rc = any_text
+    ? radix_append_rows(r, p, src, rows, n, first_row, hashes, 1,
+                        r->vtext + (size_t)part*(size_t)nvec, &held, &text_held)
+    : radix_append_rows(r, p, src, rows, n, first_row, hashes, 0, 0, &held, &text_held);
+  p->rows += held;
+  r->rows += held;
+  r->text += text_held;
   if( src!=stack ) free(src);
   return rc;
 }
@@ -235,7 +298,8 @@ int agg_radix_cols_init(agg_radix_cols *c, int nvec){
   c->tags = malloc(m);
   c->i64 = malloc(m * sizeof(int64_t));
   c->f64 = malloc(m * sizeof(double));
-  if( !c->row || !c->v || !c->tags || !c->i64 || !c->f64 ){
+  c->str = malloc(m * sizeof(cv_str));
+  if( !c->row || !c->v || !c->tags || !c->i64 || !c->f64 || !c->str ){
     agg_radix_cols_free(c);
     return -1;
   }
@@ -243,7 +307,7 @@ int agg_radix_cols_init(agg_radix_cols *c, int nvec){
 }
 
 void agg_radix_cols_free(agg_radix_cols *c){
-  free(c->row); free(c->v); free(c->tags); free(c->i64); free(c->f64);
+  free(c->row); free(c->v); free(c->tags); free(c->i64); free(c->f64); free(c->str);
   memset(c, 0, sizeof(*c));
 }
 
@@ -271,12 +335,14 @@ void agg_radix_unpack(const agg_radix *r, const agg_radix_chunk *ch, agg_radix_c
     uint8_t *tags = c->tags + (size_t)x*AGG_RADIX_CHUNK_MAX;
     int64_t *i64 = c->i64 + (size_t)x*AGG_RADIX_CHUNK_MAX;
     double *f64 = c->f64 + (size_t)x*AGG_RADIX_CHUNK_MAX;
+    cv_str *str = c->str + (size_t)x*AGG_RADIX_CHUNK_MAX;
     col_vector *v = &c->v[x];
     memset(v, 0, sizeof(*v));
     v->form = CV_FLAT;
     v->n = n;
     v->i64 = i64;
     v->f64 = f64;
+    v->str = str;
     int f = radix_fmt_of(ch->fmt, x);
     if( f==AGG_RADIX_I32 ){
       for(uint32_t k=0; k<n; k++){ int32_t i; memcpy(&i, o + (size_t)k*w, 4); i64[k] = i; }
@@ -291,6 +357,7 @@ void agg_radix_unpack(const agg_radix *r, const agg_radix_chunk *ch, agg_radix_c
       o += 8;
       continue;
     }
+    const unsigned char *text = ch->data + (size_t)ch->cap*w;
     unsigned seen = 0;
     for(uint32_t k=0; k<n; k++){
       const unsigned char *e = o + (size_t)k*w;
@@ -298,14 +365,22 @@ void agg_radix_unpack(const agg_radix *r, const agg_radix_chunk *ch, agg_radix_c
       tags[k] = t;
       seen |= 1u<<t;
       if( t==CV_REAL ) memcpy(&f64[k], e + 1, 8);
+      else if( t==CV_TEXT || t==CV_BLOB ){
+        uint32_t at[2];
+        memcpy(at, e + 1, 8);
+        str[k].p = (const char*)text + at[0];
+        str[k].n = at[1];
+      }
       else memcpy(&i64[k], e + 1, 8);
     }
     o += 9;
     /* tags only where rows differ from the one class */
-    if( seen==(1u<<CV_INT) ){ v->type = CV_INT; }
-    else if( seen==(1u<<CV_REAL) ){ v->type = CV_REAL; }
+    int one = -1;
+    for(int t=CV_NULL; t<=CV_BLOB; t++) if( seen==(1u<<t) ) one = t;
+    if( one>CV_NULL ){ v->type = (uint8_t)one; }
     else{
-      v->type = (seen & (1u<<CV_REAL)) && !(seen & (1u<<CV_INT)) ? CV_REAL : CV_INT;
+      v->type = seen & (1u<<CV_INT) ? CV_INT : seen & (1u<<CV_REAL) ? CV_REAL
+              : seen & (1u<<CV_TEXT) ? CV_TEXT : seen & (1u<<CV_BLOB) ? CV_BLOB : CV_INT;
       v->tags = tags;
     }
   }

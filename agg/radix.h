@@ -10,12 +10,15 @@
 ** order, into a table small enough for L2, and no lane's table is probed
 ** again by a fold (bench/radix_probe.c measured the idea first).
 **
-** Only INTEGER, REAL and NULL values are held. Each row is its dataset
-** row, as a 16-bit (or 32-bit) step from the row before it in its chunk
-** (rows of a chunk ascend), then each
-** value in the form its chunk keeps that value in (agg_radix_chunk.fmt):
-** an INTEGER that fits 32 bits in 4 bytes, other INTEGERs or REALs in 8,
-** and where a chunk's rows mix classes (or hold NULL) a class byte and 8.
+** Each row is its dataset row, as a 16-bit (or 32-bit) step from the row
+** before it in its chunk (rows of a chunk ascend), then each value in the
+** form its chunk keeps that value in (agg_radix_chunk.fmt): an INTEGER that
+** fits 32 bits in 4 bytes, other INTEGERs or REALs in 8, and where a
+** chunk's rows mix classes (or hold NULL, TEXT or BLOB) a class byte and 8:
+** for TEXT and BLOB the offset and length of its bytes, copied to the
+** chunk's text area after its rows. Text is held only while it is short
+** (agg_radix_fits): GROUP BY UserID, SearchPhrase holds 3 bytes of text a
+** row, where URL's 54 would cost more to copy than the probes they spare.
 ** Every byte held is a fresh page's byte, and fresh pages are what a radix
 ** lane spends most on (faulted in and zeroed; on the VM measured, around
 ** 1 GB/s): GROUP BY ClientIP's rows take 6 bytes, not 13.
@@ -55,14 +58,20 @@ typedef struct agg_radix_chunk {
   uint32_t width;         /* bytes per row */
   uint32_t step_bytes;    /* 2, or 4 in a partition whose rows lie far
                           ** apart: bytes of each row's step */
-  unsigned char data[];   /* cap rows of width bytes */
+  uint32_t text_used, text_cap; /* bytes of the text area, after the rows */
+  unsigned char data[];   /* cap rows of width bytes, then the text area */
 } agg_radix_chunk;
+
+/* Text bytes a held row may bring on average (agg_radix_fits), and the
+** room a chunk's text area has per row. */
+#define AGG_RADIX_TEXT_ROW 16
 
 #define AGG_RADIX_HLL 64        /* registers of a partition's distinct-key sketch */
 
 typedef struct agg_radix_part {
   agg_radix_chunk *head, *tail;
   uint8_t hll[AGG_RADIX_HLL]; /* HyperLogLog registers over its rows' hashes */
+  uint64_t rows;          /* rows held */
 } agg_radix_part;
 
 typedef struct agg_radix {
@@ -73,6 +82,9 @@ typedef struct agg_radix {
                           ** each starting with a pointer to the one before) */
   size_t slab_used, slab_len;
   uint64_t slab_bytes;    /* all slabs, by size */
+  uint64_t rows, text;    /* rows held, and their bytes of text */
+  uint64_t *vtext;        /* per partition, per value: bytes of text held
+                          ** (nparts*nvec), or NULL before the first */
   struct agg_slab_pool *pool; /* where slabs of AGG_RADIX_SLAB come from and
                           ** go back to, or NULL */
 } agg_radix;
@@ -85,6 +97,7 @@ typedef struct agg_radix_cols {
   uint8_t *tags;          /* scratch behind v: nvec*CHUNK_MAX each */
   int64_t *i64;
   double *f64;
+  cv_str *str;            /* TEXT and BLOB values, into the chunk */
 } agg_radix_cols;
 
 /* pool (may be NULL) lends and takes back the slabs. */
@@ -100,8 +113,14 @@ static inline int agg_radix_has(const agg_radix *r, int part){
   return r->parts && r->parts[part].head!=0;
 }
 
-/* Can rows of these vectors be held: every row INTEGER, REAL or NULL? */
-int agg_radix_fits(const col_vector *const *v, int nvec, const uint32_t *rows, uint32_t n);
+/* Bytes of the TEXT and BLOB values of rows rows[0..n) of these vectors.
+** A lane holds rows while all it held, these included, average no more
+** than AGG_RADIX_TEXT_ROW bytes of text a row (agg_radix_fits). */
+uint64_t agg_radix_text(const col_vector *const *v, int nvec, const uint32_t *rows, uint32_t n);
+/* Can r take n more rows bringing `text` bytes of text? */
+static inline int agg_radix_fits(const agg_radix *r, uint64_t n, uint64_t text){
+  return r->text + text <= (r->rows + n) * AGG_RADIX_TEXT_ROW;
+}
 
 /* Append rows rows[0..n) of vectors v (dataset row first_row + rows[k],
 ** keys' hash hashes[rows[k]]) to partition part. 0, or -1 when out of
@@ -114,10 +133,17 @@ int agg_radix_append(agg_radix *r, int part, const col_vector *const *v,
 ** (HyperLogLog over 64 registers, within some 15%): what the table that
 ** takes them all is sized for, instead of doubling its way there. */
 double agg_radix_distinct(const agg_radix *const *rs, int n, int part);
+/* Rows held in partition part, and bytes of text of value x among them. */
+static inline uint64_t agg_radix_rows(const agg_radix *r, int part){
+  return r->parts ? r->parts[part].rows : 0;
+}
+static inline uint64_t agg_radix_vtext(const agg_radix *r, int part, int x){
+  return r->vtext ? r->vtext[(size_t)part*(size_t)r->nvec + (size_t)x] : 0;
+}
 
 int agg_radix_cols_init(agg_radix_cols *c, int nvec);
 void agg_radix_cols_free(agg_radix_cols *c);
-/* Chunk ch's rows into c. */
+/* Chunk ch's rows into c (TEXT and BLOB values pointing into ch). */
 void agg_radix_unpack(const agg_radix *r, const agg_radix_chunk *ch, agg_radix_cols *c);
 
 #endif

@@ -404,7 +404,7 @@ static inline int agg_keycol_set_tag(agg_keycol *k, uint32_t slot, int tag){
 ** since no group before had any) with the first such value. */
 static int agg_keycol_set_bytes(agg_keycol *k, uint32_t slot, const char *p, uint32_t n){
   if( k->lens==0 ){
-    k->lens = agg_mem_zalloc((size_t)(k->cap ? k->cap : 1) * 4);
+    k->lens = agg_zone_zalloc(k->zone, (size_t)(k->cap ? k->cap : 1) * 4);
     if( k->lens==0 ) return -1;
   }
   k->lens[slot] = n;
@@ -432,11 +432,21 @@ int agg_keycol_set(agg_keycol *k, uint32_t slot, const pred_value *x){
   return 0;
 }
 
+int agg_keycol_reserve_heap(agg_keycol *k, uint64_t bytes){
+  if( bytes<=k->heap_cap ) return 0;
+  if( bytes > SIZE_MAX/2 ) return -1;
+  char *h = agg_zone_realloc(k->zone, k->heap, (size_t)bytes);
+  if( h==0 ) return -1;
+  k->heap = h;
+  k->heap_cap = bytes;
+  return 0;
+}
+
 int agg_keycol_append(agg_keycol *k, const char *p, uint32_t n){
   if( k->heap_len + n > k->heap_cap ){
     uint64_t cap = k->heap_cap ? k->heap_cap*2 : 256;
     while( cap < k->heap_len + n ) cap *= 2;
-    char *h = agg_mem_realloc(k->heap, (size_t)cap);
+    char *h = agg_zone_realloc(k->zone, k->heap, (size_t)cap);
     if( h==0 ) return -1;
     k->heap = h;
     k->heap_cap = cap;

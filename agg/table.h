@@ -52,7 +52,9 @@ typedef struct agg_keycol {
                           ** group's words side by side (agg_table.recs) */
   uint32_t *lens;         /* TEXT/BLOB length in bytes (0 for other
                           ** classes), or NULL while no group is TEXT/BLOB */
-  char *heap;             /* TEXT/BLOB bytes of all groups (malloc'd) */
+  char *heap;             /* TEXT/BLOB bytes of all groups */
+  struct agg_zone *zone;  /* where heap and lens are carved (a table's
+                          ** agg_table.zone), or NULL */
   uint64_t heap_len;      /* bytes used in heap */
   uint64_t heap_cap;      /* bytes allocated for heap */
   uint32_t cap;           /* groups vals (and tags, lens) have room for */
@@ -220,6 +222,9 @@ void agg_keycol_init(agg_keycol *k);
 /* Room for n groups in k's arrays, carved from zone when it is not NULL
 ** (agg/zone.h); -1 on OOM. */
 int agg_keycol_reserve(agg_keycol *k, uint32_t n, struct agg_zone *zone);
+/* Room for `bytes` bytes of TEXT/BLOB in k's heap without growing; -1 on
+** OOM. */
+int agg_keycol_reserve_heap(agg_keycol *k, uint64_t bytes);
 /* Store x as slot's value (slot < cap); -1 on OOM. */
 int agg_keycol_set(agg_keycol *k, uint32_t slot, const pred_value *x);
 /* Free k's arrays (agg/bigmem.h blocks, as every agg_keycol's are). */

@@ -1718,7 +1718,7 @@ static void test_radix_rows(void){
   }
   agg_radix r;
   CHECK( agg_radix_init(&r, 4, 2, pool)==0 );
-  CHECK( agg_radix_fits(v, 2, rows, N) );
+  CHECK( agg_radix_text(v, 2, rows, N)==0 && agg_radix_fits(&r, N, 0) );
   for(uint32_t i=0; i<N; i++) hashes[i] = agg_ipair_hash(1, (int64_t)i);
   /* two batches, the second's rows far on: a new chunk base */
   CHECK( agg_radix_append(&r, 1, v, rows, N/2, 1000, hashes)==0 );
@@ -1779,11 +1779,61 @@ static void test_radix_rows(void){
     agg_radix_cols_free(&c2);
     agg_radix_free(&q);
   }
-  /* a TEXT row does not fit */
-  static const cv_str sv[1] = { { "x", 1 } };
-  col_vector text = { CV_TEXT, CV_CONST, N, 0, 0, 0, sv, 0, 0, 0 };
-  const col_vector *vt[1] = { &text };
-  CHECK( !agg_radix_fits(vt, 1, rows, N) );
+  /* TEXT and BLOB rows are held, their bytes copied to each chunk's text
+  ** area: flat rows mixing classes and lengths (some past a chunk's room
+  ** per row, one past a whole chunk's), and dictionary codes */
+  {
+    static char bytes[N*40];
+    static cv_str sv[N];
+    static uint8_t st[N];
+    static uint32_t codes[N];
+    uint32_t at = 0;
+    for(uint32_t i=0; i<N; i++){
+      uint32_t len = i==777 ? 30000 : i % 11==0 ? 33 : i % 4;
+      if( i==777 ) len = 200;
+      st[i] = i % 13==0 ? CV_NULL : i % 17==0 ? CV_INT : i % 19==0 ? CV_BLOB : CV_TEXT;
+      for(uint32_t b=0; b<len; b++) bytes[at + b] = (char)('a' + (i + b) % 26);
+      sv[i].p = bytes + at; sv[i].n = len;
+      at += len;
+      codes[i] = (i * 7) % 50;
+    }
+    static char huge[40000];
+    memset(huge, 'h', sizeof(huge));
+    sv[999].p = huge; sv[999].n = sizeof(huge);   /* past a chunk's room */
+    col_vector flat = { CV_TEXT, CV_FLAT, N, st, iv, 0, sv, 0, 0, 0 };
+    col_vector dict_vals = { CV_TEXT, CV_FLAT, 50, 0, 0, 0, sv, 0, 0, 0 };
+    col_vector dict = { CV_TEXT, CV_DICT, N, 0, 0, 0, 0, codes, &dict_vals, 0 };
+    const col_vector *vt[2] = { &flat, &dict };
+    uint64_t text = agg_radix_text(vt, 2, rows, N);
+    agg_radix q;
+    CHECK( agg_radix_init(&q, 2, 2, pool)==0 );
+    CHECK( !agg_radix_fits(&q, 1, 20) && agg_radix_fits(&q, N, (uint64_t)N*AGG_RADIX_TEXT_ROW) );
+    CHECK( agg_radix_append(&q, 1, vt, rows, N, 0, hashes)==0 );
+    CHECK( q.rows==N && q.text==text && agg_radix_rows(&q, 1)==N && agg_radix_rows(&q, 0)==0 );
+    CHECK( agg_radix_vtext(&q, 1, 0) + agg_radix_vtext(&q, 1, 1)==text );
+    agg_radix_cols c3;
+    CHECK( agg_radix_cols_init(&c3, 2)==0 );
+    uint32_t got = 0, bad3 = 0;
+    for(const agg_radix_chunk *ch = q.parts[1].head; ch; ch = ch->next){
+      agg_radix_unpack(&q, ch, &c3);
+      for(uint32_t j=0; j<c3.n; j++, got++){
+        if( c3.row[j]!=got ) bad3++;
+        int t = cv_tag(&c3.v[0], j);
+        if( t!=st[got] ) bad3++;
+        else if( t==CV_INT && c3.v[0].i64[j]!=iv[got] ) bad3++;
+        else if( t==CV_TEXT || t==CV_BLOB ){
+          cv_str x = cv_bytes(&c3.v[0], j);
+          if( x.n!=sv[got].n || (x.n && memcmp(x.p, sv[got].p, x.n)) ) bad3++;
+        }
+        cv_str y = cv_bytes(&c3.v[1], j);
+        const cv_str *w = &sv[codes[got]];
+        if( cv_tag(&c3.v[1], j)!=CV_TEXT || y.n!=w->n || (y.n && memcmp(y.p, w->p, y.n)) ) bad3++;
+      }
+    }
+    CHECK( got==N && bad3==0 );
+    agg_radix_cols_free(&c3);
+    agg_radix_free(&q);
+  }
   agg_radix_cols_free(&c);
   agg_radix_free(&r);
   /* every slab went back, up to the pool's cap */
