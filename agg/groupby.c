@@ -1187,6 +1187,23 @@ static int gb_radix_eligible(const groupby *gb, const col_schema *schema){
 
 int groupby_radix_ok(const groupby *gb){ return gb->radix_ok; }
 
+/* Text keys only radix=on holds: the bytes held are fresh pages to fault
+** in, which on the VM measured cost a query in a new process more than
+** the probes they spare. GROUP BY UserID, SearchPhrase (3 bytes of text a
+** row) at threads=2: 0.55-0.63 s against 0.74-0.92 s streamed once the
+** connection had slabs to reuse, but its first query 1.68-1.97 s against
+** 0.80-0.84 s. Numbers held gain even there: GROUP BY UserID's first
+** query 0.42-0.45 s against 0.65-0.70 s. (Where every key is a
+** dictionary's codes, which streaming looks up once per combination a
+** batch, holding lost outright: GROUP BY SearchPhrase 0.23 -> 0.53 s.) */
+int groupby_radix_auto(const groupby *gb, const col_schema *schema){
+  if( !gb->radix_ok ) return 0;
+  for(int i=0; i<gb->keys.n; i++){
+    if( gb->kcol[i]>=0 && !gb_radix_number(gb->keys.items[i].expr, schema) ) return 0;
+  }
+  return 1;
+}
+
 int groupby_radix_narrow(const groupby *gb){
   if( !gb->radix_ok || gb->nindep!=1 ) return 0;
   for(int a=0; a<gb->aggs.n; a++) if( gb->aggs.items[a].expr ) return 0;
@@ -1297,32 +1314,6 @@ done:
 }
 
 int groupby_radix_widen(groupby *gb, col_error *err){ return gb_radix_split(gb, err); }
-
-/* Does holding this lane's rows back pay, judged by batch b's keys?
-** Numbers always do (a row held is a few bytes). Text keys only while
-** each probe of the lane's table misses the cache and nothing cheaper is
-** at hand: not when their text would be more bytes to copy than
-** AGG_RADIX_TEXT_ROW a row (URL's 54: Q34 0.62 -> 1.4 s held), nor when
-** every key is a dictionary's codes, which the stream looks up once per
-** combination (gb_part_lookup_codes) and held rows are not (GROUP BY
-** SearchPhrase 0.23 -> 0.53 s held). GROUP BY UserID, SearchPhrase holds
-** its 3 bytes a row: 16% less time. */
-static int gb_radix_suits(const groupby *gb, const col_batch *b, uint32_t nsel){
-  int text = 0, dict = 0;
-  uint64_t bytes = 0;
-  for(int k=0; k<gb->nindep; k++){
-    const col_vector *v = gb->kv[k];
-    const col_vector *d = v->form==CV_DICT ? v->dict : v;
-    dict += v->form==CV_DICT;
-    if( v->tags==0 && d->tags==0 && d->type<=CV_REAL ) continue;
-    for(uint32_t i=0; i<nsel; i++){
-      uint32_t r = b->sel ? b->sel[i] : i;
-      int t = cv_tag(v, r);
-      if( t==CV_TEXT || t==CV_BLOB ){ text = 1; bytes += cv_bytes(v, r).n; }
-    }
-  }
-  return !text || (dict<gb->nindep && bytes <= (uint64_t)nsel*AGG_RADIX_TEXT_ROW);
-}
 
 /* Start holding rows back, in GB_RADIX_PARTS partitions. */
 static int gb_radix_start(groupby *gb, col_error *err){
@@ -1726,8 +1717,6 @@ int groupby_consume(groupby *gb, const col_batch *b0, col_error *err){
       if( g>=gb->radix_after ){
         if( gb->radix_repeats && (gb->live_rows - g) * GB_RADIX_REPEATS < gb->live_rows ){
           gb->radix_after = 0;      /* keys nearly all new: stream on */
-        }else if( gb->radix_after>1 && !gb_radix_suits(gb, b, nsel) ){
-          gb->radix_after = 0;      /* 1: radix=on, holding whatever the keys */
         }else if( (rc = gb_radix_start(gb, err))!=0 ){
           return rc;
         }

@@ -55,10 +55,7 @@ typedef struct groupby_options {
   uint32_t radix_after;   /* a lane whose group by groupby_radix_ok: once
                           ** its partitions hold this many groups, rows are
                           ** held back by partition (agg/radix.h) instead
-                          ** of looked up, for groupby_radix_part, where
-                          ** that pays for the keys at hand (groupby.c,
-                          ** gb_radix_suits); 1: from the first group on,
-                          ** whatever the keys; 0 never */
+                          ** of looked up, for groupby_radix_part; 0 never */
   int radix_repeats;      /* ... and only if the rows so far repeat keys
                           ** (groupby.c, GB_RADIX_REPEATS): held back, rows of keys
                           ** nearly all new (WatchID) only cost a copy, and
@@ -179,6 +176,9 @@ int groupby_fold_adopt(groupby **lanes, int nlane, col_error *err);
 ** the lane's groups of that partition (as groupby_merge_part) and then its
 ** held rows. Lanes 1.. are then spent. Results are groupby_merge's. */
 int groupby_radix_ok(const groupby *gb);
+/* groupby_radix_ok, and its keys are numbers (schema: the one gb was
+** made with): what radix=auto holds (groupby.c says why). */
+int groupby_radix_auto(const groupby *gb, const col_schema *schema);
 /* groupby_radix_ok, and a held row is one value: one key the table holds,
 ** aggregates without arguments (count(*)). The rows radix lanes hold most
 ** cheaply, and the one shape that gained in every case measured. */

@@ -602,7 +602,7 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
   /* auto: one key and count(*)-like aggregates held whatever the keys (they
   ** gained in every case measured); other shapes only when rows repeat keys */
   if( t->radix>0 ) ro.radix_after = 1;
-  else if( t->radix==0 && groupby_radix_ok(c->gb) ){
+  else if( t->radix==0 && groupby_radix_auto(c->gb, &t->ds->schema) ){
     int narrow = groupby_radix_narrow(c->gb);
     ro.radix_after = narrow ? GB_RADIX_AFTER : GB_RADIX_AFTER_WIDE;
     ro.radix_repeats = !narrow;
