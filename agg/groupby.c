@@ -213,8 +213,7 @@ static void gb_add_col(void *ctx, int c){
 
 /* Carve p's arrays from gb's zone from now on (agg_zone). */
 static void gb_part_zone(groupby *gb, gb_part *p){
-  p->table.zone = gb->zone;
-  for(int c=0; c<p->table.nkey; c++) p->table.cols[c].zone = gb->zone;
+  agg_table_set_zone(&p->table, gb->zone);
   for(int a=0; a<gb->aggs.n && p->states; a++) p->states[a].zone = gb->zone;
 }
 
@@ -547,7 +546,7 @@ static int gb_derive(groupby *gb, gb_part *p, int which, uint32_t from, col_erro
     for(int i=0; i<gb->keys.n; i++) agg_keycol_init(&p->dkeys[i]);
   }
   for(int i=0; i<gb->keys.n; i++){
-    if( gb->kcol[i]==which && agg_keycol_reserve(&p->dkeys[i], end - base, 0) ) goto oom;
+    if( gb->kcol[i]==which && agg_keycol_reserve(&p->dkeys[i], end - base) ) goto oom;
   }
   col_vector *cols = calloc((size_t)gb->nproj + 1, sizeof(col_vector));
   cv_str *strs = malloc(((size_t)gb->nindep + 1) * GB_DERIVE_CHUNK * sizeof(cv_str));

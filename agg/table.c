@@ -43,6 +43,11 @@ int agg_table_init(agg_table *t, int nkey){
   return 0;
 }
 
+void agg_table_set_zone(agg_table *t, agg_zone *z){
+  t->zone = z;
+  for(int c=0; c<t->nkey; c++) t->cols[c].zone = z;
+}
+
 void agg_table_free(agg_table *t){
   if( t->cols ){
     for(int c=0; c<t->nkey; c++){
@@ -256,7 +261,7 @@ static int agg_grow_groups_to(agg_table *t, uint32_t cap){
     }
   }
   for(int c=0; c<t->nkey; c++){
-    if( agg_keycol_reserve(&t->cols[c], cap, t->zone) ) return -1;
+    if( agg_keycol_reserve(&t->cols[c], cap) ) return -1;
   }
   t->cap = cap;
   return 0;
@@ -360,8 +365,9 @@ void agg_keycol_free(agg_keycol *k){
   agg_keycol_init(k);
 }
 
-int agg_keycol_reserve(agg_keycol *k, uint32_t n, struct agg_zone *zone){
+int agg_keycol_reserve(agg_keycol *k, uint32_t n){
   if( n<=k->cap ) return 0;
+  agg_zone *zone = k->zone;
   if( k->stride==1 ){
     uint64_t *v = agg_zone_realloc(zone, k->vals, (size_t)n * 8);
     if( v==0 ) return -1;

@@ -53,7 +53,7 @@ typedef struct agg_keycol {
   uint32_t *lens;         /* TEXT/BLOB length in bytes (0 for other
                           ** classes), or NULL while no group is TEXT/BLOB */
   char *heap;             /* TEXT/BLOB bytes of all groups */
-  struct agg_zone *zone;  /* where heap and lens are carved (a table's
+  struct agg_zone *zone;  /* where its arrays are carved (its table's
                           ** agg_table.zone), or NULL */
   uint64_t heap_len;      /* bytes used in heap */
   uint64_t heap_cap;      /* bytes allocated for heap */
@@ -130,11 +130,14 @@ typedef struct agg_table {
                           ** max_groups keys of a LIMIT without ORDER BY) */
   struct agg_zone *zone;  /* NULL, or the zone the key columns' arrays and
                           ** buckets are carved from (agg/zone.h): a radix fold's
-                          ** partitions; it outlives the table */
+                          ** partitions; it outlives the table
+                          ** (agg_table_set_zone) */
 } agg_table;
 
 /* An empty table over nkey key columns (nkey may be 0). 0, or -1 on OOM. */
 int agg_table_init(agg_table *t, int nkey);
+/* Carve t's arrays, and its key columns', from zone z from now on. */
+void agg_table_set_zone(agg_table *t, struct agg_zone *z);
 void agg_table_free(agg_table *t);
 
 /* The caller's promise that every hash it passes for a row is
@@ -219,9 +222,9 @@ int agg_table_find_all(const agg_table *t, const agg_table *src, uint32_t *found
 pred_value agg_keycol_value(const agg_keycol *k, uint32_t slot);
 /* An empty key column. */
 void agg_keycol_init(agg_keycol *k);
-/* Room for n groups in k's arrays, carved from zone when it is not NULL
-** (agg/zone.h); -1 on OOM. */
-int agg_keycol_reserve(agg_keycol *k, uint32_t n, struct agg_zone *zone);
+/* Room for n groups in k's arrays (carved from k->zone when it has one);
+** -1 on OOM. */
+int agg_keycol_reserve(agg_keycol *k, uint32_t n);
 /* Room for `bytes` bytes of TEXT/BLOB in k's heap without growing; -1 on
 ** OOM. */
 int agg_keycol_reserve_heap(agg_keycol *k, uint64_t bytes);

@@ -20,6 +20,7 @@
 ** between pools and are freed from any of them as before.
 */
 #include "pool.h"
+#include "hugemap.h"
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -148,7 +149,7 @@ void col_pool_free(col_pool *p){
 /* ---- slabs ---------------------------------------------------------------- */
 
 /* A slab's length and alignment: one huge page. */
-#define POOL_SLAB_UNIT ((size_t)2<<20)
+#define POOL_SLAB_UNIT COL_HUGE_UNIT
 /* Blocks a slab is sized for, at least: the larger the share of its last
 ** huge page a block leaves unused, the more zeroed bytes nobody reads. */
 #define POOL_SLAB_BLOCKS 4
@@ -185,21 +186,9 @@ static pool_slab *pool_slab_new(size_t total){
   size_t len = (want + POOL_SLAB_UNIT - 1) / POOL_SLAB_UNIT * POOL_SLAB_UNIT;
   pool_slab *s = malloc(sizeof(*s));
   if( s==0 ) return 0;
-  /* one unit longer, trimmed at both ends to a unit boundary: a huge page
-  ** covers only an aligned 2 MiB wholly inside a mapping */
-  char *m = mmap(0, len + POOL_SLAB_UNIT, PROT_READ|PROT_WRITE,
-                 MAP_PRIVATE|MAP_ANONYMOUS, -1, 0);
-  if( m==MAP_FAILED ){ free(s); return 0; }
-  size_t lead = (POOL_SLAB_UNIT - ((uintptr_t)m & (POOL_SLAB_UNIT - 1))) & (POOL_SLAB_UNIT - 1);
-  if( lead ) munmap(m, lead);
-  munmap(m + lead + len, POOL_SLAB_UNIT - lead);
-  s->base = m + lead;
+  if( (s->base = col_map_huge(len))==0 ){ free(s); return 0; }
   s->len = len;
   s->refs = 1;
-# ifdef MADV_HUGEPAGE
-  /* where THP is "madvise" (Debian's default) this turns huge pages on */
-  (void)madvise(s->base, len, MADV_HUGEPAGE);
-# endif
   return s;
 }
 #endif
