@@ -44,7 +44,7 @@ typedef struct agg_dsplit_buf {
   uint64_t *h;            /* agg_ipair_hash(g1, v) */
   uint32_t n;             /* pairs in it */
   uint32_t cap;           /* room in each array */
-  void *mem;              /* the block holding the arrays (malloc'd) */
+  void *mem;              /* the block holding the arrays (agg/bigmem.h) */
 } agg_dsplit_buf;
 
 /* Starts the thread. NULL (err set) when out of memory or no thread. */
