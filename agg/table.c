@@ -452,10 +452,7 @@ int agg_keycol_append(agg_keycol *k, const char *p, uint32_t n){
   if( k->heap_len + n > k->heap_cap ){
     uint64_t cap = k->heap_cap ? k->heap_cap*2 : 256;
     while( cap < k->heap_len + n ) cap *= 2;
-    char *h = agg_zone_realloc(k->zone, k->heap, (size_t)cap);
-    if( h==0 ) return -1;
-    k->heap = h;
-    k->heap_cap = cap;
+    if( agg_keycol_reserve_heap(k, cap) ) return -1;
   }
   if( n ) memcpy(k->heap + k->heap_len, p, n);
   k->heap_len += n;
