@@ -250,6 +250,7 @@ static int gb_part_init(groupby *gb, gb_part *p, col_error *err){
     }
   }
   gb_part_zone(gb, p);
+  agg_table_set_pool(&p->table, gb->slab_pool);
   return COL_OK;
 oom:
   return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
@@ -1459,7 +1460,7 @@ static int gb_radix_reserve(groupby **lanes, int nlane, int part, void **spare,
   for(int k=0; k<dst->nindep && rows; k++){
     uint64_t text = 0;
     for(int i=0; i<nlane; i++) text += agg_radix_vtext(&lanes[i]->held, part, k);
-    uint64_t bytes = p->table.cols[k].heap_len + (uint64_t)(share * (double)text);
+    uint64_t bytes = p->table.cols[k].cur_len + (uint64_t)(share * (double)text);
     if( text && agg_keycol_reserve_heap(&p->table.cols[k], bytes) ){
       return col_error_set(err, COL_ENOMEM, "group_by: out of memory growing the hash table");
     }

@@ -5,6 +5,7 @@
 #include "value.h"
 #include "bigmem.h"
 #include "zone.h"
+#include "slab_pool.h"
 #include "hash.h"
 #include "double.h"
 #include <stdlib.h>
@@ -46,6 +47,10 @@ int agg_table_init(agg_table *t, int nkey){
 void agg_table_set_zone(agg_table *t, agg_zone *z){
   t->zone = z;
   for(int c=0; c<t->nkey; c++) t->cols[c].zone = z;
+}
+
+void agg_table_set_pool(agg_table *t, agg_slab_pool *p){
+  for(int c=0; c<t->nkey; c++) t->cols[c].pool = p;
 }
 
 void agg_table_free(agg_table *t){
@@ -110,7 +115,7 @@ static inline int agg_key_same(const agg_keycol *k, uint32_t slot,
         if( w & AGG_INLINE_FLAG ) return s.n<=AGG_INLINE_BYTES && agg_inline_word(s.p, s.n)==w;
         uint32_t n = (uint32_t)(w >> AGG_HEAP_OFF_BITS);
         if( n==AGG_HEAP_LEN ) n = k->lens[slot];
-        return s.n==n && memcmp(s.p, k->heap + (w & AGG_HEAP_OFF_MASK), s.n)==0;
+        return s.n==n && memcmp(s.p, agg_heap_at(k, w & AGG_HEAP_OFF_MASK), s.n)==0;
       }
     }
   }
@@ -358,10 +363,21 @@ void agg_keycol_init(agg_keycol *k){
   k->stride = 1;
 }
 
+/* Segment 0 grew by doubling (zone or bigmem); the others are slabs, or
+** blocks of their own that agg_slab_give frees (not a slab's size). */
+static void agg_keycol_free_heap(agg_keycol *k){
+  for(uint32_t i=0; i<k->nseg; i++){
+    if( i==0 ) agg_mem_free(k->segs[0]);
+    else agg_slab_give(k->pool, k->segs[i]);
+  }
+  free(k->segs);
+}
+
 void agg_keycol_free(agg_keycol *k){
   agg_mem_free(k->tags);
   if( k->stride==1 ) agg_mem_free(k->vals);   /* else the table's recs */
-  agg_mem_free(k->lens); agg_mem_free(k->heap);
+  agg_mem_free(k->lens);
+  agg_keycol_free_heap(k);
   agg_keycol_init(k);
 }
 
@@ -418,10 +434,11 @@ static int agg_keycol_set_bytes(agg_keycol *k, uint32_t slot, const char *p, uin
     AGG_KEY_WORD(k, slot) = agg_inline_word(p, n);
     return 0;
   }
-  if( k->heap_len > AGG_HEAP_OFF_MASK ) return -1;
-  AGG_KEY_WORD(k, slot) = k->heap_len
+  uint64_t off;
+  if( agg_keycol_append(k, p, n, &off) ) return -1;
+  AGG_KEY_WORD(k, slot) = off
       | (uint64_t)(n < AGG_HEAP_LEN ? n : AGG_HEAP_LEN) << AGG_HEAP_OFF_BITS;
-  return agg_keycol_append(k, p, n);
+  return 0;
 }
 
 int agg_keycol_set(agg_keycol *k, uint32_t slot, const pred_value *x){
@@ -438,24 +455,84 @@ int agg_keycol_set(agg_keycol *k, uint32_t slot, const pred_value *x){
   return 0;
 }
 
-int agg_keycol_reserve_heap(agg_keycol *k, uint64_t bytes){
-  if( bytes<=k->heap_cap ) return 0;
-  if( bytes > SIZE_MAX/2 ) return -1;
-  char *h = agg_zone_realloc(k->zone, k->heap, (size_t)bytes);
-  if( h==0 ) return -1;
-  k->heap = h;
-  k->heap_cap = bytes;
+/* Bytes of a heap slab: the pool's, while they fit a segment. */
+static size_t agg_heap_slab_bytes(const agg_keycol *k){
+  size_t n = k->pool ? agg_slab_bytes(k->pool) : 0;
+  return n && n <= AGG_HEAP_POS_MASK+1 ? n : AGG_HEAP_POS_MASK+1 - AGG_MEM_HEADER;
+}
+
+/* Room for one more segment in segs; -1 on OOM or at AGG_HEAP_MAX_SEGS. */
+static int agg_keycol_seg_room(agg_keycol *k){
+  if( k->nseg < k->segroom ) return 0;
+  if( k->nseg >= AGG_HEAP_MAX_SEGS ) return -1;
+  uint32_t room = k->segroom ? k->segroom*2 : 4;
+  char **s = realloc(k->segs, (size_t)room * sizeof(char*));
+  if( s==0 ) return -1;
+  k->segs = s;
+  k->segroom = room;
   return 0;
 }
 
-int agg_keycol_append(agg_keycol *k, const char *p, uint32_t n){
-  if( k->heap_len + n > k->heap_cap ){
-    uint64_t cap = k->heap_cap ? k->heap_cap*2 : 256;
-    while( cap < k->heap_len + n ) cap *= 2;
-    if( agg_keycol_reserve_heap(k, cap) ) return -1;
+/* A segment 0 (empty until grown) where there is none yet. */
+static int agg_keycol_seg0(agg_keycol *k){
+  if( k->nseg ) return 0;
+  if( agg_keycol_seg_room(k) ) return -1;
+  k->segs[0] = 0;
+  k->nseg = 1;
+  return 0;
+}
+
+/* Segment 0 to hold `bytes` (at most a slab's). */
+static int agg_keycol_grow_seg0(agg_keycol *k, uint64_t bytes){
+  if( agg_keycol_seg0(k) ) return -1;
+  char *h = agg_zone_realloc(k->zone, k->segs[0], (size_t)bytes);
+  if( h==0 ) return -1;
+  k->segs[0] = h;
+  k->heap_cap += bytes - k->cur_cap;
+  k->cur_cap = (uint32_t)bytes;
+  return 0;
+}
+
+int agg_keycol_reserve_heap(agg_keycol *k, uint64_t bytes){
+  if( k->nseg>1 || bytes<=k->cur_cap ) return 0;
+  size_t slab = agg_heap_slab_bytes(k);
+  return agg_keycol_grow_seg0(k, bytes < slab ? bytes : slab);
+}
+
+int agg_keycol_append(agg_keycol *k, const char *p, uint32_t n, uint64_t *off){
+  if( n > k->cur_cap - k->cur_len ){
+    size_t slab = agg_heap_slab_bytes(k);
+    uint64_t need = (uint64_t)k->cur_len + n;
+    if( k->nseg<=1 && need<=slab ){
+      uint64_t cap = k->cur_cap ? (uint64_t)k->cur_cap*2 : 256;
+      while( cap < need ) cap *= 2;
+      if( agg_keycol_grow_seg0(k, cap < slab ? cap : slab) ) return -1;
+    }else if( n > slab ){
+      /* a segment of its own (never segment 0, which doubles); appends
+      ** carry on where they were */
+      if( agg_keycol_seg0(k) ) return -1;
+      if( agg_keycol_seg_room(k) ) return -1;
+      char *s = agg_mem_realloc(0, n);
+      if( s==0 ) return -1;
+      memcpy(s, p, n);
+      *off = (uint64_t)k->nseg << AGG_HEAP_SEG_BITS;
+      k->segs[k->nseg++] = s;
+      k->heap_cap += agg_mem_size(s);
+      return 0;
+    }else{
+      if( agg_keycol_seg_room(k) ) return -1;
+      char *s = k->pool ? agg_slab_take(k->pool, 0) : agg_mem_realloc(0, slab);
+      if( s==0 ) return -1;
+      k->cur = k->nseg;
+      k->segs[k->nseg++] = s;
+      k->cur_len = 0;
+      k->cur_cap = (uint32_t)slab;
+      k->heap_cap += slab;
+    }
   }
-  if( n ) memcpy(k->heap + k->heap_len, p, n);
-  k->heap_len += n;
+  *off = (uint64_t)k->cur << AGG_HEAP_SEG_BITS | k->cur_len;
+  if( n ) memcpy(k->segs[k->cur] + k->cur_len, p, n);
+  k->cur_len += n;
   return 0;
 }
 
@@ -515,7 +592,7 @@ static int agg_nlookup(agg_table *t, const col_vector *const *keys,
   /* Prefetching pays only once the buckets outgrow the caches; the third
   ** stage only for a table with strings in a heap (not for integer keys) */
   int pf = t->nbucket >= (1u<<16) || t->cold, pf_heap = 0;
-  for(int c=0; c<t->nkey && c<AGG_PREFETCH_COLS; c++) pf_heap |= t->cols[c].heap!=0;
+  for(int c=0; c<t->nkey && c<AGG_PREFETCH_COLS; c++) pf_heap |= t->cols[c].nseg!=0;
   for(; k<nsel; k++){
     uint32_t row = sel ? sel[k] : k;
     if( pf ){
@@ -551,16 +628,18 @@ static int agg_nlookup(agg_table *t, const col_vector *const *keys,
         uint32_t s3 = agg_home_slot(t, sel, k + AGG_PREFETCH/4, hashes);
         for(int c=0; s3!=AGG_EMPTY && c<t->nkey && c<AGG_PREFETCH_COLS; c++){
           const agg_keycol *kc = &t->cols[c];
-          if( kc->heap==0 ) continue;
+          if( kc->nseg==0 ) continue;
           /* a word of another class (a column of mixed classes) is no
-          ** offset: the bound keeps the address inside the heap */
+          ** offset: the bound keeps the segment's index inside segs */
           uint64_t w = AGG_KEY_WORD(kc, s3), off = w & AGG_HEAP_OFF_MASK;
-          if( (w & AGG_INLINE_FLAG) || off>=kc->heap_len ) continue;
-          __builtin_prefetch(kc->heap + off);
+          if( (w & AGG_INLINE_FLAG) || (off >> AGG_HEAP_SEG_BITS)>=kc->nseg ) continue;
+          const char *at = agg_heap_at(kc, off);
+          __builtin_prefetch(at);
           /* a URL (70 bytes or so) mostly spans two lines, and memcmp
-          ** reads both: Q40's fifth key is one */
+          ** reads both: Q40's fifth key is one (a prefetch past a
+          ** segment's end does no harm) */
           uint32_t n = (uint32_t)(w >> AGG_HEAP_OFF_BITS) & AGG_HEAP_LEN;
-          if( (off & 63) + n > 64 && off + 64 < kc->heap_len ) __builtin_prefetch(kc->heap + off + 64);
+          if( (off & 63) + n > 64 ) __builtin_prefetch(at + 64);
         }
       }
     }

@@ -52,11 +52,17 @@ typedef struct agg_keycol {
                           ** group's words side by side (agg_table.recs) */
   uint32_t *lens;         /* TEXT/BLOB length in bytes (0 for other
                           ** classes), or NULL while no group is TEXT/BLOB */
-  char *heap;             /* TEXT/BLOB bytes of all groups */
+  char **segs;            /* the heap: TEXT/BLOB bytes of all groups, in
+                          ** segments (AGG_HEAP_SEG_BITS) */
+  uint32_t nseg;          /* segments in segs (0: no heap yet) */
+  uint32_t segroom;       /* entries segs has room for */
+  uint32_t cur;           /* the segment appends go to */
+  uint32_t cur_len;       /* bytes used in it */
+  uint32_t cur_cap;       /* bytes it holds */
   struct agg_zone *zone;  /* where its arrays are carved (its table's
                           ** agg_table.zone), or NULL */
-  uint64_t heap_len;      /* bytes used in heap */
-  uint64_t heap_cap;      /* bytes allocated for heap */
+  struct agg_slab_pool *pool; /* where heap slabs come from, or NULL */
+  uint64_t heap_cap;      /* bytes allocated for the heap, all segments */
   uint32_t cap;           /* groups vals (and tags, lens) have room for */
   int utag;               /* while tags is NULL: the storage class every
                           ** group has, AGG_UTAG_NONE before the first */
@@ -79,6 +85,23 @@ typedef struct agg_keycol {
 #define AGG_HEAP_OFF_MASK ((1ull<<AGG_HEAP_OFF_BITS) - 1)
 #define AGG_HEAP_LEN 0x7fffffu
 
+/* The heap is segments, not one block: an offset is a segment's index
+** above AGG_HEAP_SEG_BITS bits of position in it. The first segment grows
+** by doubling up to a slab's size; the others are slabs of the
+** connection's pool (agg/slab_pool.h), taken as needed and given back
+** with the table, or blocks of their own for a string longer than a slab.
+** One block doubling to hundreds of MB was fresh pages every query, the
+** kernel zeroing each (GROUP BY URL: 6% of its CPU in clear_page under
+** the heap's writes); a slab given back by the query before is not. And
+** no byte is ever copied to grow the heap. */
+#define AGG_HEAP_SEG_BITS 22
+#define AGG_HEAP_POS_MASK ((1ull<<AGG_HEAP_SEG_BITS) - 1)
+#define AGG_HEAP_MAX_SEGS (1u<<(AGG_HEAP_OFF_BITS - AGG_HEAP_SEG_BITS))
+
+static inline const char *agg_heap_at(const agg_keycol *k, uint64_t off){
+  return k->segs[off >> AGG_HEAP_SEG_BITS] + (off & AGG_HEAP_POS_MASK);
+}
+
 /* Key column k's value word for the group in slot. */
 #define AGG_KEY_WORD(k, slot) ((k)->vals[(size_t)(slot) * (k)->stride])
 
@@ -99,7 +122,7 @@ static inline uint32_t agg_keycol_len(const agg_keycol *k, uint32_t slot){
 static inline const char *agg_keycol_bytes(const agg_keycol *k, uint32_t slot){
   const uint64_t *w = &AGG_KEY_WORD(k, slot);
   if( *w & AGG_INLINE_FLAG ) return (const char*)w;
-  return k->heap + (*w & AGG_HEAP_OFF_MASK);
+  return agg_heap_at(k, *w & AGG_HEAP_OFF_MASK);
 }
 
 typedef struct agg_table {
@@ -138,6 +161,9 @@ typedef struct agg_table {
 int agg_table_init(agg_table *t, int nkey);
 /* Carve t's arrays, and its key columns', from zone z from now on. */
 void agg_table_set_zone(agg_table *t, struct agg_zone *z);
+/* Take t's key heaps' slabs from pool p (which outlives t), give them back
+** to it when t goes. */
+void agg_table_set_pool(agg_table *t, struct agg_slab_pool *p);
 void agg_table_free(agg_table *t);
 
 /* The caller's promise that every hash it passes for a row is
@@ -225,15 +251,16 @@ void agg_keycol_init(agg_keycol *k);
 /* Room for n groups in k's arrays (carved from k->zone when it has one);
 ** -1 on OOM. */
 int agg_keycol_reserve(agg_keycol *k, uint32_t n);
-/* Room for `bytes` bytes of TEXT/BLOB in k's heap without growing; -1 on
-** OOM. */
+/* Room for `bytes` bytes of TEXT/BLOB in k's first heap segment, as far
+** as a slab's size (past it, slabs are taken as needed); -1 on OOM. */
 int agg_keycol_reserve_heap(agg_keycol *k, uint64_t bytes);
 /* Store x as slot's value (slot < cap); -1 on OOM. */
 int agg_keycol_set(agg_keycol *k, uint32_t slot, const pred_value *x);
 /* Free k's arrays (agg/bigmem.h blocks, as every agg_keycol's are). */
 void agg_keycol_free(agg_keycol *k);
-/* Append n bytes to k's heap (they start at the old heap_len); -1 on OOM. */
-int agg_keycol_append(agg_keycol *k, const char *p, uint32_t n);
+/* Append n bytes to k's heap; their offset (agg_heap_at) in *off. -1 on
+** OOM or past the heap's AGG_HEAP_MAX_SEGS segments. */
+int agg_keycol_append(agg_keycol *k, const char *p, uint32_t n, uint64_t *off);
 
 /* Key column col of the group in slot, as a value pointing into the table. */
 pred_value agg_table_key(const agg_table *t, int col, uint32_t slot);

@@ -1033,6 +1033,67 @@ static void test_owned_bytes_counted(void){
   tv_free(&pl);
 }
 
+/* A key column's heap in segments (table.h, AGG_HEAP_SEG_BITS): a string
+** longer than a slab as the first one stored (a segment of its own, segment
+** 0 left to double), then enough strings to fill segment 0 and several
+** slabs, one more long one among them; every slot reads back its bytes.
+** The slabs go back to the pool with the column, and a second column
+** takes them again; a column without a pool makes its own. */
+static void test_heap_segments(void){
+  enum { N = 30000 };
+  const size_t slab = ((size_t)4 << 20) - AGG_MEM_HEADER;
+  agg_slab_pool *pool = agg_slab_pool_new(slab);
+  CHECK(pool!=0);
+  if( pool==0 ) return;
+  char *big = malloc(slab + 1000);
+  CHECK(big!=0);
+  if( big==0 ){ agg_slab_pool_free(pool); return; }
+  for(size_t i=0; i<slab + 1000; i++) big[i] = (char)('a' + i % 23);
+  char buf[400];
+  for(int round=0; round<3; round++){
+    agg_keycol k;
+    agg_keycol_init(&k);
+    k.pool = round<2 ? pool : 0;
+    CHECK(agg_keycol_reserve(&k, N)==0);
+    size_t held0 = agg_slab_pool_held(pool);
+    uint64_t total = 0;
+    for(uint32_t g=0; g<N; g++){
+      pred_value x;
+      memset(&x, 0, sizeof(x));
+      x.type = CV_TEXT;
+      if( g==0 || g==N/2 ){
+        x.p = big + g % 7; x.n = (uint32_t)(slab + 1000 - g % 7);
+      }else{
+        x.n = 8 + g % 383;
+        for(uint32_t i=0; i<x.n; i++) buf[i] = (char)(g*31 + i);
+        x.p = buf;
+      }
+      total += x.n;
+      CHECK(agg_keycol_set(&k, g, &x)==0);
+    }
+    CHECK(k.nseg >= 4);
+    CHECK(agg_table_owned(&(agg_table){ .nkey = 1, .cols = &k }) >= total);
+    int bad = 0;
+    for(uint32_t g=0; g<N; g++){
+      pred_value v = agg_keycol_value(&k, g);
+      if( g==0 || g==N/2 ){
+        bad += v.n!=slab + 1000 - g % 7 || memcmp(v.p, big + g % 7, v.n)!=0;
+      }else{
+        uint32_t n = 8 + g % 383;
+        for(uint32_t i=0; i<n; i++) buf[i] = (char)(g*31 + i);
+        bad += v.type!=CV_TEXT || v.n!=n || memcmp(v.p, buf, n)!=0;
+      }
+    }
+    CHECK_EQ_INT(bad, 0);
+    /* round 1 takes the slabs round 0 gave back */
+    if( round==1 ) CHECK(agg_slab_pool_held(pool) < held0);
+    agg_keycol_free(&k);
+    if( round<2 ) CHECK(agg_slab_pool_held(pool) > 0);
+  }
+  free(big);
+  agg_slab_pool_free(pool);
+}
+
 static void test_real_text(void){
   char b[40];
   agg_real_to_text(0, 1.0, b); CHECK_EQ_STR(b, "1.0");
@@ -2063,6 +2124,7 @@ int main(int argc, char **argv){
   RUN(test_inline_short_keys);
   RUN(test_interleaved_keys);
   RUN(test_owned_bytes_counted);
+  RUN(test_heap_segments);
   RUN(test_mem_aligned);
   RUN(test_mem_zone);
   RUN(test_real_text);
