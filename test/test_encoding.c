@@ -55,7 +55,7 @@ static void b_pack(bytes *b, const uint64_t *v, size_t n, int bw){
 }
 
 /* Hybrid encoder mixing RLE runs (for repeats, and sometimes of length 1)
-** and bit-packed runs of 1..4 groups (the last group zero-padded). */
+** and bit-packed runs of 1..4 groups, or 8..40 (the last group zero-padded). */
 static void enc_hybrid(bytes *b, const uint32_t *v, size_t n, int bw){
   size_t i = 0;
   while( i<n ){
@@ -66,8 +66,9 @@ static void enc_hybrid(bytes *b, const uint32_t *v, size_t n, int bw){
       for(int k=0; k<(bw+7)/8; k++) b_put(b, (uint8_t)(v[i] >> (8*k)));
       i += r;
     }else{
-      size_t groups = 1 + rnd()%4;
-      uint64_t tmp[32] = {0};
+      /* now and then a run long enough for the 8-group SIMD steps */
+      size_t groups = rnd()%6==0 ? 8 + rnd()%33 : 1 + rnd()%4;
+      uint64_t tmp[40*8] = {0};
       for(size_t k=0; k<groups*8 && i+k<n; k++) tmp[k] = v[i+k];
       b_varint(b, (groups << 1) | 1);
       b_pack(b, tmp, groups*8, bw);

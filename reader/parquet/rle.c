@@ -91,9 +91,54 @@ RLE_ALWAYS_INLINE void rle_unpack8_u8(const uint8_t *in, uint8_t *out,
   for(size_t g=0; g<ng; g++){ rle_unpack8_u8(in + g*(K), out + 8*g, K); } \
   break; }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define RLE_VBMI 1
+/* Groups of bw <= 8 bits (dictionaries of up to 256 entries, most of a
+** narrow column's), 8 groups (64 values) a step: their 8*bw bytes loaded
+** at once (a masked load reads no byte past them), each group's bytes
+** moved into a 64-bit lane of its own (vpermb), the 8 values cut from
+** the lane at bit offsets k*bw (vpmultishiftqb) and masked, then widened
+** to 32 bits. About 12 instructions for 64 values, against three a value
+** in the scalar loop. Returns the groups done (a multiple of 8). */
+__attribute__((target("avx512f,avx512bw,avx512vbmi")))
+static size_t rle_unpack_groups_u32_vbmi(const uint8_t *in, uint32_t *out,
+                                         size_t ng, int bw){
+  uint8_t perm[64], shift[64];
+  for(int g=0; g<8; g++){
+    for(int j=0; j<8; j++){
+      perm[8*g + j] = (uint8_t)(g*bw + j);      /* <= 7*8 + 7 */
+      shift[8*g + j] = (uint8_t)(j*bw);
+    }
+  }
+  const __m512i vperm = _mm512_loadu_si512((const void*)perm);
+  const __m512i vshift = _mm512_loadu_si512((const void*)shift);
+  const __m512i vmask = _mm512_set1_epi8((char)((1u << bw) - 1));
+  const __mmask64 lm = bw==8 ? ~(__mmask64)0 : (((__mmask64)1 << (8*bw)) - 1);
+  size_t g = 0;
+  for(; g+8<=ng; g+=8){
+    __m512i raw = _mm512_maskz_loadu_epi8(lm, (const void*)(in + g*(size_t)bw));
+    __m512i lanes = _mm512_permutexvar_epi8(vperm, raw);
+    __m512i v = _mm512_and_si512(_mm512_multishift_epi64_epi8(vshift, lanes), vmask);
+    uint32_t *o = out + 8*g;
+    _mm512_storeu_si512((void*)o,      _mm512_cvtepu8_epi32(_mm512_castsi512_si128(v)));
+    _mm512_storeu_si512((void*)(o+16), _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 1)));
+    _mm512_storeu_si512((void*)(o+32), _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 2)));
+    _mm512_storeu_si512((void*)(o+48), _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 3)));
+  }
+  return g;
+}
+#endif
+
 /* ng whole groups; in must have ng*bw + 8 readable bytes. */
 static void rle_unpack_groups_u32(const uint8_t *in, uint32_t *out,
                                   size_t ng, int bw){
+#ifdef RLE_VBMI
+  if( bw>=1 && bw<=8 && ng>=8 && __builtin_cpu_supports("avx512vbmi") ){
+    size_t done = rle_unpack_groups_u32_vbmi(in, out, ng, bw);
+    in += done * (size_t)bw; out += 8*done; ng -= done;
+  }
+#endif
   switch( bw ){
     RLE_CASE_U32(0)  RLE_CASE_U32(1)  RLE_CASE_U32(2)  RLE_CASE_U32(3)
     RLE_CASE_U32(4)  RLE_CASE_U32(5)  RLE_CASE_U32(6)  RLE_CASE_U32(7)
