@@ -104,15 +104,15 @@ RLE_ALWAYS_INLINE void rle_unpack8_u8(const uint8_t *in, uint8_t *out,
 __attribute__((target("avx512f,avx512bw,avx512vbmi")))
 static size_t rle_unpack_groups_u32_vbmi(const uint8_t *in, uint32_t *out,
                                          size_t ng, int bw){
-  uint8_t perm[64], shift[64];
-  for(int g=0; g<8; g++){
-    for(int j=0; j<8; j++){
-      perm[8*g + j] = (uint8_t)(g*bw + j);      /* <= 7*8 + 7 */
-      shift[8*g + j] = (uint8_t)(j*bw);
-    }
-  }
-  const __m512i vperm = _mm512_loadu_si512((const void*)perm);
-  const __m512i vshift = _mm512_loadu_si512((const void*)shift);
+  /* lane g's bytes: g*bw + 0..7 (at most 63); its shifts: 0, bw, .. 7*bw
+  ** (no byte carries into the next). Made from words, not byte loops: a
+  ** call per bit-packed run, and runs can be short. */
+  const uint64_t up = 0x0706050403020100ull, ones = 0x0101010101010101ull;
+  const uint64_t b = (uint64_t)bw;
+  const __m512i vperm = _mm512_set_epi64((long long)(up + 7*b*ones), (long long)(up + 6*b*ones),
+      (long long)(up + 5*b*ones), (long long)(up + 4*b*ones), (long long)(up + 3*b*ones),
+      (long long)(up + 2*b*ones), (long long)(up + b*ones), (long long)up);
+  const __m512i vshift = _mm512_set1_epi64((long long)(up * b));
   const __m512i vmask = _mm512_set1_epi8((char)((1u << bw) - 1));
   const __mmask64 lm = bw==8 ? ~(__mmask64)0 : (((__mmask64)1 << (8*bw)) - 1);
   size_t g = 0;
@@ -128,14 +128,43 @@ static size_t rle_unpack_groups_u32_vbmi(const uint8_t *in, uint32_t *out,
   }
   return g;
 }
+
+/* Groups of 9 to 25 bits (the dictionaries of phrases, URLs, regions, a
+** row group's user ids), 2 groups (16 values) a step: value i's bytes,
+** from byte i*bw/8 on, moved into 32-bit lane i (vpermb: 4 bytes hold
+** any value of up to 25 bits at any bit offset), shifted right by its
+** offset i*bw%8 and masked. The 2*bw bytes of a step are one masked
+** load. Returns the groups done (a multiple of 2). */
+__attribute__((target("avx512f,avx512bw,avx512vbmi")))
+static size_t rle_unpack_groups_u32_vbmi_wide(const uint8_t *in, uint32_t *out,
+                                              size_t ng, int bw){
+  /* lane i: bytes (i*bw)/8 + 0..3 (at most 15*25/8 + 3), shift (i*bw)%8 */
+  const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  const __m512i bits = _mm512_mullo_epi32(iota, _mm512_set1_epi32(bw));
+  const __m512i vperm = _mm512_add_epi32(
+      _mm512_mullo_epi32(_mm512_srli_epi32(bits, 3), _mm512_set1_epi32(0x01010101)),
+      _mm512_set1_epi32(0x03020100));
+  const __m512i vshift = _mm512_and_si512(bits, _mm512_set1_epi32(7));
+  const __m512i vmask = _mm512_set1_epi32((int)((1u << bw) - 1));
+  const __mmask64 lm = ((__mmask64)1 << (2*bw)) - 1;
+  size_t g = 0;
+  for(; g+2<=ng; g+=2){
+    __m512i raw = _mm512_maskz_loadu_epi8(lm, (const void*)(in + g*(size_t)bw));
+    __m512i lanes = _mm512_permutexvar_epi8(vperm, raw);
+    __m512i v = _mm512_and_si512(_mm512_srlv_epi32(lanes, vshift), vmask);
+    _mm512_storeu_si512((void*)(out + 8*g), v);
+  }
+  return g;
+}
 #endif
 
 /* ng whole groups; in must have ng*bw + 8 readable bytes. */
 static void rle_unpack_groups_u32(const uint8_t *in, uint32_t *out,
                                   size_t ng, int bw){
 #ifdef RLE_VBMI
-  if( bw>=1 && bw<=8 && ng>=8 && __builtin_cpu_supports("avx512vbmi") ){
-    size_t done = rle_unpack_groups_u32_vbmi(in, out, ng, bw);
+  if( bw>=1 && bw<=25 && ng>=2 && __builtin_cpu_supports("avx512vbmi") ){
+    size_t done = bw<=8 ? rle_unpack_groups_u32_vbmi(in, out, ng, bw)
+                        : rle_unpack_groups_u32_vbmi_wide(in, out, ng, bw);
     in += done * (size_t)bw; out += 8*done; ng -= done;
   }
 #endif
