@@ -327,22 +327,29 @@ static void test_dict_indexes(void){
     free(b.p);
   }
   /* At 32 bits, indexes with the top bit set are past any small dictionary
-  ** (the range check compares signed, moved by 2^31), in the vector part or
-  ** the tail. */
-  for(int at=0; at<9; at++){
-    uint32_t v[9] = { 1, 2, 3, 4, 0, 1, 2, 3, 4 }, o[9];
+  ** (the SSE2 range check compares signed, moved by 2^31; the AVX-512 one
+  ** unsigned), in the vector part (4 or 16 at a time) or the tail. */
+  for(int at=0; at<37; at++){
+    uint32_t v[37], o[37];
+    for(int i=0; i<37; i++) v[i] = (uint32_t)(i % 5);
     v[at] = 0x80000000u + (uint32_t)at;
     bytes b = {0};
     b_put(&b, 32);
-    enc_hybrid(&b, v, 9, 32);
+    enc_hybrid(&b, v, 37, 32);
     col_error_clear(&e);
-    CHECK_EQ_INT(pq_dict_indexes_decode(b.p, b.n, o, 9, 5, &e)!=COL_OK, 1);
+    CHECK_EQ_INT(pq_dict_indexes_decode(b.p, b.n, o, 37, 5, &e)!=COL_OK, 1);
+    v[at] = 5;                       /* just past, unsigned either way */
+    b.n = 0;
+    b_put(&b, 32);
+    enc_hybrid(&b, v, 37, 32);
+    col_error_clear(&e);
+    CHECK_EQ_INT(pq_dict_indexes_decode(b.p, b.n, o, 37, 5, &e)!=COL_OK, 1);
     v[at] = 4;
     b.n = 0;
     b_put(&b, 32);
-    enc_hybrid(&b, v, 9, 32);
+    enc_hybrid(&b, v, 37, 32);
     col_error_clear(&e);
-    CHECK_EQ_INT(pq_dict_indexes_decode(b.p, b.n, o, 9, 5, &e), COL_OK);
+    CHECK_EQ_INT(pq_dict_indexes_decode(b.p, b.n, o, 37, 5, &e), COL_OK);
     free(b.p);
   }
 }

@@ -370,6 +370,22 @@ int pq_bitpacked_msb_decode(const uint8_t *buf, size_t len, int bw,
   return COL_OK;
 }
 
+#ifdef RLE_VBMI
+/* Does any of n indexes reach dict_size (> 0)? 16 at a time, unsigned. */
+__attribute__((target("avx512f")))
+static int rle_any_past_avx512(const uint32_t *v, size_t n, uint32_t dict_size){
+  const __m512i top = _mm512_set1_epi32((int)(dict_size - 1));
+  __mmask16 over = 0;
+  size_t i = 0;
+  for(; i+16<=n; i+=16){
+    over |= _mm512_cmpgt_epu32_mask(_mm512_loadu_si512((const void*)(v + i)), top);
+  }
+  int past = over!=0;
+  for(; i<n; i++) past |= v[i] >= dict_size;
+  return past;
+}
+#endif
+
 int pq_dict_indexes_decode(const uint8_t *buf, size_t len, uint32_t *out,
                            size_t n, uint32_t dict_size, col_error *err){
   if( len==0 ){
@@ -392,6 +408,10 @@ int pq_dict_indexes_decode(const uint8_t *buf, size_t len, uint32_t *out,
   size_t i = 0;
   if( dict_size==0 ){
     past = n>0;
+#ifdef RLE_VBMI
+  }else if( __builtin_cpu_supports("avx512f") ){
+    past = rle_any_past_avx512(out, n, dict_size);
+#endif
   }else{
 #ifdef __SSE2__
     /* 4 at a time (a scalar max was a fifth of a two-column sum); SSE2
