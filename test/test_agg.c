@@ -1106,14 +1106,16 @@ static void test_real_text(void){
   agg_real_to_text(0, -INFINITY, b); CHECK_EQ_STR(b, "-Inf");
 }
 
-/* agg_ascii_run against a byte loop: every length to 70, a stopping byte
-** (>= 0x80 or NUL) at every position, or none. */
+/* agg_ascii_run against a byte loop: every length to 140 (two 64-byte
+** steps and a tail), a stopping byte (>= 0x80 or NUL) at every position,
+** or none; the bytes past n stop, and must not count. */
 static void test_ascii_run(void){
   static const unsigned char stops[] = { 0x80, 0xff, 0xc3, 0x00 };
-  char buf[80];
-  for(uint32_t n=0; n<=70; n++){
+  char buf[160];
+  for(uint32_t n=0; n<=140; n++){
     for(int at=-1; at<(int)n; at++){
       for(size_t k=0; k<sizeof(stops); k++){
+        memset(buf, 0x80, sizeof(buf));
         for(uint32_t i=0; i<n; i++) buf[i] = (char)('a' + i%26);
         if( at>=0 ) buf[at] = (char)stops[k];
         uint32_t want = 0;
