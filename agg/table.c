@@ -473,18 +473,13 @@ static int agg_keycol_seg_room(agg_keycol *k){
   return 0;
 }
 
-/* A segment 0 (empty until grown) where there is none yet. */
-static int agg_keycol_seg0(agg_keycol *k){
-  if( k->nseg ) return 0;
-  if( agg_keycol_seg_room(k) ) return -1;
-  k->segs[0] = 0;
-  k->nseg = 1;
-  return 0;
-}
-
 /* Segment 0 to hold `bytes` (at most a slab's). */
 static int agg_keycol_grow_seg0(agg_keycol *k, uint64_t bytes){
-  if( agg_keycol_seg0(k) ) return -1;
+  if( k->nseg==0 ){
+    if( agg_keycol_seg_room(k) ) return -1;
+    k->segs[0] = 0;
+    k->nseg = 1;
+  }
   char *h = agg_zone_realloc(k->zone, k->segs[0], (size_t)bytes);
   if( h==0 ) return -1;
   k->segs[0] = h;
@@ -508,9 +503,9 @@ int agg_keycol_append(agg_keycol *k, const char *p, uint32_t n, uint64_t *off){
       while( cap < need ) cap *= 2;
       if( agg_keycol_grow_seg0(k, cap < slab ? cap : slab) ) return -1;
     }else if( n > slab ){
-      /* a segment of its own (never segment 0, which doubles); appends
-      ** carry on where they were */
-      if( agg_keycol_seg0(k) ) return -1;
+      /* a segment of its own (never segment 0, which doubles: made first,
+      ** so no segment is ever NULL); appends carry on where they were */
+      if( k->nseg==0 && agg_keycol_grow_seg0(k, 256) ) return -1;
       if( agg_keycol_seg_room(k) ) return -1;
       char *s = agg_mem_realloc(0, n);
       if( s==0 ) return -1;
