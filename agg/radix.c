@@ -215,8 +215,10 @@ static inline __attribute__((always_inline))
 int radix_append_rows(agg_radix *r, agg_radix_part *p, const radix_src *src,
                       const uint32_t *rows, uint32_t n, int64_t first_row,
                       const uint64_t *hashes, const int any_text, uint64_t *vt,
-                      uint64_t *held, uint64_t *text_held){
-  int nvec = r->nvec;
+                      uint64_t *held, uint64_t *text_held, const int one){
+  /* one: a constant 1 where the rows are one value (a key alone, GROUP BY
+  ** UserID), so the loops over a row's values fold away */
+  int nvec = one ? 1 : r->nvec;
   int nf = nvec < AGG_RADIX_FMT_VALS ? nvec : AGG_RADIX_FMT_VALS;
   for(uint32_t k=0; k<n; k++){
     uint32_t rr = rows[k];
@@ -281,8 +283,10 @@ int agg_radix_append(agg_radix *r, int part, const col_vector *const *v,
   uint64_t held = 0, text_held = 0;
   int rc = any_text
     ? radix_append_rows(r, p, src, rows, n, first_row, hashes, 1,
-                        r->vtext + (size_t)part*(size_t)nvec, &held, &text_held)
-    : radix_append_rows(r, p, src, rows, n, first_row, hashes, 0, 0, &held, &text_held);
+                        r->vtext + (size_t)part*(size_t)nvec, &held, &text_held, 0)
+    : nvec==1
+    ? radix_append_rows(r, p, src, rows, n, first_row, hashes, 0, 0, &held, &text_held, 1)
+    : radix_append_rows(r, p, src, rows, n, first_row, hashes, 0, 0, &held, &text_held, 0);
   p->rows += held;
   r->rows += held;
   r->text += text_held;
