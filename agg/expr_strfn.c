@@ -5,15 +5,14 @@
 ** they provably reach the same bytes.
 */
 #include "expr_strfn.h"
+#include "../reader/simd.h"
 #include <stdlib.h>
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#define STRFN_AVX512 1
+#ifdef COL_SIMD_AVX512
 /* 64 bytes a step, the last step a masked load (no byte past z+n is read):
 ** a URL of 50-100 bytes in one or two steps, not four to seven of SSE2's
 ** (length(URL) over 10M rows, ClickBench Q28: agg_ascii_run 10.6% of its
@@ -34,7 +33,7 @@ static uint32_t ascii_run_avx512(const char *z, uint32_t n){
 
 uint32_t agg_ascii_run(const char *z, uint32_t n){
   uint32_t i = 0;
-#ifdef STRFN_AVX512
+#ifdef COL_SIMD_AVX512
   if( n>=16 && __builtin_cpu_supports("avx512bw") ) return ascii_run_avx512(z, n);
 #endif
 #ifdef __SSE2__

@@ -6,6 +6,7 @@
 ** A dictionary hashes each distinct entry once and then gathers.
 */
 #include "hash.h"
+#include "../reader/simd.h"
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
@@ -75,9 +76,7 @@ static inline uint64_t agg_flat_word(const col_vector *v, uint32_t j, int tag){
 ** before nor one to spread it after. */
 #define AGG_PUT(r, w) (h[r] = one ? agg_spread(agg_mix(0, (w))) : agg_mix(h[r], (w)))
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#define HASH_AVX512 1
+#ifdef COL_SIMD_AVX512
 /* AGG_PUT over rows 0..n-1 whose words are src[r], or src[codes[r]], 8
 ** rows a step (vpmullq, vprolq, a gather through codes); the same words
 ** and arithmetic as the scalar loops, so the same hashes. GROUP BY UserID
@@ -117,7 +116,7 @@ static uint32_t agg_put_avx512(const uint64_t *src, const uint32_t *codes,
 static void agg_put_words(const uint64_t *src, const uint32_t *codes,
                           uint32_t n, uint64_t *h, int one){
   uint32_t r = 0;
-#ifdef HASH_AVX512
+#ifdef COL_SIMD_AVX512
   if( n>=8 && __builtin_cpu_supports("avx512dq") ) r = agg_put_avx512(src, codes, n, h, one);
 #endif
   if( codes ) for(; r<n; r++) AGG_PUT(r, src[codes[r]]);

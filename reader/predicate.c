@@ -27,6 +27,7 @@
 ** dialect) never, as SQLITE_LIKE_DOESNT_MATCH_BLOBS builds (Debian's) do.
 */
 #include "predicate.h"
+#include "simd.h"
 #include <string.h>
 
 /* ---- a predicate made ready for many rows -------------------------------- */
@@ -408,9 +409,7 @@ static uint32_t filter_codes_scalar(const uint32_t *codes, const uint8_t *hit,
   return out;
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#define FILTER_AVX512 1
+#ifdef COL_SIMD_AVX512
 __attribute__((target("avx512f")))
 static uint32_t filter_codes_all_avx512(const uint32_t *codes, const uint8_t *hit,
                                         const uint32_t *hit32, uint32_t nd,
@@ -446,7 +445,7 @@ static uint32_t filter_codes_all_avx512(const uint32_t *codes, const uint8_t *hi
 
 static uint32_t filter_codes_all(const uint32_t *codes, const uint8_t *hit, uint32_t nd,
                                  uint32_t n, uint32_t *sel, col_arena *scratch){
-#ifdef FILTER_AVX512
+#ifdef COL_SIMD_AVX512
   if( __builtin_cpu_supports("avx512f") ){
     uint32_t *hit32 = 0;
     if( nd>32 ){

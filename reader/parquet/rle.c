@@ -20,6 +20,7 @@
 ** zeros. An RLE value that does not fit in bw bits is an error.
 */
 #include "encoding.h"
+#include "../simd.h"
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -91,9 +92,7 @@ RLE_ALWAYS_INLINE void rle_unpack8_u8(const uint8_t *in, uint8_t *out,
   for(size_t g=0; g<ng; g++){ rle_unpack8_u8(in + g*(K), out + 8*g, K); } \
   break; }
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#define RLE_VBMI 1
+#ifdef COL_SIMD_AVX512
 /* Groups of bw <= 8 bits (dictionaries of up to 256 entries, most of a
 ** narrow column's), 8 groups (64 values) a step: their 8*bw bytes loaded
 ** at once (a masked load reads no byte past them), each group's bytes
@@ -161,7 +160,7 @@ static size_t rle_unpack_groups_u32_vbmi_wide(const uint8_t *in, uint32_t *out,
 /* ng whole groups; in must have ng*bw + 8 readable bytes. */
 static void rle_unpack_groups_u32(const uint8_t *in, uint32_t *out,
                                   size_t ng, int bw){
-#ifdef RLE_VBMI
+#ifdef COL_SIMD_AVX512
   if( bw>=1 && bw<=25 && ng>=2 && __builtin_cpu_supports("avx512vbmi") ){
     size_t done = bw<=8 ? rle_unpack_groups_u32_vbmi(in, out, ng, bw)
                         : rle_unpack_groups_u32_vbmi_wide(in, out, ng, bw);
@@ -370,7 +369,7 @@ int pq_bitpacked_msb_decode(const uint8_t *buf, size_t len, int bw,
   return COL_OK;
 }
 
-#ifdef RLE_VBMI
+#ifdef COL_SIMD_AVX512
 /* Does any of n indexes reach dict_size (> 0)? 16 at a time, unsigned. */
 __attribute__((target("avx512f")))
 static int rle_any_past_avx512(const uint32_t *v, size_t n, uint32_t dict_size){
@@ -408,7 +407,7 @@ int pq_dict_indexes_decode(const uint8_t *buf, size_t len, uint32_t *out,
   size_t i = 0;
   if( dict_size==0 ){
     past = n>0;
-#ifdef RLE_VBMI
+#ifdef COL_SIMD_AVX512
   }else if( __builtin_cpu_supports("avx512f") ){
     past = rle_any_past_avx512(out, n, dict_size);
 #endif
