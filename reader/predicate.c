@@ -396,11 +396,12 @@ static uint32_t filter_flat(const pred_ready *r, const col_vector *v,
 ** first filter of a row group sees every row, and ran at 1.5 cycles a row
 ** (a store, two loads and an add each). Where the CPU has AVX-512, 16 rows
 ** go at once: their codes' hits looked up by shifting a bit mask (a
-** dictionary of up to 32 entries) or gathered from hit32, the passing
-** row numbers compressed to the front and stored. GROUP BY AdvEngineID
-** WHERE AdvEngineID <> 0 (Q8), threads=1, in-process, alternating builds:
-** 16.8 -> 12.5 ms (15.4 with the scalar loop that only skips reading sel). */
-static uint32_t filter_codes_scalar(const uint32_t *codes, const uint8_t *hit,
+** dictionary of up to 32 entries) or gathered (hit is a word per entry for
+** that), the passing row numbers compressed to the front and stored.
+** GROUP BY AdvEngineID WHERE AdvEngineID <> 0 (Q8), threads=1, in-process,
+** alternating builds: 16.8 -> 12.5 ms (15.4 with the scalar loop that only
+** skips reading sel). */
+static uint32_t filter_codes_scalar(const uint32_t *codes, const uint32_t *hit,
                                     uint32_t k, uint32_t n, uint32_t *sel, uint32_t out){
   for(; k<n; k++){
     sel[out] = k;
@@ -411,52 +412,34 @@ static uint32_t filter_codes_scalar(const uint32_t *codes, const uint8_t *hit,
 
 #ifdef COL_SIMD_AVX512
 __attribute__((target("avx512f")))
-static uint32_t filter_codes_all_avx512(const uint32_t *codes, const uint8_t *hit,
-                                        const uint32_t *hit32, uint32_t nd,
-                                        uint32_t n, uint32_t *sel){
+static uint32_t filter_codes_all_avx512(const uint32_t *codes, const uint32_t *hit,
+                                        uint32_t nd, uint32_t n, uint32_t *sel){
   uint32_t out = 0, k = 0;
   __m512i idx = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   const __m512i step = _mm512_set1_epi32(16), one = _mm512_set1_epi32(1);
-  if( nd<=32 ){
-    uint32_t bits = 0;
-    for(uint32_t i=0; i<nd; i++) bits |= (uint32_t)(hit[i]!=0) << i;
-    const __m512i vb = _mm512_set1_epi32((int)bits);
-    for(; k+16<=n; k+=16){
-      __m512i c = _mm512_loadu_si512((const void*)(codes + k));
-      __mmask16 m = _mm512_test_epi32_mask(_mm512_srlv_epi32(vb, c), one);
-      /* a full store: out + 16 <= k + 16 <= n, and sel is not read */
-      _mm512_storeu_si512((void*)(sel + out), _mm512_maskz_compress_epi32(m, idx));
-      out += (uint32_t)__builtin_popcount(m);
-      idx = _mm512_add_epi32(idx, step);
-    }
-  }else{
-    for(; k+16<=n; k+=16){
-      __m512i c = _mm512_loadu_si512((const void*)(codes + k));
-      __m512i h = _mm512_i32gather_epi32(c, (const void*)hit32, 4);
-      __mmask16 m = _mm512_test_epi32_mask(h, h);
-      _mm512_storeu_si512((void*)(sel + out), _mm512_maskz_compress_epi32(m, idx));
-      out += (uint32_t)__builtin_popcount(m);
-      idx = _mm512_add_epi32(idx, step);
-    }
+  uint32_t bits = 0;
+  if( nd<=32 ) for(uint32_t i=0; i<nd; i++) bits |= hit[i] << i;
+  const __m512i vb = _mm512_set1_epi32((int)bits);
+  for(; k+16<=n; k+=16){
+    __m512i c = _mm512_loadu_si512((const void*)(codes + k));
+    __mmask16 m = nd<=32
+      ? _mm512_test_epi32_mask(_mm512_srlv_epi32(vb, c), one)
+      : _mm512_test_epi32_mask(_mm512_i32gather_epi32(c, (const void*)hit, 4), one);
+    /* a full store: out + 16 <= k + 16 <= n, and sel is not read */
+    _mm512_storeu_si512((void*)(sel + out), _mm512_maskz_compress_epi32(m, idx));
+    out += (uint32_t)__builtin_popcount(m);
+    idx = _mm512_add_epi32(idx, step);
   }
   return filter_codes_scalar(codes, hit, k, n, sel, out);
 }
 #endif
 
-static uint32_t filter_codes_all(const uint32_t *codes, const uint8_t *hit, uint32_t nd,
-                                 uint32_t n, uint32_t *sel, col_arena *scratch){
+static uint32_t filter_codes_all(const uint32_t *codes, const uint32_t *hit, uint32_t nd,
+                                 uint32_t n, uint32_t *sel){
 #ifdef COL_SIMD_AVX512
-  if( __builtin_cpu_supports("avx512f") ){
-    uint32_t *hit32 = 0;
-    if( nd>32 ){
-      hit32 = col_arena_alloc(scratch, (size_t)nd * sizeof(uint32_t));
-      if( hit32==0 ) return filter_codes_scalar(codes, hit, 0, n, sel, 0);
-      for(uint32_t i=0; i<nd; i++) hit32[i] = hit[i];
-    }
-    return filter_codes_all_avx512(codes, hit, hit32, nd, n, sel);
-  }
+  if( __builtin_cpu_supports("avx512f") ) return filter_codes_all_avx512(codes, hit, nd, n, sel);
 #else
-  (void)nd; (void)scratch;
+  (void)nd;
 #endif
   return filter_codes_scalar(codes, hit, 0, n, sel, 0);
 }
@@ -465,7 +448,7 @@ static uint32_t filter_dict(const pred_ready *r, const col_vector *v,
                             uint32_t *sel, uint32_t nsel, col_arena *scratch){
   const col_vector *d = v->dict;
   uint32_t *dsel;
-  uint8_t *hit;
+  uint32_t *hit;          /* 1 where entry passes, a word each (gathered) */
   uint32_t k, m, out = 0;
   int null_hit;
   pred_value nul;
@@ -474,19 +457,19 @@ static uint32_t filter_dict(const pred_ready *r, const col_vector *v,
     return filter_rows(r, v, sel, nsel);
   }
   dsel = col_arena_alloc(scratch, (size_t)d->n * sizeof(uint32_t));
-  hit = col_arena_alloc(scratch, (size_t)d->n);
+  hit = col_arena_alloc(scratch, (size_t)d->n * sizeof(uint32_t));
   if( dsel==0 || hit==0 ) return filter_rows(r, v, sel, nsel);
   cv_iota(dsel, 0, d->n);
   m = filter_flat(r, d, dsel, d->n);
   /* every entry or none passes (a row group of one CounterID, of dates all
   ** in range): without NULLs, every row or none, and no row to look at */
   if( v->tags==0 && (m==0 || m==d->n) ) return m ? nsel : 0;
-  memset(hit, 0, d->n);
+  memset(hit, 0, (size_t)d->n * sizeof(uint32_t));
   for(k=0; k<m; k++) hit[dsel[k]] = 1;
   if( v->tags==0 ){
     /* every row selected (the first filter of a row group): sel is
     ** 0..n-1, so it need not be read, only written */
-    if( nsel==v->n ) return filter_codes_all(v->codes, hit, d->n, nsel, sel, scratch);
+    if( nsel==v->n ) return filter_codes_all(v->codes, hit, d->n, nsel, sel);
     for(k=0; k<nsel; k++){
       uint32_t i = sel[k];
       sel[out] = i;

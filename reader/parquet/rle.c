@@ -370,18 +370,18 @@ int pq_bitpacked_msb_decode(const uint8_t *buf, size_t len, int bw,
 }
 
 #ifdef COL_SIMD_AVX512
-/* Does any of n indexes reach dict_size (> 0)? 16 at a time, unsigned. */
+/* Does any index of the whole 16s of v[0..n) reach dict_size (> 0)?
+** Unsigned compares; *done gets how many were looked at. */
 __attribute__((target("avx512f")))
-static int rle_any_past_avx512(const uint32_t *v, size_t n, uint32_t dict_size){
+static int rle_past_avx512(const uint32_t *v, size_t n, uint32_t dict_size, size_t *done){
   const __m512i top = _mm512_set1_epi32((int)(dict_size - 1));
   __mmask16 over = 0;
   size_t i = 0;
   for(; i+16<=n; i+=16){
     over |= _mm512_cmpgt_epu32_mask(_mm512_loadu_si512((const void*)(v + i)), top);
   }
-  int past = over!=0;
-  for(; i<n; i++) past |= v[i] >= dict_size;
-  return past;
+  *done = i;
+  return over!=0;
 }
 #endif
 
@@ -407,11 +407,11 @@ int pq_dict_indexes_decode(const uint8_t *buf, size_t len, uint32_t *out,
   size_t i = 0;
   if( dict_size==0 ){
     past = n>0;
-#ifdef COL_SIMD_AVX512
-  }else if( __builtin_cpu_supports("avx512f") ){
-    past = rle_any_past_avx512(out, n, dict_size);
-#endif
   }else{
+#ifdef COL_SIMD_AVX512
+    /* 16 at a time where the CPU has AVX-512 */
+    if( __builtin_cpu_supports("avx512f") ) past = rle_past_avx512(out, n, dict_size, &i);
+#endif
 #ifdef __SSE2__
     /* 4 at a time (a scalar max was a fifth of a two-column sum); SSE2
     ** compares signed, so both sides are moved by 2^31 */
@@ -422,7 +422,7 @@ int pq_dict_indexes_decode(const uint8_t *buf, size_t len, uint32_t *out,
       __m128i v = _mm_xor_si128(_mm_loadu_si128((const __m128i*)(out + i)), bias);
       over = _mm_or_si128(over, _mm_cmpgt_epi32(v, top));
     }
-    past = _mm_movemask_epi8(over)!=0;
+    past |= _mm_movemask_epi8(over)!=0;
 #endif
     for(; i<n; i++) past |= out[i] >= dict_size;
   }
