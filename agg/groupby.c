@@ -1998,35 +1998,40 @@ static int gb_part_compact(groupby *gb, gb_part *p, const uint8_t *keep){
 int groupby_fold_part(groupby **lanes, int nlane, int part, col_error *err){
   int rc = COL_OK;
   uint8_t **keeps = calloc((size_t)nlane, sizeof(uint8_t*));
-  if( keeps==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory merging lanes");
+  const agg_table **ts = calloc((size_t)nlane, sizeof(agg_table*));
+  if( keeps==0 || ts==0 ){
+    free(keeps); free(ts);
+    return col_error_set(err, COL_ENOMEM, "group_by: out of memory merging lanes");
+  }
+  for(int i=0; i<nlane; i++) ts[i] = &lanes[i]->parts[part].table;
   for(int i=1; i<nlane && rc==COL_OK; i++){
     gb_part *s = &lanes[i]->parts[part];
     uint32_t ns = s->table.ngroup;
     if( ns==0 ) continue;
     uint32_t *found = malloc((size_t)ns*4);
     uint32_t *map = malloc((size_t)ns*4);
+    uint8_t *which = malloc(ns);
     uint8_t *keep = keeps[i] = malloc(ns);
-    if( !found || !map || !keep ){
+    if( !found || !map || !which || !keep ){
       rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory merging lanes");
     }else{
-      for(uint32_t g=0; g<ns; g++){ found[g] = AGG_EMPTY; keep[g] = 1; }
       /* each group goes to the first earlier lane that has it: lanes scan
       ** runs of rows in order, so that lane saw the group's first row. A
       ** group an earlier lane k already gave away to a lane before k is
-      ** never found in k first. */
+      ** found in that lane first. */
+      rc = agg_table_find_first(ts, i, &s->table, found, which, err);
+      for(uint32_t g=0; g<ns && rc==COL_OK; g++) keep[g] = found[g]==AGG_EMPTY;
       for(int k=0; k<i && rc==COL_OK; k++){
-        gb_part *d = &lanes[k]->parts[part];
-        if( d->table.ngroup==0 ) continue;
-        if( (rc = agg_table_find_all(&d->table, &s->table, found, err))!=0 ) break;
         uint32_t hits = 0;
         for(uint32_t g=0; g<ns; g++){
-          if( keep[g] && found[g]!=AGG_EMPTY ){ map[g] = found[g]; keep[g] = 0; hits++; }
-          else map[g] = AGG_EMPTY;
+          int here = found[g]!=AGG_EMPTY && which[g]==k;
+          map[g] = here ? found[g] : AGG_EMPTY;
+          hits += here;
         }
-        if( hits ) rc = gb_fold_into(lanes[0], d, s, map, err);
+        if( hits ) rc = gb_fold_into(lanes[0], &lanes[k]->parts[part], s, map, err);
       }
     }
-    free(found); free(map);
+    free(found); free(map); free(which);
   }
   /* only now, with no lane left to probe them: the groups no earlier lane
   ** had stay, moved down; the others go */
@@ -2036,7 +2041,7 @@ int groupby_fold_part(groupby **lanes, int nlane, int part, col_error *err){
     }
   }
   for(int i=0; i<nlane; i++) free(keeps[i]);
-  free(keeps);
+  free(keeps); free(ts);
   return rc;
 }
 

@@ -4,6 +4,7 @@
 */
 #include "groupby_run.h"
 #include "bigmem.h"
+#include "../reader/split.h"
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -12,6 +13,12 @@
 
 /* Batches between two calls of the poll callback. */
 #define RUN_POLL_EVERY 4
+
+/* Jobs (row groups) a lane must have left unstarted for an idle thread to
+** take half of them as a new lane. */
+#define RUN_STEAL_MIN 4
+/* Lanes per thread at most (starting ones included). */
+#define RUN_LANES_PER_THREAD 4
 
 typedef struct run_lane {
   struct run_state *st;   /* the shared run */
@@ -27,8 +34,14 @@ typedef struct run_state {
   col_dataset *ds;
   const scan_spec *spec;
   const groupby_run_opts *o;
-  int nlane;
-  run_lane *lanes;
+  int nthread;            /* lane threads, the caller's among them; also the
+                          ** hash partitions of every lane's groups */
+  int nlane;              /* lanes made (the split's count once it runs) */
+  run_lane *lanes;        /* maxlane of them, indexed as the split's */
+  int maxlane;
+  struct col_split *split;  /* lanes past nthread take jobs from others;
+                          ** NULL: nthread fixed shards */
+  groupby_options go;     /* a new lane's group by */
   _Atomic int stop;       /* set once any lane fails or poll says stop */
   pthread_mutex_t mu;     /* guards running */
   pthread_cond_t done;    /* a lane finished */
@@ -37,7 +50,9 @@ typedef struct run_state {
 
 static uint64_t run_memory(run_state *st){
   uint64_t m = 0;
-  for(int i=0; i<st->nlane; i++) m += atomic_load_explicit(&st->lanes[i].mem, memory_order_relaxed);
+  /* every slot: lanes a steal makes appear while this runs (an unused
+  ** slot holds 0) */
+  for(int i=0; i<st->maxlane; i++) m += atomic_load_explicit(&st->lanes[i].mem, memory_order_relaxed);
   return m;
 }
 
@@ -53,11 +68,12 @@ static int run_over_limit(run_state *st, col_error *err){
   return 1;
 }
 
-/* Scan lane l's part into its table. Lane 0 (the caller's thread) polls. */
-static int run_lane_scan(run_state *st, run_lane *l){
+/* Scan lane l's part into its table. The caller's thread polls. */
+static int run_lane_scan(run_state *st, run_lane *l, int polls){
   scan_spec spec = *st->spec;
   if( st->nlane>1 ){
-    spec.shard = l->index; spec.nshard = st->nlane;
+    spec.shard = l->index; spec.nshard = st->nthread;
+    spec.split = st->split;
     spec.threads = 1;
   }
   batch_source *src = 0;
@@ -69,7 +85,7 @@ static int run_lane_scan(run_state *st, run_lane *l){
       rc = col_error_set(&l->err, COL_EINTERRUPT, "interrupted");
       break;
     }
-    if( l->index==0 && st->o->poll && nb % RUN_POLL_EVERY==0 && st->o->poll(st->o->poll_ctx) ){
+    if( polls && st->o->poll && nb % RUN_POLL_EVERY==0 && st->o->poll(st->o->poll_ctx) ){
       st->stop = 1;
       rc = col_error_set(&l->err, COL_EINTERRUPT, "interrupted");
       break;
@@ -88,10 +104,35 @@ static int run_lane_scan(run_state *st, run_lane *l){
   return rc;
 }
 
+/* A lane that takes over the jobs the busiest lane has not started (the
+** split's new lane), or NULL when none is left worth a lane. */
+static run_lane *run_steal(run_state *st){
+  if( st->split==0 || st->stop ) return 0;
+  int i = col_split_steal(st->split, st->o->steal_min>0 ? st->o->steal_min : RUN_STEAL_MIN);
+  if( i<0 ) return 0;
+  run_lane *l = &st->lanes[i];
+  l->st = st; l->index = i;
+  col_error_clear(&l->err);
+  if( groupby_new(st->o->keys, st->o->aggs, st->o->schema, &st->go, &l->gb, &l->err) ){
+    st->stop = 1;   /* its jobs are nobody's now */
+    return 0;
+  }
+  return l;
+}
+
+/* A thread's lanes: its own, then any it takes over, until no jobs are
+** left to take or a lane fails. */
+static void run_thread_lanes(run_state *st, run_lane *l, int polls){
+  while( l ){
+    if( run_lane_scan(st, l, polls) ) break;
+    l = run_steal(st);
+  }
+}
+
 static void *run_lane_thread(void *arg){
   run_lane *l = arg;
   run_state *st = l->st;
-  run_lane_scan(st, l);
+  run_thread_lanes(st, l, 0);
   pthread_mutex_lock(&st->mu);
   st->running--;
   pthread_cond_signal(&st->done);
@@ -115,7 +156,7 @@ static void run_wait(run_state *st){
     }
   }
   pthread_mutex_unlock(&st->mu);
-  for(int i=1; i<st->nlane; i++){
+  for(int i=1; i<st->nthread; i++){
     if( st->lanes[i].started ) pthread_join(st->lanes[i].tid, 0);
   }
 }
@@ -136,7 +177,8 @@ int groupby_run_uses_lanes(const groupby *gb, const col_dataset *ds,
 ** threads (the caller's among them) that each take the next partition. */
 typedef struct run_fold {
   run_state *st;
-  groupby **gbs;          /* the lanes' group bys, in lane order */
+  groupby **gbs;          /* the lanes' group bys, in file order */
+  int nlane;
   int radix;              /* groupby_radix_part, else groupby_fold_part */
   int nparts;
   _Atomic int next;       /* the next partition to take */
@@ -163,8 +205,8 @@ static void *run_fold_parts(void *arg){
     }
     int part = atomic_fetch_add(&f->next, 1);
     if( part>=f->nparts || st->stop ) break;
-    int rc = f->radix ? groupby_radix_part(f->gbs, st->nlane, part, &w->spare, &w->err)
-                      : groupby_fold_part(f->gbs, st->nlane, part, &w->err);
+    int rc = f->radix ? groupby_radix_part(f->gbs, f->nlane, part, &w->spare, &w->err)
+                      : groupby_fold_part(f->gbs, f->nlane, part, &w->err);
     if( rc ){ st->stop = 1; break; }
   }
   agg_mem_free(w->spare);
@@ -172,80 +214,88 @@ static void *run_fold_parts(void *arg){
   return 0;
 }
 
-/* Fold every lane into lane 0: the serial step, then the partitions on
-** nlane threads (the caller's among them), then (folding) lane 0 adopts
-** what the others kept. */
-static int run_fold_lanes(run_state *st, int radix, col_error *err){
-  size_t nl = st->nlane>0 ? (size_t)st->nlane : 1;
-  groupby **gbs = calloc(nl, sizeof(groupby*));
-  run_folder *w = calloc(nl, sizeof(run_folder));
-  if( gbs==0 || w==0 ){
-    free(gbs); free(w);
-    return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
-  }
-  for(int i=0; i<st->nlane; i++) gbs[i] = st->lanes[i].gb;
-  int rc = radix ? groupby_radix_begin(gbs, st->nlane, err) : groupby_fold_begin(gbs, st->nlane, err);
-  if( rc ){ free(gbs); free(w); return rc; }
+/* Fold lanes gbs[0..n) (in file order) into gbs[0]: the serial step, then
+** the partitions on st->nthread threads (the caller's among them), then
+** (folding) gbs[0] adopts what the others kept. */
+static int run_fold_lanes(run_state *st, groupby **gbs, int n, int radix, col_error *err){
+  size_t nt = st->nthread>0 ? (size_t)st->nthread : 1;
+  run_folder *w = calloc(nt, sizeof(run_folder));
+  if( w==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+  int rc = radix ? groupby_radix_begin(gbs, n, err) : groupby_fold_begin(gbs, n, err);
+  if( rc ){ free(w); return rc; }
   run_fold f;
-  f.st = st; f.gbs = gbs; f.radix = radix;
+  f.st = st; f.gbs = gbs; f.nlane = n; f.radix = radix;
   f.nparts = groupby_parts(gbs[0]);
   atomic_init(&f.next, 0);
-  for(int t=0; t<st->nlane; t++){
+  for(size_t t=0; t<nt; t++){
     w[t].f = &f;
     w[t].polls = t==0;
     col_error_clear(&w[t].err);
     if( t>0 && pthread_create(&w[t].tid, 0, run_fold_parts, &w[t])==0 ) w[t].started = 1;
   }
   run_fold_parts(&w[0]);
-  for(int t=1; t<st->nlane; t++) if( w[t].started ) pthread_join(w[t].tid, 0);
+  for(size_t t=1; t<nt; t++) if( w[t].started ) pthread_join(w[t].tid, 0);
   /* the first real error wins over the interrupt it caused */
-  for(int t=0; t<st->nlane; t++){
+  for(size_t t=0; t<nt; t++){
     int c = w[t].err.code;
     if( c && (rc==COL_OK || (rc==COL_EINTERRUPT && c!=COL_EINTERRUPT)) ){ *err = w[t].err; rc = c; }
   }
   if( rc==COL_OK && st->stop ) rc = col_error_set(err, COL_EINTERRUPT, "interrupted");
-  if( rc==COL_OK && !radix ) rc = groupby_fold_adopt(gbs, st->nlane, err);
-  free(w); free(gbs);
+  if( rc==COL_OK && !radix ) rc = groupby_fold_adopt(gbs, n, err);
+  free(w);
   return rc;
 }
 
-/* One pass: lanes (nlane > 1, made here; the merged one replaces *gbp) or
-** a single scan into *gbp. */
+/* One pass: lanes (nthread > 1, made here; the merged one replaces *gbp)
+** or a single scan into *gbp. */
 static int run_pass(groupby **gbp, col_dataset *ds, const scan_spec *spec,
-                    const groupby_run_opts *o, int nlane, col_error *err){
+                    const groupby_run_opts *o, int nthread, col_error *err){
   run_state st;
   memset(&st, 0, sizeof(st));
   atomic_init(&st.stop, 0);
   st.ds = ds; st.spec = spec; st.o = o;
-  st.nlane = nlane;
-  st.lanes = calloc((size_t)st.nlane, sizeof(run_lane));
+  st.nthread = st.nlane = nthread;
+  /* Every lane keeps its groups in nthread partitions by hash, so the fold
+  ** keeps nthread threads busy; radix lanes keep 256 partitions. */
+  int radix = nthread>1 && o->radix_after && groupby_radix_ok(*gbp);
+  /* More lanes than threads only where jobs can be handed over, and not
+  ** for radix lanes: theirs aggregate at the fold, each partition from
+  ** every lane's rows, where a lane more cost more than the scan's
+  ** balance gave back (GROUP BY UserID at threads=2, 155-165 -> 163-173
+  ** ms in-process). */
+  st.maxlane = nthread>1 && ds->splittable && !radix ? nthread*RUN_LANES_PER_THREAD : nthread;
+  st.lanes = calloc((size_t)st.maxlane, sizeof(run_lane));
   if( st.lanes==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
   int rc = COL_OK;
-  for(int i=0; i<st.nlane; i++){
+  for(int i=0; i<st.maxlane; i++){
     run_lane *l = &st.lanes[i];
     l->st = &st; l->index = i;
     atomic_init(&l->mem, 0);
     col_error_clear(&l->err);
   }
-  if( st.nlane==1 ){
+  groupby **gbs = 0;
+  int *order = 0;
+  if( st.nthread==1 ){
     st.lanes[0].gb = *gbp;
-    run_lane_scan(&st, &st.lanes[0]);
+    run_lane_scan(&st, &st.lanes[0], 1);
     rc = st.lanes[0].err.code;
     if( rc ) *err = st.lanes[0].err;
     free(st.lanes);
     return rc;
   }
-  /* Every lane keeps its groups in nlane partitions by hash, so the fold
-  ** keeps nlane threads busy; radix lanes keep 256 partitions. */
-  int radix = o->radix_after && groupby_radix_ok(*gbp);
-  groupby_options go = { st.nlane, 0, o->where, 1, 0, groupby_dialect(*gbp),
+  if( st.maxlane>st.nthread && (st.split = col_split_new(st.nthread, st.maxlane))==0 ){
+    free(st.lanes);
+    return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+  }
+  groupby_options go = { st.nthread, 0, o->where, 1, 0, groupby_dialect(*gbp),
                          radix ? o->radix_after : 0, o->radix_repeats, o->slab_pool };
-  for(int i=0; i<st.nlane; i++){
-    if( (rc = groupby_new(o->keys, o->aggs, o->schema, &go, &st.lanes[i].gb, err))!=0 ) goto done;
+  st.go = go;
+  for(int i=0; i<st.nthread; i++){
+    if( (rc = groupby_new(o->keys, o->aggs, o->schema, &st.go, &st.lanes[i].gb, err))!=0 ) goto done;
   }
   pthread_mutex_init(&st.mu, 0);
   pthread_cond_init(&st.done, 0);
-  for(int i=1; i<st.nlane; i++){
+  for(int i=1; i<st.nthread; i++){
     run_lane *l = &st.lanes[i];
     pthread_mutex_lock(&st.mu);
     st.running++;
@@ -260,10 +310,12 @@ static int run_pass(groupby **gbp, col_dataset *ds, const scan_spec *spec,
     }
     l->started = 1;
   }
-  run_lane_scan(&st, &st.lanes[0]);
+  run_thread_lanes(&st, &st.lanes[0], 1);
   run_wait(&st);
   pthread_mutex_destroy(&st.mu);
   pthread_cond_destroy(&st.done);
+  if( st.split ) st.nlane = col_split_lanes(st.split);
+  if( o->lanes_used ) *o->lanes_used = st.nlane;
   /* The first real error wins over the interrupts it caused in other lanes. */
   int bad = -1;
   for(int i=0; i<st.nlane; i++){
@@ -271,32 +323,45 @@ static int run_pass(groupby **gbp, col_dataset *ds, const scan_spec *spec,
     if( c==0 ) continue;
     if( bad<0 || (st.lanes[bad].err.code==COL_EINTERRUPT && c!=COL_EINTERRUPT) ) bad = i;
   }
+  if( bad<0 && st.stop ){
+    bad = 0;
+    col_error_set(&st.lanes[0].err, COL_EINTERRUPT, "interrupted");
+  }
   if( bad>=0 ){
     *err = st.lanes[bad].err;
     rc = err->code;
     goto done;
   }
+  /* the lanes in file order: lane 0 first (its run starts the file) */
+  gbs = calloc((size_t)st.nlane, sizeof(groupby*));
+  order = calloc((size_t)st.nlane, sizeof(int));
+  if( gbs==0 || order==0 ){ rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory"); goto done; }
+  if( st.split ) col_split_order(st.split, order);
+  else for(int i=0; i<st.nlane; i++) order[i] = i;
+  for(int i=0; i<st.nlane; i++) gbs[i] = st.lanes[order[i]].gb;
   /* Radix lanes that held rows back (their partitions made many) finish
   ** a partition at a time, the others widened to as many; lanes that never
   ** did fold as any others. */
   int wide = 0;
-  for(int i=0; i<st.nlane && radix; i++) wide |= groupby_parts(st.lanes[i].gb) > st.nlane;
+  for(int i=0; i<st.nlane && radix; i++) wide |= groupby_parts(gbs[i]) > st.nthread;
   for(int i=0; i<st.nlane && wide; i++){
-    if( (rc = groupby_radix_widen(st.lanes[i].gb, err))!=0 ) goto done;
+    if( (rc = groupby_radix_widen(gbs[i], err))!=0 ) goto done;
   }
-  if( (rc = run_fold_lanes(&st, wide, err))!=0 ) goto done;
+  if( (rc = run_fold_lanes(&st, gbs, st.nlane, wide, err))!=0 ) goto done;
   for(int i=1; i<st.nlane; i++){
-    groupby_free(st.lanes[i].gb);
-    st.lanes[i].gb = 0;
-    atomic_store_explicit(&st.lanes[i].mem, 0, memory_order_relaxed);
+    groupby_free(gbs[i]);
+    st.lanes[order[i]].gb = 0;
+    atomic_store_explicit(&st.lanes[order[i]].mem, 0, memory_order_relaxed);
   }
-  atomic_store_explicit(&st.lanes[0].mem, groupby_memory(st.lanes[0].gb), memory_order_relaxed);
+  atomic_store_explicit(&st.lanes[order[0]].mem, groupby_memory(gbs[0]), memory_order_relaxed);
   if( run_over_limit(&st, err) ){ rc = err->code; goto done; }
   groupby_free(*gbp);
-  *gbp = st.lanes[0].gb;
-  st.lanes[0].gb = 0;
+  *gbp = gbs[0];
+  st.lanes[order[0]].gb = 0;
 done:
   for(int i=0; i<st.nlane; i++) groupby_free(st.lanes[i].gb);
+  free(gbs); free(order);
+  col_split_free(st.split);
   free(st.lanes);
   return rc;
 }

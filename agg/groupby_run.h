@@ -12,8 +12,12 @@
 ** of its own, the caller's thread running lane 0, into a group by of its
 ** own (groupby_options.lane: its groups in o.lanes hash partitions); every
 ** lane decodes and aggregates its own rows, so both halves of the work
-** scale with the threads. Then lanes 1.. are folded into lane 0 in part
-** order, a partition at a time on each of o.lanes threads
+** scale with the threads. Where the dataset can split its jobs while they
+** run (col_dataset.splittable, reader/split.h), a thread whose lane ran
+** out of row groups takes the upper half of those another lane has not
+** started, as a new lane of its own: the threads finish together however
+** the cost of the rows is spread. Then the lanes are folded into lane 0
+** in file order, a partition at a time on each of o.lanes threads
 ** (groupby_fold_part), which keeps groups in first-seen order, and lane 0
 ** replaces *gb. With o.radix_after, lanes of a gb whose rows radix.h can
 ** hold (o.lanes a power of two) split their partitions into 256 once they
@@ -53,6 +57,9 @@ typedef struct groupby_run_opts {
                            ** (groupby_options.radix_after); 0 never */
   int radix_repeats;       /* groupby_options.radix_repeats */
   struct agg_slab_pool *slab_pool; /* groupby_options.slab_pool */
+  int steal_min;           /* a lane out of jobs splits another's that has at
+                           ** least this many not started (0: the default) */
+  int *lanes_used;         /* NULL, or set to the lanes the last pass made */
 } groupby_run_opts;
 
 /* Will groupby_run use lanes for gb over ds? */

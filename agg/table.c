@@ -835,30 +835,43 @@ int agg_table_split(agg_table *const *dsts, uint32_t mask, const agg_table *src,
   return agg_table_rehash_chunks(src, agg_split_chunk, &m, err);
 }
 
-typedef struct agg_find_ctx { const agg_table *t; uint32_t *found; } agg_find_ctx;
+typedef struct agg_find_ctx {
+  const agg_table *const *ts;
+  int nt;
+  uint32_t *found;
+  uint8_t *which;
+} agg_find_ctx;
 
 static int agg_find_chunk(void *ctx, const col_vector *const *keys, uint32_t from,
                           uint32_t n, const uint64_t *hashes, col_error *err){
   agg_find_ctx *f = ctx;
-  const agg_table *t = f->t;
-  int pf = t->nbucket >= (1u<<16);
+  uint32_t *found = f->found + from;
   (void)err;
-  for(uint32_t k=0; k<n; k++){
-    if( pf && k + AGG_PREFETCH < n ){
-      uint32_t at = agg_home(t, hashes[k+AGG_PREFETCH]);
-      __builtin_prefetch(t->wide ? (const void*)&agg_wb(t)[at] : (const void*)&t->buckets[at]);
+  for(int i=0; i<f->nt; i++){
+    const agg_table *t = f->ts[i];
+    if( t->ngroup==0 ) continue;
+    int pf = t->nbucket >= (1u<<16);
+    for(uint32_t k=0; k<n; k++){
+      if( pf && k + AGG_PREFETCH < n ){
+        uint32_t at = agg_home(t, hashes[k+AGG_PREFETCH]);
+        __builtin_prefetch(t->wide ? (const void*)&agg_wb(t)[at] : (const void*)&t->buckets[at]);
+      }
+      if( found[k]!=AGG_EMPTY ) continue;
+      uint32_t bucket;
+      found[k] = t->wide ? agg_wprobe(t, hashes[k], keys, k, cv_tag(keys[0], k), &bucket)
+                         : agg_probe(t, hashes[k], keys, k, &bucket);
+      if( found[k]!=AGG_EMPTY ) f->which[from+k] = (uint8_t)i;
     }
-    if( f->found[from+k]!=AGG_EMPTY ) continue;
-    uint32_t bucket;
-    f->found[from+k] = t->wide ? agg_wprobe(t, hashes[k], keys, k, cv_tag(keys[0], k), &bucket)
-                               : agg_probe(t, hashes[k], keys, k, &bucket);
   }
   return COL_OK;
 }
 
-int agg_table_find_all(const agg_table *t, const agg_table *src, uint32_t *found,
-                       col_error *err){
-  if( t->ngroup==0 ) return COL_OK;
-  agg_find_ctx f = { t, found };
+int agg_table_find_first(const agg_table *const *ts, int nt, const agg_table *src,
+                         uint32_t *found, uint8_t *which, col_error *err){
+  for(uint32_t g=0; g<src->ngroup; g++) found[g] = AGG_EMPTY;
+  int any = 0;
+  for(int i=0; i<nt; i++) any |= ts[i]->ngroup>0;
+  if( !any || nt>256 ) return nt>256 ? col_error_set(err, COL_ERROR, "group_by: too many tables to probe") : COL_OK;
+  agg_find_ctx f = { ts, nt, found, which };
   return agg_table_rehash_chunks(src, agg_find_chunk, &f, err);
 }

@@ -238,11 +238,12 @@ int agg_table_merge(agg_table *dst, const agg_table *src, uint32_t *map,
 int agg_table_split(agg_table *const *dsts, uint32_t mask, const agg_table *src,
                     uint8_t *part, uint32_t *map, col_error *err);
 
-/* For every group of src (same key columns): found[s] gets its slot in t,
-** or AGG_EMPTY when t has no such group; t is only read. Groups of src
-** already found (found[s] != AGG_EMPTY on entry) are skipped. */
-int agg_table_find_all(const agg_table *t, const agg_table *src, uint32_t *found,
-                       col_error *err);
+/* For every group of src (same key columns): the first of ts[0..nt) that
+** has it (nt <= 256): which[s] gets its index and found[s] its slot
+** there, or found[s] = AGG_EMPTY when none has; the tables are only read.
+** src's keys are hashed once for all of them. */
+int agg_table_find_first(const agg_table *const *ts, int nt, const agg_table *src,
+                         uint32_t *found, uint8_t *which, col_error *err);
 
 /* The value slot of k holds, pointing into k. */
 pred_value agg_keycol_value(const agg_keycol *k, uint32_t slot);

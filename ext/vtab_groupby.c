@@ -597,7 +597,7 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
   }
   groupby_run_opts ro = { t->keys, t->aggs, &t->ds->schema, t->filter.where,
                           lanes, o.memory_limit, columnar_probe_interrupted, 0, 0, 0,
-                          t->cc->slab_pool };
+                          t->cc->slab_pool, 0, 0 };
   if( groupby_new(t->keys, t->aggs, &t->ds->schema, &o, &c->gb, &err) ) goto filter_error;
   /* auto: one key and count(*)-like aggregates held whatever the keys (they
   ** gained in every case measured); other shapes only when rows repeat keys */

@@ -54,6 +54,7 @@ struct col_dataset {
   int64_t total_rows;       /* rows in all files, -1 if unknown (CSV) */
   int64_t total_bytes;      /* size of all files */
   int shardable;            /* scans accept scan_spec.nshard>1 */
+  int splittable;           /* ... and scan_spec.split */
   int64_t nparts;           /* units a shard is made of (Parquet: row
                           ** groups of all files), 0 when unknown */
   int row_select;           /* scans accept scan_spec.rows */

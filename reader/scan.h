@@ -35,6 +35,10 @@
 **                    run side by side cover every row once, the parts in
 **                    shard order being file order. Only a dataset with
 **                    col_dataset.shardable set accepts nshard>1.
+**   scan_spec.split  non-NULL (a shardable dataset): the rows of lane
+**                    `shard` of a split (split.h), whose run of row groups
+**                    is claimed one at a time and may shrink while the
+**                    scan runs; nshard is not read.
 **
 ** Rows come out in file order, whatever the thread count.
 */
@@ -117,6 +121,7 @@ typedef struct scan_spec {
   int threads;            /* 0/1: serial */
   int batch_size;         /* 0: reader's default (2048) */
   int shard, nshard;      /* nshard<=1: every row */
+  struct col_split *split;  /* NULL, or the split shard is a lane of */
   const int64_t *rows;    /* NULL: every row; else nrows rows, ascending */
   int64_t nrows;
   const uint8_t *raw;     /* NULL, or nproj flags: see the header comment */

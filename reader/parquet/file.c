@@ -81,15 +81,17 @@ int pq_file_view(const pq_file *f, int64_t off, size_t n, uint32_t *faulted,
 }
 
 /* Record what identifies the file's contents now; 1 when that differs
-** from the last record. */
+** from the last record. Atomic: the lanes of a group by open their scans,
+** each checking the file, side by side (a change seen by any one of them
+** moves gen on). */
 static int file_seen(pq_file *f, const struct stat *st){
-  int changed = f->seen_size!=(int64_t)st->st_size || f->seen_ino!=(uint64_t)st->st_ino
-             || f->seen_ctime_s!=(int64_t)st->st_ctim.tv_sec
-             || f->seen_ctime_ns!=(int64_t)st->st_ctim.tv_nsec;
-  f->seen_size = (int64_t)st->st_size;
-  f->seen_ino = (uint64_t)st->st_ino;
-  f->seen_ctime_s = (int64_t)st->st_ctim.tv_sec;
-  f->seen_ctime_ns = (int64_t)st->st_ctim.tv_nsec;
+  int changed = 0;
+  changed |= __atomic_exchange_n(&f->seen_size, (int64_t)st->st_size, __ATOMIC_RELAXED)!=(int64_t)st->st_size;
+  changed |= __atomic_exchange_n(&f->seen_ino, (uint64_t)st->st_ino, __ATOMIC_RELAXED)!=(uint64_t)st->st_ino;
+  changed |= __atomic_exchange_n(&f->seen_ctime_s, (int64_t)st->st_ctim.tv_sec, __ATOMIC_RELAXED)
+             !=(int64_t)st->st_ctim.tv_sec;
+  changed |= __atomic_exchange_n(&f->seen_ctime_ns, (int64_t)st->st_ctim.tv_nsec, __ATOMIC_RELAXED)
+             !=(int64_t)st->st_ctim.tv_nsec;
   return changed;
 }
 

@@ -14,6 +14,7 @@
 #include "parquet.h"
 #include "rowgroup.h"
 #include "summary.h"
+#include "../split.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +69,7 @@ struct pq_scan {
   pq_job *jobs;              /* every row group of every file, in order */
   int njob;
   int next;                  /* next job (serial) */
+  int cur_job;               /* the job cur holds */
   pq_rg_data cur;            /* row group being emitted */
   int have_cur;
   int64_t off;               /* next row of cur to emit */
@@ -314,6 +316,7 @@ int pq_dataset_open(const char *spec, const pq_options *opt, col_dataset **out, 
     ds->base.total_bytes += ds->files[i]->size;
   }
   ds->base.shardable = 1;
+  ds->base.splittable = 1;
   ds->base.row_select = 1;
   const pq_schema *s = &ds->schemas[0];
   int ncol = s->nfield + (opt->filename_column ? 1 : 0);
@@ -520,7 +523,7 @@ static int scan_next(batch_source *bs, col_batch **out){
       sc->batch.sel = sel;
       sc->batch.ncols = sc->spec.nproj;
       sc->batch.cols = sc->cols;
-      sc->batch.first_row = sc->jobs[sc->next-1].row0 + off;
+      sc->batch.first_row = sc->jobs[sc->cur_job].row0 + off;
       sc->emitted += nsel;
       sc->base.stats.rows_returned += nsel;
       *out = &sc->batch;
@@ -528,9 +531,16 @@ static int scan_next(batch_source *bs, col_batch **out){
     }
     /* Next row group. */
     if( sc->have_cur ){ pq_rg_free(&sc->cur); sc->have_cur = 0; }
-    if( sc->next >= sc->njob ) return COL_OK;
     if( sc->spec.max_rows>0 && sc->emitted >= sc->spec.max_rows ) return COL_OK;
-    int j = sc->next++;
+    int j;
+    if( sc->spec.split ){
+      /* a lane's jobs: claimed one at a time, as others may take the rest */
+      if( (j = col_split_claim(sc->spec.split, sc->spec.shard))<0 ) return COL_OK;
+    }else{
+      if( sc->next >= sc->njob ) return COL_OK;
+      j = sc->next++;
+    }
+    sc->cur_job = j;
     /* Workers start with the second row group, so a query that stops early
     ** (LIMIT, EXISTS) never pays for row groups read ahead. */
     if( j==1 && sc->want_threads>0 ) sc->pf = prefetch_start(sc, sc->want_threads, 1);
@@ -655,7 +665,21 @@ static int scan_open(col_dataset *d, const scan_spec *spec, batch_source **out, 
       sc->njob++;
     }
   }
-  if( spec->nshard>1 ) keep_shard(sc, spec->shard, spec->nshard);
+  if( spec->split ){
+    int64_t *rows = malloc(((size_t)sc->njob + 1) * sizeof(int64_t));
+    if( rows==0 ){ scan_close(&sc->base); return col_error_set(err, COL_ENOMEM, "out of memory"); }
+    for(int j=0; j<sc->njob; j++){
+      rows[j] = ds->files[sc->jobs[j].file]->meta.row_groups[sc->jobs[j].rg].num_rows;
+    }
+    int bad = col_split_jobs(spec->split, sc->njob, rows);
+    free(rows);
+    if( bad ){
+      scan_close(&sc->base);
+      return col_error_set(err, COL_ERROR, "parallel scan: lanes disagree on the row groups to read");
+    }
+  }else if( spec->nshard>1 ){
+    keep_shard(sc, spec->shard, spec->nshard);
+  }
   sc->base.stats.files = ds->nfile;
   int threads = spec->threads;
   if( threads > sc->njob ) threads = sc->njob;
