@@ -9,6 +9,8 @@
  *   3. group_by: bench/queries-groupby.sql vs SQLite's GROUP BY over our parquet table vs native vs
  *      DuckDB, answers checked against DuckDB's.
  *   4. group_by keys that are date functions of the TIMESTAMP column, over every row, the same way.
+ *   5. group_by lanes over a file whose row groups cost unequal amounts (skew.parquet, made here by
+ *      DuckDB: the first half's keys are long strings, the second half's one value).
  *
  * Environment (run.sh sets the paths):
  *   BENCH_DIR     folder with hits.parquet and hits.sqlite          (required)
@@ -18,7 +20,7 @@
  *   TRIES         hot runs per measurement (default 3)
  *   TIMEOUT       seconds allowed per SQLite run (default 120); a run that exceeds it prints '>120'
  *   SLOW          seconds; a SQLite run slower than this is not repeated (default 5)
- *   SECTIONS      which sections to run (default 1,2,3,4)
+ *   SECTIONS      which sections to run (default 1,2,3,4,5)
  *   ONLY          ClickBench query numbers to run in sections 2 and 3 (e.g. 8,9,37-43; default all),
  *                 and the N of TN in section 4
  *   SQLITE3       sqlite3 binary (default sqlite3)
@@ -42,7 +44,7 @@ const SHARED = env.SHARED_BENCH || path.join(repo, '../shared/bench');
 const TRIES = +(env.TRIES || 3);
 const TIMEOUT = +(env.TIMEOUT || 120);
 const SLOW = +(env.SLOW || 5);
-const SECTIONS = new Set((env.SECTIONS || '1,2,3,4').split(',').map(Number));
+const SECTIONS = new Set((env.SECTIONS || '1,2,3,4,5').split(',').map(Number));
 const SQLITE3 = env.SQLITE3 || 'sqlite3';
 const ONLY = env.ONLY ? parseList(env.ONLY) : null;
 
@@ -416,6 +418,46 @@ if (SECTIONS.has(4)) {
   say('#  ' + summary('sql/pq / gb', rs, (r) => r.v >= 20 && r.bound !== '<', '>= 20x'));
   say('#  ' + summary('gb/duck t1', r1s, (r) => r.v <= 1.5, '<= 1.5x') + '; ' + summary('gb/duck t2', r2s, (r) => r.v <= 1.5, '<= 1.5x'));
   for (const t of TK) if (!ONLY || ONLY.has(+t.q.slice(1))) say(`#  ${t.q}: ${t.sql}`);
+}
+
+if (SECTIONS.has(5)) {
+  say('');
+  say('## 5. group_by lanes over unequal row groups (issue 4): skew.parquet, 8M rows in row groups of 100k; rows 0-4M');
+  say('#  group 150k distinct 64-byte strings, rows 4M-8M are all one value, so the first half of the row groups costs');
+  say('#  nearly all the work. Lanes split by rows alone left one thread idle; lanes that take over each other\'s');
+  say('#  row groups finish together. t2/t1 = gb t1 / gb t2 (the speedup of a second thread)');
+  const SKEW = path.join(DIR, 'skew.parquet');
+  if (!fs.existsSync(SKEW)) {
+    process.stderr.write('bench: writing skew.parquet\n');
+    await con.run(`COPY (SELECT i, CASE WHEN i < 4000000 THEN md5((i % 50000)::VARCHAR) || md5((i % 3)::VARCHAR) ELSE 'x' END AS k, i % 100 AS v
+      FROM range(8000000) t(i)) TO ${sqlStr(SKEW + '.tmp')} (FORMAT parquet, ROW_GROUP_SIZE 100000, COMPRESSION zstd)`);
+    fs.renameSync(SKEW + '.tmp', SKEW);
+  }
+  await con.run(`CREATE OR REPLACE VIEW skew AS SELECT * FROM read_parquet(${sqlStr(SKEW)})`);
+  const SK = [
+    { q: 'S1', keys: 'k', aggs: 'count(*) AS c, sum(v) AS s', tail: 'ORDER BY c DESC, k LIMIT 10',
+      sql: 'SELECT k, count(*) AS c, sum(v) AS s FROM skew GROUP BY k ORDER BY c DESC, k LIMIT 10' },
+    { q: 'S2', keys: 'k, v % 4 AS m', aggs: 'count(*) AS c, max(i) AS x', tail: 'ORDER BY c DESC, k, m LIMIT 10',
+      sql: 'SELECT k, v % 4 AS m, count(*) AS c, max(i) AS x FROM skew GROUP BY k, m ORDER BY c DESC, k, m LIMIT 10' },
+  ];
+  const rows = [], r1s = [], r2s = [];
+  for (const t of SK) {
+    process.stderr.write(`bench: group_by ${t.q}\n`);
+    const gbsql = (th) => `CREATE VIRTUAL TABLE temp.g USING group_by(${sqlStr(SKEW)}, threads=${th}, keys=${sqlStr(t.keys)}, aggregates=${sqlStr(t.aggs)}); SELECT * FROM g ${t.tail};`;
+    const g1 = runSqlite({ timed: gbsql(1), post: 'DROP TABLE temp.g;' });
+    const g2 = runSqlite({ timed: gbsql(2), post: 'DROP TABLE temp.g;' });
+    const sp = runSqlite({ pre: `CREATE VIRTUAL TABLE temp.skew USING parquet(${sqlStr(SKEW)}, threads=2);`, timed: t.sql + ';' });
+    const d1 = await runDuck(t.sql, 1), d2 = await runDuck(t.sql, 2);
+    for (const [name, m] of [['gb t1', g1], ['gb t2', g2], ['sql/pq', sp], ['duck t1', d1], ['duck t2', d2]]) if (m && m.err) problems.push(`${t.q}: ${name}: ${m.err}`);
+    const x1 = ratio(g1, d1), x2 = ratio(g2, d2);
+    r1s.push(x1); r2s.push(x2);
+    const chk = check(g2, d1, true);
+    if (!['=', '~', 't'].includes(chk)) problems.push(`${t.q}: group_by vs DuckDB: ${chk}`);
+    rows.push([t.q, fmtT(g1), fmtT(g2), fmtR(ratio(g1, g2)), fmtT(sp), fmtT(d1), fmtT(d2), fmtR(ratio(sp, g2)), fmtR(x1), fmtR(x2), g2.rows ? g2.rows.length : '-', chk]);
+  }
+  table(['query', 'gb t1', 'gb t2', 't2/t1', 'sql/pq', 'duck t1', 'duck t2', 'sql/pq / gb', 'gb/duck t1', 'gb/duck t2', 'rows', 'chk'], rows);
+  say('#  ' + summary('gb/duck t1', r1s, (r) => r.v <= 1.5, '<= 1.5x') + '; ' + summary('gb/duck t2', r2s, (r) => r.v <= 1.5, '<= 1.5x'));
+  for (const t of SK) say(`#  ${t.q}: ${t.sql}`);
 }
 
 say('');

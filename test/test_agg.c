@@ -497,7 +497,7 @@ static void test_spare_buckets(void){
 ** INTEGERs across doublings, NULL beside the INTEGER whose hash word is
 ** NULL's, REALs equal to INTEGER groups and one whose bits are an
 ** INTEGER's hash word, and a TEXT key midway that narrows the buckets
-** (later rows then probe 8-byte ones). Merging and find_all too. */
+** (later rows then probe 8-byte ones). Merging and agg_table_find_first too. */
 static void test_wide_buckets(void){
   enum { N = 200000, B = 2048 };
   tv_pool pl = {0};
@@ -587,10 +587,23 @@ static void test_wide_buckets(void){
     uint32_t *found = tv_alloc(&pl, (tb.ngroup+1)*sizeof(uint32_t));
     CHECK(agg_table_merge(&tc, &tb, map, &err)==COL_OK);
     CHECK_EQ_INT(tc.ngroup, tb.ngroup);
-    for(uint32_t g=0; g<tb.ngroup; g++){ bad += map[g]!=g; found[g] = AGG_EMPTY; }
-    CHECK(agg_table_find_all(&tc, &ta, found, &err)==COL_OK);
-    for(uint32_t g=0; g<ta.ngroup; g++) bad += found[g]!=g;
+    for(uint32_t g=0; g<tb.ngroup; g++) bad += map[g]!=g;
+    uint8_t *which = tv_alloc(&pl, tb.ngroup+1);
+    const agg_table *one[1] = { &tc };
+    CHECK(agg_table_find_first(one, 1, &ta, found, which, &err)==COL_OK);
+    for(uint32_t g=0; g<ta.ngroup; g++) bad += found[g]!=g || which[g]!=0;
     CHECK_EQ_INT(bad, 0);
+    /* several tables: each group is named in the first that has it (an
+    ** empty one skipped, the narrow tb before the exact tc) */
+    agg_table te; CHECK(agg_table_init(&te, 1)==0);
+    const agg_table *three[3] = { &te, &tb, &tc };
+    CHECK(agg_table_find_first(three, 3, &ta, found, which, &err)==COL_OK);
+    for(uint32_t g=0; g<ta.ngroup; g++) bad += found[g]!=g || which[g]!=1;
+    const agg_table *none[2] = { &te, &te };
+    CHECK(agg_table_find_first(none, 2, &ta, found, which, &err)==COL_OK);
+    for(uint32_t g=0; g<ta.ngroup; g++) bad += found[g]!=AGG_EMPTY;
+    CHECK_EQ_INT(bad, 0);
+    agg_table_free(&te);
     CHECK(agg_table_footprint(&tb) >= (uint64_t)tb.nbucket*(tb.wide ? 16 : 8));
     agg_table_free(&ta); agg_table_free(&tb); agg_table_free(&tc);
   }
