@@ -41,32 +41,40 @@ void col_split_free(col_split *s){
   free(s);
 }
 
+void col_split_divide(const int64_t *rows, int njob, int nrun, int *start){
+  int64_t total = 0, before = 0;
+  for(int j=0; j<njob; j++) total += rows[j] > 0 ? rows[j] : 0;
+  int run = 0;
+  start[0] = 0;
+  for(int j=0; j<njob; j++){
+    int64_t r = rows[j] > 0 ? rows[j] : 0;
+    int64_t mid = before + r/2;
+    before += r;
+    int part = total>0 ? (int)((double)mid * nrun / (double)total) : 0;
+    if( part>=nrun ) part = nrun - 1;
+    while( run<part ) start[++run] = j;
+  }
+  while( run<nrun ) start[++run] = njob;
+}
+
 int col_split_jobs(col_split *s, int njob, const int64_t *rows){
   pthread_mutex_lock(&s->mu);
   int rc = 0;
   if( s->njob>=0 ){
     rc = s->njob==njob ? 0 : -1;
   }else{
-    /* the starting runs as scan_spec.nshard makes them: by the job a
-    ** run's share of the rows ends in */
-    int64_t total = 0, before = 0;
-    for(int j=0; j<njob; j++) total += rows[j] > 0 ? rows[j] : 0;
-    int lane = 0;
-    s->run[0].start = 0;
-    for(int j=0; j<njob; j++){
-      int64_t r = rows[j] > 0 ? rows[j] : 0;
-      int64_t mid = before + r/2;
-      before += r;
-      int part = total>0 ? (int)((double)mid * s->nstart / (double)total) : 0;
-      if( part>=s->nstart ) part = s->nstart - 1;
-      while( lane<part ){ s->run[lane].end = j; s->run[++lane].start = j; }
+    int *start = malloc(((size_t)s->nstart + 1) * sizeof(int));
+    if( start==0 ){
+      rc = -1;
+    }else{
+      col_split_divide(rows, njob, s->nstart, start);
+      for(int l=0; l<s->nstart; l++){
+        s->run[l].start = s->run[l].next = start[l];
+        s->run[l].end = start[l+1];
+      }
+      free(start);
+      s->njob = njob;
     }
-    while( lane<s->nstart-1 ){ s->run[lane].end = njob; s->run[++lane].start = njob; }
-    s->run[lane].end = njob;
-    for(int l=0; l<s->nstart; l++) s->run[l].next = s->run[l].start;
-    /* lanes stolen before now (none: a lane steals once its scan, which
-    ** called this first, ran dry) */
-    s->njob = njob;
   }
   pthread_mutex_unlock(&s->mu);
   return rc;

@@ -34,11 +34,17 @@ typedef struct col_split col_split;
 col_split *col_split_new(int nlane, int maxlane);
 void col_split_free(col_split *s);
 
+/* Contiguous runs of jobs 0..njob (rows[j] rows in job j) holding about
+** equal numbers of rows, for nrun lanes or shards: run r is jobs
+** start[r]..start[r+1]-1 (start has nrun+1 entries; a run may be empty).
+** A job goes to the run its middle row falls in. */
+void col_split_divide(const int64_t *rows, int njob, int nrun, int *start);
+
 /* The jobs every lane's scan will claim from: njob of them, rows[j] rows
 ** in job j. The first call divides them into the starting lanes' runs of
 ** about equal rows (a job goes to the run its middle row falls in); later
-** calls must name as many jobs. Returns 0, or -1 when njob differs from
-** the first call's. */
+** calls must name as many jobs (col_split_divide). Returns 0, or -1 when
+** njob differs from the first call's. */
 int col_split_jobs(col_split *s, int njob, const int64_t *rows);
 
 /* The next job of lane `lane` (an index into the jobs of col_split_jobs),

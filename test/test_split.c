@@ -68,6 +68,32 @@ static void test_split_starting_runs(void){
   CHECK(col_split_new(3, 2)==0);
 }
 
+/* The runs a dataset's jobs start in, as shards (scan_spec.nshard) and a
+** split's starting lanes both take them. */
+static void test_split_divide(void){
+  int start[8];
+  int64_t even[6] = { 10, 10, 10, 10, 10, 10 };
+  col_split_divide(even, 6, 3, start);
+  CHECK_EQ_INT(start[0], 0); CHECK_EQ_INT(start[1], 2);
+  CHECK_EQ_INT(start[2], 4); CHECK_EQ_INT(start[3], 6);
+  /* a job goes where its middle row falls: the big first job alone */
+  int64_t uneven[5] = { 1000, 10, 10, 10, 1000 };
+  col_split_divide(uneven, 5, 3, start);
+  CHECK_EQ_INT(start[1], 1); CHECK_EQ_INT(start[2], 4); CHECK_EQ_INT(start[3], 5);
+  /* more runs than jobs: some runs empty, the jobs still in order */
+  int64_t two[2] = { 5, 5 };
+  col_split_divide(two, 2, 5, start);
+  int total = 0;
+  for(int r=0; r<5; r++){ CHECK(start[r] <= start[r+1]); total += start[r+1] - start[r]; }
+  CHECK_EQ_INT(start[0], 0); CHECK_EQ_INT(start[5], 2); CHECK_EQ_INT(total, 2);
+  /* no jobs; jobs of no rows (a run may be empty, every job is in one) */
+  col_split_divide(two, 0, 3, start);
+  CHECK_EQ_INT(start[0], 0); CHECK_EQ_INT(start[3], 0);
+  int64_t none[3] = { 0, 0, -1 };
+  col_split_divide(none, 3, 2, start);
+  CHECK_EQ_INT(start[0], 0); CHECK_EQ_INT(start[2], 3);
+}
+
 /* Threads that claim jobs and, out of them, steal: every job is claimed
 ** once, each lane's jobs are one ascending run, and the lanes in
 ** col_split_order cover the jobs in order. */
@@ -259,6 +285,7 @@ static void test_groupby_lanes_steal(void){
 
 int main(void){
   RUN(test_split_starting_runs);
+  RUN(test_split_divide);
   RUN(test_split_threads);
   RUN(test_groupby_lanes_steal);
   return unit_report("split");

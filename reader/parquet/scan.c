@@ -573,24 +573,27 @@ static void scan_close(batch_source *bs){
 
 static const batch_source_methods pq_scan_methods = { scan_next, scan_close };
 
+/* rows[j] = the rows of job j. */
+static void pq_job_rows(const pq_scan *sc, int64_t *rows){
+  for(int j=0; j<sc->njob; j++){
+    rows[j] = sc->ds->files[sc->jobs[j].file]->meta.row_groups[sc->jobs[j].rg].num_rows;
+  }
+}
+
 /* Keep the jobs of part `shard` of nshard: contiguous runs of row groups
-** holding about equal numbers of rows (a row group belongs to the part its
-** middle row falls in), so the parts in order are file order. */
-static void keep_shard(pq_scan *sc, int shard, int nshard){
-  int64_t total = 0, before = 0;
-  for(int j=0; j<sc->njob; j++){
-    total += sc->ds->files[sc->jobs[j].file]->meta.row_groups[sc->jobs[j].rg].num_rows;
-  }
-  int n = 0;
-  for(int j=0; j<sc->njob; j++){
-    int64_t rows = sc->ds->files[sc->jobs[j].file]->meta.row_groups[sc->jobs[j].rg].num_rows;
-    int64_t mid = before + rows/2;
-    before += rows;
-    int part = total>0 ? (int)((double)mid * nshard / (double)total) : 0;
-    if( part>=nshard ) part = nshard - 1;
-    if( part==shard ) sc->jobs[n++] = sc->jobs[j];
-  }
+** holding about equal numbers of rows (col_split_divide), so the parts in
+** order are file order. 0, or -1 when out of memory. */
+static int keep_shard(pq_scan *sc, int shard, int nshard){
+  int64_t *rows = malloc(((size_t)sc->njob + 1) * sizeof(int64_t));
+  int *start = malloc(((size_t)nshard + 1) * sizeof(int));
+  if( rows==0 || start==0 ){ free(rows); free(start); return -1; }
+  pq_job_rows(sc, rows);
+  col_split_divide(rows, sc->njob, nshard, start);
+  int from = start[shard], n = start[shard+1] - from;
+  memmove(sc->jobs, sc->jobs + from, (size_t)n * sizeof(pq_job));
   sc->njob = n;
+  free(rows); free(start);
+  return 0;
 }
 
 static int scan_open(col_dataset *d, const scan_spec *spec, batch_source **out, col_error *err){
@@ -668,17 +671,16 @@ static int scan_open(col_dataset *d, const scan_spec *spec, batch_source **out, 
   if( spec->split ){
     int64_t *rows = malloc(((size_t)sc->njob + 1) * sizeof(int64_t));
     if( rows==0 ){ scan_close(&sc->base); return col_error_set(err, COL_ENOMEM, "out of memory"); }
-    for(int j=0; j<sc->njob; j++){
-      rows[j] = ds->files[sc->jobs[j].file]->meta.row_groups[sc->jobs[j].rg].num_rows;
-    }
+    pq_job_rows(sc, rows);
     int bad = col_split_jobs(spec->split, sc->njob, rows);
     free(rows);
     if( bad ){
       scan_close(&sc->base);
-      return col_error_set(err, COL_ERROR, "parallel scan: lanes disagree on the row groups to read");
+      return col_error_set(err, COL_ERROR, "parallel scan: lanes disagree on the row groups to read, or out of memory");
     }
-  }else if( spec->nshard>1 ){
-    keep_shard(sc, spec->shard, spec->nshard);
+  }else if( spec->nshard>1 && keep_shard(sc, spec->shard, spec->nshard) ){
+    scan_close(&sc->base);
+    return col_error_set(err, COL_ENOMEM, "out of memory");
   }
   sc->base.stats.files = ds->nfile;
   int threads = spec->threads;
