@@ -747,11 +747,12 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
   gb->radix_ok = gb_radix_eligible(gb, schema);
   /* radix lanes split their partitions into GB_RADIX_PARTS: a divisor */
   if( gb->nthread==1 || !gb->radix_ok || (gb->nthread & (gb->nthread-1)) ) gb->radix_after = 0;
-  if( gb->radix_after ){
+  if( gb->radix_after || (gb->lane && gb->nthread>1) ){
     /* a radix lane's partitions double their way up to radix_after groups
     ** before they split: carved as well, not malloc'd and copied into
     ** fresh 4 KiB pages each time. At t2, in-process: GROUP BY UserID's
-    ** page faults 15K -> 5K per 6 runs, min 205-223 -> 199-208 ms */
+    ** page faults 15K -> 5K per 6 runs, min 205-223 -> 199-208 ms. Every
+    ** lane's tables likewise */
     if( (gb->zone = agg_zone_new(gb->slab_pool))==0 ) goto oom;
     for(int i=0; i<gb->nparts; i++) gb_part_zone(gb, &gb->parts[i]);
   }
