@@ -219,7 +219,7 @@ static void gb_part_zone(groupby *gb, gb_part *p){
 
 /* Free p's row scratch (gb_part_scratch makes it again on demand). */
 static void gb_part_scratch_free(gb_part *p){
-  free(p->rows); free(p->gid); free(p->rows2); free(p->gid2);
+  agg_mem_free(p->rows); agg_mem_free(p->gid); agg_mem_free(p->rows2); agg_mem_free(p->gid2);
   p->rows = p->gid = p->rows2 = p->gid2 = 0;
   p->cap = 0;
 }
@@ -267,8 +267,8 @@ static void gb_part_free(groupby *gb, gb_part *p){
   }
   free(p->states); agg_mem_free(p->first_row);
   gb_part_scratch_free(p);
-  free(p->dc_slot);
-  free(p->dd_hash); free(p->dd_rep);
+  agg_mem_free(p->dc_slot);
+  agg_mem_free(p->dd_hash); agg_mem_free(p->dd_rep);
   for(int b=0; b<gb->nbase; b++){
     if( p->lsum ) agg_mem_free(p->lsum[b]);
     if( p->lcnt ) agg_mem_free(p->lcnt[b]);
@@ -817,12 +817,16 @@ static void gb_rows_iota(gb_part *p, uint32_t n){
   if( n>p->iota ) p->iota = n;
 }
 
+/* A partition's scratch arrays come from its table's zone where it has
+** one (a lane's): slabs the connection's queries before wrote, not fresh
+** pages for every lane of every query (agg_mem_realloc otherwise). */
 static int gb_part_scratch(gb_part *p, uint32_t n){
   if( n<=p->cap ) return 0;
-  uint32_t *a = realloc(p->rows, (size_t)n*4); if( a ) p->rows = a;
-  uint32_t *b = realloc(p->gid, (size_t)n*4); if( b ) p->gid = b;
-  uint32_t *c = realloc(p->rows2, (size_t)n*4); if( c ) p->rows2 = c;
-  uint32_t *d = realloc(p->gid2, (size_t)n*4); if( d ) p->gid2 = d;
+  agg_zone *z = p->table.zone;
+  uint32_t *a = agg_zone_realloc(z, p->rows, (size_t)n*4); if( a ) p->rows = a;
+  uint32_t *b = agg_zone_realloc(z, p->gid, (size_t)n*4); if( b ) p->gid = b;
+  uint32_t *c = agg_zone_realloc(z, p->rows2, (size_t)n*4); if( c ) p->rows2 = c;
+  uint32_t *d = agg_zone_realloc(z, p->gid2, (size_t)n*4); if( d ) p->gid2 = d;
   if( !a || !b || !c || !d ) return -1;
   p->cap = n;
   return 0;
@@ -849,9 +853,9 @@ static int64_t gb_part_dedup(gb_part *p, const col_vector *v, const uint64_t *ha
   uint32_t cap = 64;
   while( cap < 2*n ) cap *= 2;
   if( cap > p->dd_cap ){
-    uint64_t *h = realloc(p->dd_hash, (size_t)cap*8);
+    uint64_t *h = agg_zone_realloc(p->table.zone, p->dd_hash, (size_t)cap*8);
     if( h ) p->dd_hash = h;
-    uint32_t *r = realloc(p->dd_rep, (size_t)cap*4);
+    uint32_t *r = agg_zone_realloc(p->table.zone, p->dd_rep, (size_t)cap*4);
     if( r ) p->dd_rep = r;
     if( !h || !r ) return -1;
     p->dd_cap = cap;
@@ -900,7 +904,7 @@ static inline int gb_row_combination(const col_vector **kv, int nk, uint32_t r, 
 static int gb_memo_reserve(gb_part *p, uint32_t from, uint32_t n){
   if( n>p->dc_cap ){
     uint32_t cap = n > 2*p->dc_cap ? n : 2*p->dc_cap;
-    uint32_t *c = realloc(p->dc_slot, (size_t)cap*4);
+    uint32_t *c = agg_zone_realloc(p->table.zone, p->dc_slot, (size_t)cap*4);
     if( c==0 ) return -1;
     p->dc_slot = c; p->dc_cap = cap;
   }
