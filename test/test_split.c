@@ -253,6 +253,8 @@ static void test_groupby_lanes_steal(void){
     { "id % 300", "count(*), sum(v), group_concat(k5)" },
     { "filename, v % 3", "count(*), min(k5), max(id)" },
     { "", "count(*), sum(id), group_concat(v, '')" },
+    { "k5", "group_concat(id, ',' ORDER BY v DESC), min(v ORDER BY id), count(*)" },
+    { "v % 5", "group_concat(k5 ORDER BY half_null, id DESC), sum(id)" },
   };
   int stole = 0;
   for(size_t c=0; ds && c<sizeof(cases)/sizeof(cases[0]); c++){
