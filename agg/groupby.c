@@ -2027,6 +2027,7 @@ int groupby_fold_part(groupby **lanes, int nlane, int part, col_error *err){
       rc = agg_table_find_first(ts, i, &s->table, found, which, err);
       for(uint32_t g=0; g<ns && rc==COL_OK; g++) keep[g] = found[g]==AGG_EMPTY;
       for(int k=0; k<i && rc==COL_OK; k++){
+        if( ts[k]->ngroup==0 ) continue;   /* named no group */
         uint32_t hits = 0;
         for(uint32_t g=0; g<ns; g++){
           int here = found[g]!=AGG_EMPTY && which[g]==k;

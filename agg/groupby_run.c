@@ -255,8 +255,6 @@ static int run_pass(groupby **gbp, col_dataset *ds, const scan_spec *spec,
   atomic_init(&st.stop, 0);
   st.ds = ds; st.spec = spec; st.o = o;
   st.nthread = st.nlane = nthread;
-  /* Every lane keeps its groups in nthread partitions by hash, so the fold
-  ** keeps nthread threads busy; radix lanes keep 256 partitions. */
   int radix = nthread>1 && o->radix_after && groupby_radix_ok(*gbp);
   /* More lanes than threads only where jobs can be handed over, and not
   ** for radix lanes: theirs aggregate at the fold, each partition from
@@ -287,9 +285,10 @@ static int run_pass(groupby **gbp, col_dataset *ds, const scan_spec *spec,
     free(st.lanes);
     return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
   }
-  groupby_options go = { st.nthread, 0, o->where, 1, 0, groupby_dialect(*gbp),
-                         radix ? o->radix_after : 0, o->radix_repeats, o->slab_pool };
-  st.go = go;
+  /* Every lane keeps its groups in nthread partitions by hash, so the fold
+  ** keeps nthread threads busy; radix lanes keep 256 partitions. */
+  st.go = (groupby_options){ st.nthread, 0, o->where, 1, 0, groupby_dialect(*gbp),
+                             radix ? o->radix_after : 0, o->radix_repeats, o->slab_pool };
   for(int i=0; i<st.nthread; i++){
     if( (rc = groupby_new(o->keys, o->aggs, o->schema, &st.go, &st.lanes[i].gb, err))!=0 ) goto done;
   }
