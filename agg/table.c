@@ -868,10 +868,11 @@ static int agg_find_chunk(void *ctx, const col_vector *const *keys, uint32_t fro
 
 int agg_table_find_first(const agg_table *const *ts, int nt, const agg_table *src,
                          uint32_t *found, uint8_t *which, col_error *err){
+  if( nt>256 ) return col_error_set(err, COL_ERROR, "group_by: too many tables to probe");
   for(uint32_t g=0; g<src->ngroup; g++) found[g] = AGG_EMPTY;
   int any = 0;
   for(int i=0; i<nt; i++) any |= ts[i]->ngroup>0;
-  if( !any || nt>256 ) return nt>256 ? col_error_set(err, COL_ERROR, "group_by: too many tables to probe") : COL_OK;
+  if( !any ) return COL_OK;   /* nothing to hash src's keys for */
   agg_find_ctx f = { ts, nt, found, which };
   return agg_table_rehash_chunks(src, agg_find_chunk, &f, err);
 }

@@ -573,21 +573,22 @@ static void scan_close(batch_source *bs){
 
 static const batch_source_methods pq_scan_methods = { scan_next, scan_close };
 
-/* rows[j] = the rows of job j. */
-static void pq_job_rows(const pq_scan *sc, int64_t *rows){
-  for(int j=0; j<sc->njob; j++){
+/* The rows of each job, malloc'd; NULL when out of memory. */
+static int64_t *pq_job_rows(const pq_scan *sc){
+  int64_t *rows = malloc(((size_t)sc->njob + 1) * sizeof(int64_t));
+  for(int j=0; rows && j<sc->njob; j++){
     rows[j] = sc->ds->files[sc->jobs[j].file]->meta.row_groups[sc->jobs[j].rg].num_rows;
   }
+  return rows;
 }
 
 /* Keep the jobs of part `shard` of nshard: contiguous runs of row groups
 ** holding about equal numbers of rows (col_split_divide), so the parts in
 ** order are file order. 0, or -1 when out of memory. */
 static int keep_shard(pq_scan *sc, int shard, int nshard){
-  int64_t *rows = malloc(((size_t)sc->njob + 1) * sizeof(int64_t));
+  int64_t *rows = pq_job_rows(sc);
   int *start = malloc(((size_t)nshard + 1) * sizeof(int));
   if( rows==0 || start==0 ){ free(rows); free(start); return -1; }
-  pq_job_rows(sc, rows);
   col_split_divide(rows, sc->njob, nshard, start);
   int from = start[shard], n = start[shard+1] - from;
   memmove(sc->jobs, sc->jobs + from, (size_t)n * sizeof(pq_job));
@@ -669,9 +670,8 @@ static int scan_open(col_dataset *d, const scan_spec *spec, batch_source **out, 
     }
   }
   if( spec->split ){
-    int64_t *rows = malloc(((size_t)sc->njob + 1) * sizeof(int64_t));
+    int64_t *rows = pq_job_rows(sc);
     if( rows==0 ){ scan_close(&sc->base); return col_error_set(err, COL_ENOMEM, "out of memory"); }
-    pq_job_rows(sc, rows);
     int bad = col_split_jobs(spec->split, sc->njob, rows);
     free(rows);
     if( bad ){
