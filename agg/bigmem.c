@@ -133,15 +133,24 @@ void *agg_mem_realloc(void *p, size_t n){
 
 /* A mapped result is zero past old whichever way it came: grown in place
 ** or moved by mremap (the kernel's fresh pages), or a malloc'd block
-** copied into a fresh mapping; so is a carved one (a zone's bytes are
-** never handed out twice). Only a malloc'd result is cleared. Clearing
-** the fresh mapping a malloc'd block had grown into faulted in all of it
-** at once, reserve included: GROUP BY UserID's aggregate states, reserved
-** per radix partition, took 38% of that query's page faults. */
+** copied into a fresh mapping; so is a carved one, whose zone clears all
+** of it when its chunk held another query's bytes. Only a malloc'd result
+** is cleared, and in a carved block copied out, what it held past old:
+** the whole carved length is copied, and a chunk from the slab pool once
+** left a past query's bytes there (GROUP BY WatchID with total() gave a
+** wrong answer on the connection's third query). Clearing the fresh
+** mapping a malloc'd block had grown into faulted in all of it at once,
+** reserve included: GROUP BY UserID's aggregate states, reserved per radix
+** partition, took 38% of that query's page faults. */
 void *agg_mem_grow_zeroed(void *p, size_t old, size_t n){
+  size_t had = p && ((agg_mem_hdr*)p - 1)->mapped==AGG_MEM_CARVED ? agg_mem_size(p) : 0;
   char *q = agg_mem_realloc(p, n);
   if( q==0 ) return 0;
-  if( n>old && !((agg_mem_hdr*)q - 1)->mapped ) memset(q + old, 0, n - old);
+  if( n>old && !((agg_mem_hdr*)q - 1)->mapped ){
+    memset(q + old, 0, n - old);
+  }else if( q!=p && had>old ){
+    memset(q + old, 0, (had < n ? had : n) - old);
+  }
   return q;
 }
 

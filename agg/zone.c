@@ -103,7 +103,9 @@ static void *agg_zone_carve(agg_zone *z, size_t n){
   }
   pthread_mutex_unlock(&z->mu);
   char *b = agg_mem_carved(c + at, len);
-  if( reused ) memset(b, 0, n);
+  /* all of it, past n too: a block grown in place within its length, or
+  ** copied out whole, shows those bytes as zero (agg_mem_grow_zeroed) */
+  if( reused ) memset(b, 0, len - AGG_MEM_HEADER);
   return b;
 }
 

@@ -1008,6 +1008,47 @@ static void test_mem_zone(void){
     agg_zone_free(pz);
     CHECK( agg_slab_pool_held(pool) > 0 );
   }
+  /* a chunk back from the pool holds the last query's bytes: a block
+  ** carved from it is zero to its whole length, past the bytes asked for
+  ** too, so growing it in place or copying it out shows zero past old */
+  for(int round=0; round<2; round++){
+    agg_zone *pz = agg_zone_new(pool);
+    CHECK( pz!=0 );
+    if( pz==0 ) break;
+    if( round==0 ){
+      for(int i=0; i<2; i++){
+        unsigned char *f = agg_zone_realloc(pz, 0, AGG_ZONE_CARVE_MAX - 4096);
+        CHECK( f!=0 );
+        if( f ) memset(f, 0xFF, agg_mem_size(f));
+      }
+    }else{
+      size_t sizes[] = { 1000, 3001, 77, AGG_ZONE_CARVE_MAX - 5 };
+      int zero = 1;
+      unsigned char *pb[4];
+      for(int i=0; i<4; i++){
+        pb[i] = agg_zone_realloc(pz, 0, sizes[i]);
+        CHECK( pb[i]!=0 && agg_mem_size(pb[i])>sizes[i] );
+        if( pb[i]==0 ){ zero = 0; break; }
+        for(size_t k=0; k<agg_mem_size(pb[i]); k++) if( pb[i][k] ){ zero = 0; break; }
+        memset(pb[i], 0x5A, sizes[i]);
+      }
+      CHECK( zero );
+      if( zero ){
+        size_t in = agg_mem_size(pb[1]);
+        unsigned char *g = agg_zone_grow_zeroed(pz, pb[1], sizes[1], in);
+        CHECK( g==pb[1] );
+        for(size_t k=sizes[1]; g && k<in; k++) if( g[k] ){ zero = 0; break; }
+        size_t out = AGG_ZONE_CARVE_MAX + 1000;
+        unsigned char *h = agg_zone_grow_zeroed(pz, pb[3], sizes[3], out);
+        CHECK( h!=0 && h!=pb[3] );
+        for(size_t k=0; h && k<sizes[3]; k++) if( h[k]!=0x5A ){ zero = 0; break; }
+        for(size_t k=sizes[3]; h && k<out; k++) if( h[k] ){ zero = 0; break; }
+        CHECK( zero );
+        agg_mem_free(h);
+      }
+    }
+    agg_zone_free(pz);
+  }
   agg_slab_pool_free(pool);
 }
 
