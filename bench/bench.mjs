@@ -160,7 +160,10 @@ function runSqlite({ db = ':memory:', ext = true, pre = '', timed, post = '', tr
       const t = tl.reduce((s, l) => s + parseFloat(l.split(/\s+/)[3]), 0);
       if (t > TIMEOUT) { res.timeout = true; continue; }
       res.times.push(t);
-      if (!res.rows) res.rows = lines.filter((l) => !l.startsWith('Run Time: real ')).map(parseQuoteRow);
+      // every try must answer alike: a later try of a connection once read a past query's bytes
+      const out = lines.filter((l) => !l.startsWith('Run Time: real '));
+      if (!res.rows) { res.rows = out.map(parseQuoteRow); res.out = out.join('\n'); }
+      else if (out.join('\n') !== res.out && !res.err) res.err = `try ${res.times.length} answered otherwise than the first`;
     }
     if (r.error && r.error.code === 'ETIMEDOUT' || r.signal === 'SIGKILL') res.timeout = true;
     else if (r.status !== 0) {
