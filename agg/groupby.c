@@ -145,6 +145,8 @@ struct groupby {
   uint32_t radix_after;   /* groupby_options.radix_after, or 0 once rows
                           ** must not be held back */
   int radix_repeats;      /* groupby_options.radix_repeats */
+  int radix_waited;       /* ... and radix_after was raised to look again */
+  uint64_t lane_rows;     /* groupby_options.lane_rows */
   struct agg_slab_pool *slab_pool; /* groupby_options.slab_pool */
   agg_zone *zone;         /* a radix lane's partitions' arrays are carved
                           ** from it (made with the lane, or at the latest
@@ -188,13 +190,33 @@ static int gb_fold_into(const groupby *dg, gb_part *d, gb_part *s,
 ** partitions of 8k, each table small enough for L2. */
 #define GB_RADIX_PARTS 256
 
-/* groupby_options.radix_repeats: a lane holds rows back only if at least
-** one row in this many was not a new group (checked at its radix_after-th
-** group). GROUP BY WatchID, ClientIP (every row new) took 1.08-1.12 s
-** streamed against 1.43-1.76 s held; Q31 (9% of rows repeats by the
-** 262144th group) 0.32-0.41 s streamed, 0.56-0.59 s held; GROUP BY UserID
-** with three aggregates (18%) 1.56-1.60 s streamed, 1.10-1.16 s held. */
+/* groupby_options.radix_repeats (rows of several values): at its
+** radix_after-th group a lane holds rows back only if its rows left look
+** set to make GB_RADIX_WAIT times as many groups and to take at most
+** GB_RADIX_HOLD_SMALL bytes held, at about 2 + 8 bytes a value (radix.h).
+** Else it streams on to GB_RADIX_WAIT times radix_after groups, and holds
+** from there only if at least one row in GB_RADIX_REPEATS so far was not a
+** new group. Splitting into 256 partitions and feeding them costs more
+** than a table of a few hundred thousand groups does (Q42, 170k groups
+** from 240k rows, 26-30 ms streamed against 42 ms held from the 65536th);
+** rows of keys nearly all new gain nothing held back once the lane's table
+** is large (GROUP BY WatchID, ClientIP: 1.08-1.12 s streamed against
+** 1.43-1.76 s held; Q31, 9% of rows repeats by the 262144th group,
+** 0.32-0.41 s streamed, 0.56-0.59 s held), while GROUP BY UserID with
+** three aggregates (18%) went 1.56-1.60 -> 1.10-1.16 s held. Held from the
+** 65536th group, a lane's table is spared the groups it would grow to and
+** the fold that would probe them all again, and the bytes held are few
+** enough that their fresh pages cost little. At threads=2, in-process,
+** min of 5: Q31 (GROUP BY SearchEngineID, ClientIP with 3 aggregates
+** where SearchPhrase <> '': 1.6M rows, 1.2M groups) 162-164 -> 131-132
+** ms, and as a process's first query 205-486 -> 179-185 ms; Q32 (the same
+** over WatchID, ClientIP, every row new) 138 -> 129-132 ms, first 202-403
+** -> 242-245 ms; Q42 waits (108k groups foreseen). Q33, Q32 without the
+** filter (10M rows, 220 MB to hold), streams: 0.35 s held hot, but 2.0 s
+** against 0.6 s as a process's first query, the held bytes fresh pages. */
+#define GB_RADIX_WAIT 4
 #define GB_RADIX_REPEATS 8
+#define GB_RADIX_HOLD_SMALL ((uint64_t)128 << 20)
 
 /* ---- set up ------------------------------------------------------------- */
 
@@ -631,6 +653,7 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
   gb->lane = opt && opt->lane;
   gb->radix_after = gb->lane && opt ? opt->radix_after : 0;
   gb->radix_repeats = opt && opt->radix_repeats;
+  gb->lane_rows = opt ? opt->lane_rows : 0;
   gb->slab_pool = opt ? opt->slab_pool : 0;
   if( opt && opt->dialect ) gb->dialect = *opt->dialect;
   if( gb->nthread>256 ) gb->nthread = 256;
@@ -1320,6 +1343,23 @@ done:
 
 int groupby_radix_widen(groupby *gb, col_error *err){ return gb_radix_split(gb, err); }
 
+/* Should a lane of radix_repeats, at its first radix_after (g) groups,
+** hold rows back now? If the rows it has left look set to make
+** GB_RADIX_WAIT times as many groups and to take GB_RADIX_HOLD_SMALL
+** bytes or less. The rows so far (this batch's n included) tell how many
+** of the rest will pass the filters, and how many of those will be new
+** (fewer, in truth: the guess leans to holding). */
+static int gb_radix_hold_early(const groupby *gb, uint64_t g, uint32_t n){
+  uint64_t seen = gb->row_base + n;
+  if( gb->lane_rows==0 || gb->live_rows==0 || seen>=gb->lane_rows ) return 0;
+  int nvec = gb->nindep;
+  for(int a=0; a<gb->aggs.n; a++) nvec += gb->aggs.items[a].expr!=0;
+  double left = (double)(gb->lane_rows - seen) * (double)gb->live_rows / (double)seen;
+  double groups = (double)g + left * (double)g / (double)gb->live_rows;
+  return groups >= (double)gb->radix_after * GB_RADIX_WAIT
+      && left * (2.0 + 8.0*nvec) <= (double)GB_RADIX_HOLD_SMALL;
+}
+
 /* Start holding rows back, in GB_RADIX_PARTS partitions. */
 static int gb_radix_start(groupby *gb, col_error *err){
   int nvec = gb->nindep, rc;
@@ -1720,11 +1760,18 @@ int groupby_consume(groupby *gb, const col_batch *b0, col_error *err){
       uint64_t g = 0;
       for(int i=0; i<gb->nthread; i++) g += gb->parts[i].table.ngroup;
       if( g>=gb->radix_after ){
-        if( gb->radix_repeats && (gb->live_rows - g) * GB_RADIX_REPEATS < gb->live_rows ){
+        int hold = 1;
+        if( gb->radix_repeats && !gb->radix_waited ){
+          if( !gb_radix_hold_early(gb, g, b->n) ){
+            gb->radix_after *= GB_RADIX_WAIT;   /* look again there */
+            gb->radix_waited = 1;
+            hold = 0;
+          }
+        }else if( gb->radix_repeats && (gb->live_rows - g) * GB_RADIX_REPEATS < gb->live_rows ){
           gb->radix_after = 0;      /* keys nearly all new: stream on */
-        }else if( (rc = gb_radix_start(gb, err))!=0 ){
-          return rc;
+          hold = 0;
         }
+        if( hold && (rc = gb_radix_start(gb, err))!=0 ) return rc;
       }
     }
   }else if( gb->nthread>1 ){

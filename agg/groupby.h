@@ -62,6 +62,10 @@ typedef struct groupby_options {
                           ** their column sums turn into full states */
   struct agg_slab_pool *slab_pool; /* where rows held back are written
                           ** (agg/slab_pool.h), or NULL: fresh memory */
+  uint64_t lane_rows;     /* rows a lane is to scan, about; 0 unknown.
+                          ** With radix_repeats, a lane whose rows repeat
+                          ** few keys still holds them if what it would
+                          ** hold looks small (groupby.c, GB_RADIX_HOLD_SMALL) */
 } groupby_options;
 
 typedef struct groupby groupby;

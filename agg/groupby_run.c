@@ -286,9 +286,12 @@ static int run_pass(groupby **gbp, col_dataset *ds, const scan_spec *spec,
     return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
   }
   /* Every lane keeps its groups in nthread partitions by hash, so the fold
-  ** keeps nthread threads busy; radix lanes keep 256 partitions. */
+  ** keeps nthread threads busy; radix lanes keep 256 partitions. A lane's
+  ** rows: those of the row groups statistics keep, shared out evenly. */
+  int64_t rows = ds->m->rows_unpruned ? ds->m->rows_unpruned(ds, spec) : ds->total_rows;
   st.go = (groupby_options){ st.nthread, 0, o->where, 1, 0, groupby_dialect(*gbp),
-                             radix ? o->radix_after : 0, o->radix_repeats, o->slab_pool };
+                             radix ? o->radix_after : 0, o->radix_repeats, o->slab_pool,
+                             rows>0 ? (uint64_t)rows / (uint64_t)st.nthread : 0 };
   for(int i=0; i<st.nthread; i++){
     if( (rc = groupby_new(o->keys, o->aggs, o->schema, &st.go, &st.lanes[i].gb, err))!=0 ) goto done;
   }
@@ -375,7 +378,7 @@ int groupby_run(groupby **gbp, col_dataset *ds, const scan_spec *spec,
     col_dialect dialect = *groupby_dialect(*gbp);
     groupby_free(*gbp);
     *gbp = 0;
-    groupby_options go = { 1, o->memory_limit, o->where, 0, 0, &dialect, 0, 0, 0 };
+    groupby_options go = { 1, o->memory_limit, o->where, 0, 0, &dialect, 0, 0, 0, 0 };
     rc = groupby_new(o->keys, o->aggs, o->schema, &go, gbp, err);
     scan_spec serial = *spec;
     if( rc==COL_OK ){

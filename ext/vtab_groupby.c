@@ -14,9 +14,11 @@
 **                                      -- by hash partition and aggregate a
 **                                      -- partition at a time at the end
 **                                      -- (radix.h): auto past 65536 groups for
-**                                      -- one key and count(*), past 262144 for
-**                                      -- others whose rows repeat keys; on from
-**                                      -- the first batch; off never
+**                                      -- one key and count(*), for others there
+**                                      -- when many groups and few bytes to hold
+**                                      -- are foreseen, else past 262144 if their
+**                                      -- rows repeat keys; on from the first
+**                                      -- batch; off never
 **   );
 **   SELECT * FROM by_region ORDER BY users DESC LIMIT 10;
 **
@@ -90,11 +92,6 @@ typedef struct gb_table {
 #define GB_LANE_MIN_ROWS (1 << 19) /* rows to decode before threads run lanes */
 #define GB_RADIX_AFTER 65536     /* radix=auto: groups a lane holds before it holds
                                  ** rows back (its table outgrows L2) */
-#define GB_RADIX_AFTER_WIDE 262144 /* ... with several values a row: splitting
-                                 ** into 256 partitions and feeding them costs
-                                 ** more than a table of this many groups does
-                                 ** (Q42, 170k groups: 61 -> 88 ms when held
-                                 ** from the 65536th) */
 
 typedef struct gb_cursor {
   sqlite3_vtab_cursor base;
@@ -224,7 +221,7 @@ static int gb_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
   if( rc ) goto connect_error;
   rc = SQLITE_ERROR;
   const col_schema *schema = &t->ds->schema;
-  groupby_options o = { 1, 0, 0, 0, 0, &cc->dialect, 0, 0, 0 };
+  groupby_options o = { 1, 0, 0, 0, 0, &cc->dialect, 0, 0, 0, 0 };
   if( groupby_new(t->keys, t->aggs, schema, &o, &gb, &err) ){
     *errmsg = sqlite3_mprintf("%s", err.msg);
     goto connect_error;
@@ -569,7 +566,7 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
       lanes = 1; agg_threads = 1; scan_threads = t->threads;
     }
   }
-  groupby_options o = { agg_threads, t->memory_limit, t->filter.where, 0, 0, &dialect, 0, 0, 0 };
+  groupby_options o = { agg_threads, t->memory_limit, t->filter.where, 0, 0, &dialect, 0, 0, 0, 0 };
   if( may_cut && first && has_limit==1 && limit>=0 ){
     /* The first LIMIT + OFFSET keys are known only to a serial pass; its
     ** table stays that small, so one thread aggregates while the others
@@ -603,9 +600,10 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
   ** gained in every case measured); other shapes only when rows repeat keys */
   if( t->radix>0 ) ro.radix_after = 1;
   else if( t->radix==0 && groupby_radix_auto(c->gb, &t->ds->schema) ){
-    int narrow = groupby_radix_narrow(c->gb);
-    ro.radix_after = narrow ? GB_RADIX_AFTER : GB_RADIX_AFTER_WIDE;
-    ro.radix_repeats = !narrow;
+    /* several values a row: held only where they look worth it (groupby.c,
+    ** GB_RADIX_WAIT and GB_RADIX_REPEATS) */
+    ro.radix_after = GB_RADIX_AFTER;
+    ro.radix_repeats = !groupby_radix_narrow(c->gb);
   }
   /* functions an extension replaced: group_by would have to evaluate them */
   int replaced = groupby_uses(c->gb, AGG_USES_STRFN | AGG_USES_DATE | AGG_USES_SCALAR | AGG_USES_JSON)

@@ -61,7 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
   }else{
     aggs = text;
   }
-  groupby_options o = { 1, 0, where, 0, 0, &dia, 0, 0, 0 };
+  groupby_options o = { 1, 0, where, 0, 0, &dia, 0, 0, 0, 0 };
   rc = groupby_new(keys, aggs, &schema, &o, &gb, &err);
   if( rc==COL_OK ){
     int64_t iv[4] = { 1, -5, INT64_MAX, INT64_MIN };
@@ -86,7 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
     ** streamed after all); bit 6 with it: only if the first batch repeated
     ** a key (radix_repeats) */
     int radix = (data[0] & 32)!=0;
-    groupby_options lo = { 2, 0, where, 1, 0, &dia, radix ? 1 : 0, radix && (data[0] & 64), 0 };
+    groupby_options lo = { 2, 0, where, 1, 0, &dia, radix ? 1 : 0, radix && (data[0] & 64), 0, 0 };
     groupby *l0 = 0, *l1 = 0;
     if( groupby_new(keys, aggs, &schema, &lo, &l0, &err)==COL_OK
      && groupby_new(keys, aggs, &schema, &lo, &l1, &err)==COL_OK ){
