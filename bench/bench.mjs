@@ -2,7 +2,7 @@
 /*
  * bench.mjs - the measuring half of `make bench` (bench/run.sh prepares the data and calls this).
  *
- * Prints four sections of side-by-side tables (best of TRIES hot runs, seconds):
+ * Prints sections of side-by-side tables (best of TRIES hot runs, seconds):
  *   1. Parquet scans of 1, 2 and 3 columns: our parquet table through SQLite (threads 1, 2) vs the
  *      native SQLite table; our reader alone (build/bench_scan) vs DuckDB's scan, threads 1 and 2.
  *   2. Pushdown: the ClickBench queries with WHERE and without GROUP BY, ours vs native vs DuckDB.
@@ -11,6 +11,8 @@
  *   4. group_by keys that are date functions of the TIMESTAMP column, over every row, the same way.
  *   5. group_by lanes over a file whose row groups cost unequal amounts (skew.parquet, made here by
  *      DuckDB: the first half's keys are long strings, the second half's one value).
+ *   6. section 3's group_bys one after another on one connection, in four modes, against each alone
+ *      (bench/cross_query.tcl): a connection's pooled memory must not leak into the next answer.
  *
  * Environment (run.sh sets the paths):
  *   BENCH_DIR     folder with hits.parquet and hits.sqlite          (required)
@@ -20,7 +22,7 @@
  *   TRIES         hot runs per measurement (default 3)
  *   TIMEOUT       seconds allowed per SQLite run (default 120); a run that exceeds it prints '>120'
  *   SLOW          seconds; a SQLite run slower than this is not repeated (default 5)
- *   SECTIONS      which sections to run (default 1,2,3,4,5)
+ *   SECTIONS      which sections to run (default 1,2,3,4,5,6)
  *   ONLY          ClickBench query numbers to run in sections 2 and 3 (e.g. 8,9,37-43; default all),
  *                 and the N of TN in section 4
  *   SQLITE3       sqlite3 binary (default sqlite3)
@@ -44,7 +46,7 @@ const SHARED = env.SHARED_BENCH || path.join(repo, '../shared/bench');
 const TRIES = +(env.TRIES || 3);
 const TIMEOUT = +(env.TIMEOUT || 120);
 const SLOW = +(env.SLOW || 5);
-const SECTIONS = new Set((env.SECTIONS || '1,2,3,4,5').split(',').map(Number));
+const SECTIONS = new Set((env.SECTIONS || '1,2,3,4,5,6').split(',').map(Number));
 const SQLITE3 = env.SQLITE3 || 'sqlite3';
 const ONLY = env.ONLY ? parseList(env.ONLY) : null;
 
@@ -461,6 +463,19 @@ if (SECTIONS.has(5)) {
   table(['query', 'gb t1', 'gb t2', 't2/t1', 'sql/pq', 'duck t1', 'duck t2', 'sql/pq / gb', 'gb/duck t1', 'gb/duck t2', 'rows', 'chk'], rows);
   say('#  ' + summary('gb/duck t1', r1s, (r) => r.v <= 1.5, '<= 1.5x') + '; ' + summary('gb/duck t2', r2s, (r) => r.v <= 1.5, '<= 1.5x'));
   for (const t of SK) say(`#  ${t.q}: ${t.sql}`);
+}
+
+if (SECTIONS.has(6)) {
+  say('');
+  say('## 6. group_bys one after another on one connection (issue 4): bench/cross_query.tcl');
+  say('#  every query of section 3 at threads=1 and at threads=2 with radix=auto/on/off, twice in a shuffled');
+  say('#  order on one connection, against the same query alone on a fresh one (REALs within 1e-12 relative)');
+  const t0 = Date.now();
+  const r = spawnSync('tclsh', [path.join(here, 'cross_query.tcl'), EXT, PARQUET], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const out = `${r.stdout || ''}${r.stderr || ''}`.trim().split('\n').filter((l) => l !== '');
+  for (const l of out) say('#  ' + l);
+  say(`#  (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+  if (r.status !== 0) problems.push(`cross-query: ${out.length ? out[out.length - 1] : `tclsh exited ${r.status}`}`);
 }
 
 say('');
