@@ -131,6 +131,36 @@ static int gb_has_collate(const char *decl){
   return 0;
 }
 
+/* Column name `name` made unique among the names before it (names[0..n),
+** compared as SQLite compares column names, without regard to case) the way
+** SQLite names a view's or CREATE TABLE AS's columns: a repeated name
+** loses the ":digits" it ends in, if any, and takes ":1", ":2", ... until it is
+** new (aggregates='sum(x), sum(x)' gives "sum(x)" and "sum(x):1"; a third
+** "sum(x)" or "sum(x):1" gives "sum(x):2"). Appended to ddl and kept in
+** names[n] (sqlite3_malloc'd); SQLITE_NOMEM when out of memory. */
+static int gb_append_name(sqlite3_str *ddl, char **names, int n, const char *name){
+  int base = (int)strlen(name), j = base - 1;
+  while( j>0 && name[j]>='0' && name[j]<='9' ) j--;
+  if( j>0 && name[j]==':' ) base = j;
+  char *u = sqlite3_mprintf("%s", name);
+  for(int cnt=1; u; cnt++){
+    int taken = 0;
+    for(int j=0; j<n && !taken; j++) taken = sqlite3_stricmp(names[j], u)==0;
+    if( !taken ) break;
+    sqlite3_free(u);
+    u = sqlite3_mprintf("%.*s:%d", base, name, cnt);
+  }
+  if( u==0 ) return SQLITE_NOMEM;
+  names[n] = u;
+  sqlite3_str_appendf(ddl, "\"%w\"", u);
+  return SQLITE_OK;
+}
+
+static void gb_free_names(char **names, int n){
+  for(int i=0; names && i<n; i++) sqlite3_free(names[i]);
+  sqlite3_free(names);
+}
+
 static void gb_table_free(gb_table *t){
   if( t==0 ) return;
   col_dataset_release(t->ds);
@@ -148,6 +178,8 @@ static int gb_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
   const char **opts = 0;
   char *filter = 0;
   sqlite3_str *ddl = 0;
+  char **names = 0;         /* the output columns' names so far */
+  int nname = 0;
   groupby *gb = 0;
   col_error err;
   col_error_clear(&err);
@@ -238,20 +270,30 @@ static int gb_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
   t->sortable = sqlite3_malloc64((sqlite3_uint64)t->ncol + 1);
   if( t->sortable==0 ){ rc = SQLITE_NOMEM; goto connect_error; }
   memset(t->sortable, 1, (size_t)t->ncol + 1);
+  names = sqlite3_malloc64(sizeof(char*)*(sqlite3_uint64)(t->ncol + 1));
+  if( names==0 ){ rc = SQLITE_NOMEM; goto connect_error; }
   ddl = sqlite3_str_new(db);
   sqlite3_str_appendall(ddl, "CREATE TABLE x(");
   for(int i=0; i<kl->n; i++){
     t->key_src[i] = kl->items[i].src_col;
     const char *decl = kl->items[i].src_col>=0 ? gb_decl(schema, kl->items[i].src_col) : "";
     t->sortable[i] = !gb_has_collate(decl);
-    sqlite3_str_appendf(ddl, "%s\"%w\" %s", i ? ", " : "", kl->items[i].name, decl);
+    if( i ) sqlite3_str_appendall(ddl, ", ");
+    if( (rc = gb_append_name(ddl, names, nname, kl->items[i].name))!=SQLITE_OK ) goto connect_error;
+    nname++;
+    sqlite3_str_appendf(ddl, " %s", decl);
   }
   for(int i=0; i<al->n; i++){
     int k = al->items[i].kind;
     const char *decl = (k==AGG_COUNT || k==AGG_COUNT_STAR) ? "INTEGER" : "";
-    sqlite3_str_appendf(ddl, "%s\"%w\" %s", (i || kl->n) ? ", " : "", al->items[i].name, decl);
+    if( i || kl->n ) sqlite3_str_appendall(ddl, ", ");
+    if( (rc = gb_append_name(ddl, names, nname, al->items[i].name))!=SQLITE_OK ) goto connect_error;
+    nname++;
+    sqlite3_str_appendf(ddl, " %s", decl);
   }
   sqlite3_str_appendall(ddl, ")");
+  gb_free_names(names, nname);
+  names = 0;
   char *sql = sqlite3_str_finish(ddl);
   ddl = 0;
   if( sql==0 ){ rc = SQLITE_NOMEM; goto connect_error; }
@@ -267,6 +309,7 @@ static int gb_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
   return SQLITE_OK;
 connect_error:
   if( ddl ) sqlite3_free(sqlite3_str_finish(ddl));
+  gb_free_names(names, nname);
   groupby_free(gb);
   sqlite3_free(filter);
   sqlite3_free((void*)opts);
