@@ -56,16 +56,17 @@ typedef struct groupby_options {
                           ** its partitions hold this many groups, rows are
                           ** held back by partition (agg/radix.h) instead
                           ** of looked up, for groupby_radix_part; 0 never */
-  int radix_repeats;      /* ... and only if the rows so far repeat keys
-                          ** (groupby.c, GB_RADIX_REPEATS): held back, rows of keys
-                          ** nearly all new (WatchID) only cost a copy, and
-                          ** their column sums turn into full states */
+  int radix_repeats;      /* ... rows of several values: at radix_after
+                          ** groups only if many more groups and few bytes
+                          ** to hold are foreseen (lane_rows), else at
+                          ** GB_RADIX_WAIT times that only if the rows so
+                          ** far repeat keys (groupby.c): held back, rows of
+                          ** keys nearly all new (WatchID) only cost a copy,
+                          ** and their column sums turn into full states */
   struct agg_slab_pool *slab_pool; /* where rows held back are written
                           ** (agg/slab_pool.h), or NULL: fresh memory */
-  uint64_t lane_rows;     /* rows a lane is to scan, about; 0 unknown.
-                          ** With radix_repeats, a lane whose rows repeat
-                          ** few keys still holds them if what it would
-                          ** hold looks small (groupby.c, GB_RADIX_HOLD_SMALL) */
+  uint64_t lane_rows;     /* rows a lane is to scan, about; 0 unknown
+                          ** (then radix_repeats lanes never hold early) */
 } groupby_options;
 
 typedef struct groupby groupby;

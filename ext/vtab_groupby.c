@@ -145,7 +145,7 @@ static int gb_append_name(sqlite3_str *ddl, char **names, int n, const char *nam
   char *u = sqlite3_mprintf("%s", name);
   for(int cnt=1; u; cnt++){
     int taken = 0;
-    for(int j=0; j<n && !taken; j++) taken = sqlite3_stricmp(names[j], u)==0;
+    for(int k=0; k<n && !taken; k++) taken = sqlite3_stricmp(names[k], u)==0;
     if( !taken ) break;
     sqlite3_free(u);
     u = sqlite3_mprintf("%.*s:%d", base, name, cnt);
@@ -640,11 +640,10 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
                           t->cc->slab_pool, 0, 0 };
   if( groupby_new(t->keys, t->aggs, &t->ds->schema, &o, &c->gb, &err) ) goto filter_error;
   /* auto: one key and count(*)-like aggregates held whatever the keys (they
-  ** gained in every case measured); other shapes only when rows repeat keys */
+  ** gained in every case measured); other shapes where the groups and the
+  ** bytes to hold that a lane foresees, or its rows' repeated keys, say so */
   if( t->radix>0 ) ro.radix_after = 1;
   else if( t->radix==0 && groupby_radix_auto(c->gb, &t->ds->schema) ){
-    /* several values a row: held only where they look worth it (groupby.c,
-    ** GB_RADIX_WAIT and GB_RADIX_REPEATS) */
     ro.radix_after = GB_RADIX_AFTER;
     ro.radix_repeats = !groupby_radix_narrow(c->gb);
   }
