@@ -1223,11 +1223,16 @@ int groupby_radix_ok(const groupby *gb){ return gb->radix_ok; }
 ** 0.80-0.84 s. Numbers held gain even there: GROUP BY UserID's first
 ** query 0.42-0.45 s against 0.65-0.70 s. (Where every key is a
 ** dictionary's codes, which streaming looks up once per combination a
-** batch, holding lost outright: GROUP BY SearchPhrase 0.23 -> 0.53 s.) */
+** batch, holding lost outright: GROUP BY SearchPhrase 0.23 -> 0.53 s.)
+** A timestamp column read as its stored integers (key_ts) is held as a
+** number: GROUP BY EventTime (2.5M groups of 10M rows) at threads=2,
+** in-process, 303-405 ms streamed against 156-163 ms held. Should the
+** reader give its text after all, gb_radix_hold stops holding once the
+** text held runs long. */
 int groupby_radix_auto(const groupby *gb, const col_schema *schema){
   if( !gb->radix_ok ) return 0;
   for(int i=0; i<gb->keys.n; i++){
-    if( gb->kcol[i]>=0 && !gb_radix_number(gb->keys.items[i].expr, schema) ) return 0;
+    if( gb->kcol[i]>=0 && !gb->key_ts[i] && !gb_radix_number(gb->keys.items[i].expr, schema) ) return 0;
   }
   return 1;
 }
