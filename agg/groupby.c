@@ -119,6 +119,8 @@ struct groupby {
   char **msep;            /* lanes, per group_concat: its constant separator
                           ** for merging (malloc'd; NULL: none) */
   uint32_t *msepn;        /* their lengths */
+  int single;             /* a lane whose rows all go to partition 0 while
+                          ** its groups are few (gb_single_ok): no scatter */
   uint8_t *spart;         /* lanes: each batch row's partition (scratch) */
   uint32_t spcap;         /* capacity of spart */
   uint64_t memory_limit;  /* bytes; 0: none */
@@ -214,6 +216,19 @@ static int gb_fold_into(const groupby *dg, gb_part *d, gb_part *s,
 ** -> 242-245 ms; Q42 waits (108k groups foreseen). Q33, Q32 without the
 ** filter (10M rows, 220 MB to hold), streams: 0.35 s held hot, but 2.0 s
 ** against 0.6 s as a process's first query, the held bytes fresh pages. */
+/* A lane routes rows to its partitions by hash so that lanes fold a
+** partition at a time on every thread; while its groups are few that
+** buys nothing and costs a pass over every row, and every partition's
+** lookups then see half-batches of scattered rows. So a lane starts
+** single, its rows all in partition 0, and spreads its groups over its
+** partitions once it holds GB_SINGLE_GROUPS / threads of them (a table of
+** that many moves in well under a millisecond). Lanes that all stayed
+** single fold partition 0 alone: at most that many groups per lane.
+** At threads=2 over 10M rows, in-process, min of 6 (before -> after):
+** GROUP BY CounterID with avg(length(URL)) (Q28) 282 -> 262 ms, by
+** AdvEngineID with three aggregates 80 -> 67 ms, by strftime('%Y-%m-%d
+** %H:00', EventTime) 111 -> 97 ms; many groups (Q17, Q34) unchanged. */
+#define GB_SINGLE_GROUPS 32768
 #define GB_RADIX_WAIT 4
 #define GB_RADIX_REPEATS 8
 #define GB_RADIX_HOLD_SMALL ((uint64_t)128 << 20)
@@ -642,6 +657,18 @@ static int gb_raw_timestamps(groupby *gb, const col_schema *schema){
   return 0;
 }
 
+/* Can a lane start single? Its partitions must be a power of two (the
+** split routes by a mask, as gb_scatter does then), and its aggregates
+** states that move group by group: not an ORDER BY aggregate's rows, not
+** a DISTINCT set. */
+static int gb_single_ok(const groupby *gb){
+  if( gb->nthread & (gb->nthread-1) ) return 0;
+  for(int a=0; a<gb->aggs.n; a++){
+    if( gb->aggs.items[a].nob || gb->aggs.items[a].distinct ) return 0;
+  }
+  return 1;
+}
+
 int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
                 const groupby_options *opt, groupby **out, col_error *err){
   *out = 0;
@@ -770,6 +797,7 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
   gb->radix_ok = gb_radix_eligible(gb, schema);
   /* radix lanes split their partitions into GB_RADIX_PARTS: a divisor */
   if( gb->nthread==1 || !gb->radix_ok || (gb->nthread & (gb->nthread-1)) ) gb->radix_after = 0;
+  gb->single = gb->lane && gb->nthread>1 && gb_single_ok(gb);
   if( gb->radix_after || (gb->lane && gb->nthread>1) ){
     /* a radix lane's partitions double their way up to radix_after groups
     ** before they split: carved as well, not malloc'd and copied into
@@ -1191,6 +1219,20 @@ static int gb_scatter(groupby *gb, const col_batch *b, uint32_t nsel, col_error 
   return COL_OK;
 }
 
+/* A single lane: every row to partition 0, as the serial path takes them
+** (consecutive rows stay a sequence the aggregates read in order). */
+static int gb_single_rows(groupby *gb, const col_batch *b, uint32_t nsel, col_error *err){
+  gb_part *p = &gb->parts[0];
+  if( gb_part_scratch(p, nsel ? nsel : 1) ){
+    return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+  }
+  if( b->sel ){ memcpy(p->rows, b->sel, (size_t)nsel*4); p->iota = 0; }
+  else gb_rows_iota(p, nsel);
+  p->nfill = nsel;
+  for(int w=1; w<gb->nthread; w++) gb->parts[w].nfill = 0;
+  return COL_OK;
+}
+
 /* ---- radix lanes (agg/radix.h) ------------------------------------------ */
 
 static int gb_radix_number(const agg_expr *e, const col_schema *schema){
@@ -1260,36 +1302,41 @@ static int gb_radix_vectors(const groupby *gb, const col_vector **kv,
   return n;
 }
 
-/* A lane's few partitions become GB_RADIX_PARTS: each group moves to the
-** fine partition its hash names, which lies within its coarse one (the
-** lane's partition count divides GB_RADIX_PARTS), so each fine partition
-** takes a subsequence of one coarse partition's groups, in first-seen
-** order still. Streaming a batch into 256 partitions from the start had
-** cost GROUP BY RegionID (9k groups) twice the time of two. */
-static int gb_radix_split(groupby *gb, col_error *err){
-  int F = gb->nthread, rc;
-  /* held rows carry every argument: the column sums (gb_base) become
-  ** states to take them */
-  for(int b=0; b<gb->nbase; b++){
-    if( gb->bases[b].active && (rc = gb_lin_stop(gb, b, err))!=0 ) return rc;
+/* A lane's partitions become nto (a power of two, a multiple of the
+** lane's partition count): each group moves to the partition its hash
+** names among nto, which lies within its old one (the same hash bits
+** route rows, gb_scatter), so each new partition takes a subsequence of
+** one old partition's groups, in first-seen order still. A single lane
+** (gb->single) holds every group in partition 0 whatever its hash: it
+** splits as one partition. The column sums (gb_base) move along, or with
+** stop_bases become states first (held rows carry every argument). */
+static int gb_parts_split(groupby *gb, int nto, int stop_bases, col_error *err){
+  int F = gb->single ? 1 : gb->nthread, rc = COL_OK;
+  if( stop_bases ){
+    for(int b=0; b<gb->nbase; b++){
+      if( gb->bases[b].active && (rc = gb_lin_stop(gb, b, err))!=0 ) return rc;
+    }
   }
-  if( F>=GB_RADIX_PARTS ) return COL_OK;
-  gb_part *np = calloc(GB_RADIX_PARTS, sizeof(gb_part));
-  agg_table *dst[GB_RADIX_PARTS];
-  agg_state *ds[GB_RADIX_PARTS];
+  if( F>=nto ) return COL_OK;
+  gb_part *np = calloc((size_t)nto, sizeof(gb_part));
+  agg_table **dst = calloc((size_t)nto, sizeof(agg_table*));
+  agg_state **ds = calloc((size_t)nto, sizeof(agg_state*));
   uint8_t *part = 0;
   uint32_t *map = 0;
-  if( np==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+  int ninit = 0;
+  if( np==0 || dst==0 || ds==0 ){
+    rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+    goto done;
+  }
   /* 256 partitions, each a handful of arrays of a few KiB to a MiB: in a
   ** zone of huge pages, not faulted in 4 KiB at a time (agg_zone). GROUP
   ** BY UserID at threads=2, in-process, min of 6: 300-312 -> 214-239 ms;
   ** GROUP BY ClientIP, ClientIP - 1, ... 379-419 -> 195-236 ms */
   if( gb->zone==0 && (gb->zone = agg_zone_new(gb->slab_pool))==0 ){
-    free(np);
-    return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+    rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+    goto done;
   }
-  int ninit = 0;
-  for(; ninit<GB_RADIX_PARTS; ninit++){
+  for(; ninit<nto; ninit++){
     if( (rc = gb_part_init(gb, &np[ninit], err))!=0 ) goto done;
     dst[ninit] = &np[ninit].table;
   }
@@ -1300,40 +1347,53 @@ static int gb_radix_split(groupby *gb, col_error *err){
     free(part); free(map);
     part = malloc(ns); map = malloc((size_t)ns*4);
     if( !part || !map ){ rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory"); goto done; }
-    if( (rc = agg_table_split(dst, GB_RADIX_PARTS-1, &sp->table, part, map, err))!=0 ) goto done;
-    /* the groups of partition q go to the fine partitions p with p % F ==
+    if( (rc = agg_table_split(dst, (uint32_t)nto-1, &sp->table, part, map, err))!=0 ) goto done;
+    /* the groups of partition q go to the new partitions p with p % F ==
     ** q (both are hash bits above 32); one pass over them, not one per p */
-    memset(ds, 0, sizeof(ds));
-    for(int p=q; p<GB_RADIX_PARTS && rc==COL_OK; p+=F){
+    for(int p=q; p<nto; p+=F){
       gb_part *d = &np[p];
       uint32_t ng = d->table.ngroup;
       if( ng==0 ) continue;
       uint64_t *fr = agg_zone_realloc(d->table.zone, d->first_row, (size_t)ng*8);
-      if( fr==0 ){ rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory"); break; }
+      if( fr==0 || gb_lin_reserve(gb, d, ng) ){
+        if( fr ) d->first_row = fr;
+        rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+        goto done;
+      }
       d->first_row = fr; d->first_cap = ng;
     }
-    for(uint32_t g=0; g<ns && rc==COL_OK; g++) np[part[g]].first_row[map[g]] = sp->first_row[g];
-    for(int a=0; a<gb->aggs.n && rc==COL_OK; a++){
-      for(int p=q; p<GB_RADIX_PARTS && rc==COL_OK; p+=F){
+    for(uint32_t g=0; g<ns; g++) np[part[g]].first_row[map[g]] = sp->first_row[g];
+    for(int b=0; b<gb->nbase; b++){
+      if( !gb->bases[b].active ) continue;
+      /* a group past lcap has summed nothing: its new slot holds zeros */
+      uint32_t n = ns < sp->lcap ? ns : sp->lcap;
+      for(uint32_t g=0; g<n; g++){
+        np[part[g]].lsum[b][map[g]] = sp->lsum[b][g];
+        np[part[g]].lcnt[b][map[g]] = sp->lcnt[b][g];
+      }
+    }
+    for(int a=0; a<gb->aggs.n; a++){
+      if( gb->lin_base[a]>=0 && gb->bases[gb->lin_base[a]].active ) continue;
+      /* gb_single_ok and gb_radix_eligible keep ORDER BY aggregates (their
+      ** rows wait in ordbufs) and DISTINCT ones from here */
+      const agg_item *it = &gb->aggs.items[a];
+      if( it->nob || it->distinct ){
+        rc = col_error_set(err, COL_ERROR, "group_by: internal error: split of %s aggregate",
+                           it->nob ? "an ordered" : "a DISTINCT");
+        goto done;
+      }
+      memset(ds, 0, (size_t)nto*sizeof(agg_state*));
+      for(int p=q; p<nto; p+=F){
         gb_part *d = &np[p];
         ds[p] = d->table.ngroup ? &d->states[a] : 0;
-        if( ds[p] ) rc = agg_state_reserve(ds[p], d->table.ngroup, err);
+        if( ds[p] && (rc = agg_state_reserve(ds[p], d->table.ngroup, err))!=0 ) goto done;
       }
-      if( rc ) break;
-      /* held rows' aggregates (gb_radix_eligible): no ORDER BY, whose rows
-      ** wait in ordbufs, no DISTINCT, and no text kind (no separator) */
-      const agg_item *it = &gb->aggs.items[a];
-      if( it->nob || it->distinct || AGG_KIND_TEXT(it->kind) ){
-        rc = col_error_set(err, COL_ERROR, "group_by: internal error: radix split of %s aggregate",
-                           it->nob ? "an ordered" : it->distinct ? "a DISTINCT" : "a text");
-        break;
-      }
-      rc = agg_state_merge_split(ds, GB_RADIX_PARTS, part, &sp->states[a], map, ns, 0, err);
+      /* every group lands in a state of its own, fresh: no separator */
+      if( (rc = agg_state_merge_split(ds, nto, part, &sp->states[a], map, ns, 0, err))!=0 ) goto done;
     }
-    if( rc ) goto done;
   }
 done:
-  free(part); free(map);
+  free(part); free(map); free(dst); free(ds);
   if( rc ){
     for(int i=0; i<ninit; i++) gb_part_free(gb, &np[i]);
     free(np);
@@ -1342,8 +1402,19 @@ done:
   for(int i=0; i<gb->nparts; i++) gb_part_free(gb, &gb->parts[i]);
   free(gb->parts);
   gb->parts = np;
-  gb->nthread = gb->nparts = GB_RADIX_PARTS;
+  gb->nthread = gb->nparts = nto;
+  gb->single = 0;
   return COL_OK;
+}
+
+/* Radix lanes' 256 partitions. */
+static int gb_radix_split(groupby *gb, col_error *err){
+  return gb_parts_split(gb, GB_RADIX_PARTS, 1, err);
+}
+
+/* A single lane spreads its groups over its partitions (gb_single_ok). */
+static int gb_single_split(groupby *gb, col_error *err){
+  return gb->single ? gb_parts_split(gb, gb->nthread, 0, err) : COL_OK;
 }
 
 int groupby_radix_widen(groupby *gb, col_error *err){ return gb_radix_split(gb, err); }
@@ -1756,7 +1827,8 @@ int groupby_consume(groupby *gb, const col_batch *b0, col_error *err){
   gb->batch = b;
   for(int i=0; i<gb->nthread; i++) col_error_clear(&gb->parts[i].err);
   if( gb->nthread>1 && gb->lane ){
-    if( (rc = gb_scatter(gb, b, nsel, err))!=0 ) return rc;
+    rc = gb->single ? gb_single_rows(gb, b, nsel, err) : gb_scatter(gb, b, nsel, err);
+    if( rc ) return rc;
     int held = gb->radix_on ? gb_radix_hold(gb, b, err) : 0;
     if( held<0 ) return err->code;
     if( !held ) for(int w=0; w<gb->nthread; w++) gb_part_consume(gb, w);
@@ -1801,6 +1873,8 @@ int groupby_consume(groupby *gb, const col_batch *b0, col_error *err){
       return err->code;
     }
   }
+  if( gb->single && gb->parts[0].table.ngroup >= GB_SINGLE_GROUPS/(uint32_t)gb->nthread
+   && (rc = gb_single_split(gb, err))!=0 ) return rc;
   if( gb->memory_limit ){
     uint64_t m = groupby_memory(gb);
     if( m > gb->memory_limit ){
@@ -1850,6 +1924,10 @@ int groupby_merge_begin(groupby *dst, groupby *src, col_error *err){
   int rc;
   if( dst->nthread!=src->nthread ){
     return col_error_set(err, COL_ERROR, "group_by: lanes with different partitions");
+  }
+  /* partition p of one must hold the groups partition p of the other may */
+  if( dst->single!=src->single ){
+    if( (rc = gb_single_split(dst, err))!=0 || (rc = gb_single_split(src, err))!=0 ) return rc;
   }
   /* Column sums stay exact only while the bound holds over both lanes. */
   for(int b=0; b<dst->nbase; b++){
@@ -1984,6 +2062,13 @@ int groupby_fold_begin(groupby **lanes, int nlane, col_error *err){
     if( lanes[i]->nparts!=lanes[i]->nthread ){
       return col_error_set(err, COL_ERROR, "group_by: a lane folded twice");
     }
+  }
+  /* Lanes that all stayed single fold partition 0, which holds every
+  ** group of each; else every lane's groups spread by hash first. */
+  int all_single = 1;
+  for(int i=0; i<nlane; i++) all_single &= lanes[i]->single;
+  for(int i=0; i<nlane && !all_single; i++){
+    if( (rc = gb_single_split(lanes[i], err))!=0 ) return rc;
   }
   for(int i=1; i<nlane; i++){
     if( (rc = groupby_merge_begin(lanes[0], lanes[i], err))!=0 ) return rc;
