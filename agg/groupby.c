@@ -1090,8 +1090,10 @@ static int gb_part_feed(groupby *gb, gb_part *p, const gb_feed *f, uint32_t n){
       if( fr==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
       p->first_row = fr; p->first_cap = cap;
     }
-    uint32_t expect = before;
-    for(uint32_t k=0; k<n; k++){
+    /* new groups take slots in the order of their first rows: past the
+    ** last one's, no row has more to tell */
+    uint32_t expect = before, last = p->table.ngroup;
+    for(uint32_t k=0; k<n && expect<last; k++){
       if( p->gid[k]==expect ){
         p->first_row[expect] = f->rowid ? f->rowid[p->rows[k]] : f->base + p->rows[k];
         expect++;

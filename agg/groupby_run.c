@@ -43,6 +43,8 @@ typedef struct run_state {
                           ** NULL: nthread fixed shards */
   groupby_options go;     /* a new lane's group by */
   _Atomic int stop;       /* set once any lane fails or poll says stop */
+  int radix;              /* lanes may hold rows back (radix lanes) */
+  _Atomic int held;       /* ... and one does: no lane is taken over now */
   pthread_mutex_t mu;     /* guards running */
   pthread_cond_t done;    /* a lane finished */
   int running;            /* lane threads not yet finished */
@@ -94,6 +96,10 @@ static int run_lane_scan(run_state *st, run_lane *l, int polls){
     if( src->m->next(src, &b) ){ l->err = src->err; rc = l->err.code; break; }
     if( b==0 ) break;
     if( (rc = groupby_consume(l->gb, b, &l->err))!=0 ) break;
+    if( st->radix && !atomic_load_explicit(&st->held, memory_order_relaxed)
+     && groupby_radix_holds(l->gb) ){
+      atomic_store_explicit(&st->held, 1, memory_order_relaxed);
+    }
     if( st->nlane>1 ){
       atomic_store_explicit(&l->mem, groupby_memory(l->gb), memory_order_relaxed);
       if( run_over_limit(st, &l->err) ){ rc = l->err.code; break; }
@@ -108,6 +114,7 @@ static int run_lane_scan(run_state *st, run_lane *l, int polls){
 ** split's new lane), or NULL when none is left worth a lane. */
 static run_lane *run_steal(run_state *st){
   if( st->split==0 || st->stop ) return 0;
+  if( atomic_load_explicit(&st->held, memory_order_relaxed) ) return 0;
   int i = col_split_steal(st->split, st->o->steal_min>0 ? st->o->steal_min : RUN_STEAL_MIN);
   if( i<0 ) return 0;
   run_lane *l = &st->lanes[i];
@@ -257,11 +264,16 @@ static int run_pass(groupby **gbp, col_dataset *ds, const scan_spec *spec,
   st.nthread = st.nlane = nthread;
   int radix = nthread>1 && o->radix_after && groupby_radix_ok(*gbp);
   /* More lanes than threads only where jobs can be handed over, and not
-  ** for radix lanes: theirs aggregate at the fold, each partition from
-  ** every lane's rows, where a lane more cost more than the scan's
-  ** balance gave back (GROUP BY UserID at threads=2, 155-165 -> 163-173
-  ** ms in-process). */
-  st.maxlane = nthread>1 && ds->splittable && !radix ? nthread*RUN_LANES_PER_THREAD : nthread;
+  ** once radix lanes hold rows back: theirs aggregate at the fold, each
+  ** partition from every lane's rows, where a lane more cost more than the
+  ** scan's balance gave back (GROUP BY UserID at threads=2, 155-165 ->
+  ** 163-173 ms in-process). Until then they are taken over as any: radix
+  ** lanes of few groups never hold, and the row groups of a file's halves
+  ** can cost very different amounts (Q28 at threads=2, GROUP BY CounterID
+  ** over 10M rows: one lane scanned ~90 ms alone after the other ended). */
+  st.radix = radix;
+  atomic_init(&st.held, 0);
+  st.maxlane = nthread>1 && ds->splittable ? nthread*RUN_LANES_PER_THREAD : nthread;
   st.lanes = calloc((size_t)st.maxlane, sizeof(run_lane));
   if( st.lanes==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
   int rc = COL_OK;
