@@ -192,6 +192,20 @@ static int gb_fold_into(const groupby *dg, gb_part *d, gb_part *s,
 ** partitions of 8k, each table small enough for L2. */
 #define GB_RADIX_PARTS 256
 
+/* A lane routes rows to its partitions by hash so that lanes fold a
+** partition at a time on every thread; while its groups are few that
+** buys nothing and costs a pass over every row, and every partition's
+** lookups then see half-batches of scattered rows. So a lane starts
+** single, its rows all in partition 0, and spreads its groups over its
+** partitions once it holds GB_SINGLE_GROUPS / threads of them (a table of
+** that many moves in well under a millisecond). Lanes that all stayed
+** single fold partition 0 alone: at most that many groups per lane.
+** At threads=2 over 10M rows, in-process, min of 6 (before -> after):
+** GROUP BY CounterID with avg(length(URL)) (Q28) 282 -> 262 ms, by
+** AdvEngineID with three aggregates 80 -> 67 ms, by strftime('%Y-%m-%d
+** %H:00', EventTime) 111 -> 97 ms; many groups (Q17, Q34) unchanged. */
+#define GB_SINGLE_GROUPS 32768
+
 /* groupby_options.radix_repeats (rows of several values): at its
 ** radix_after-th group a lane holds rows back only if its rows left look
 ** set to make GB_RADIX_WAIT times as many groups and to take at most
@@ -216,19 +230,6 @@ static int gb_fold_into(const groupby *dg, gb_part *d, gb_part *s,
 ** -> 242-245 ms; Q42 waits (108k groups foreseen). Q33, Q32 without the
 ** filter (10M rows, 220 MB to hold), streams: 0.35 s held hot, but 2.0 s
 ** against 0.6 s as a process's first query, the held bytes fresh pages. */
-/* A lane routes rows to its partitions by hash so that lanes fold a
-** partition at a time on every thread; while its groups are few that
-** buys nothing and costs a pass over every row, and every partition's
-** lookups then see half-batches of scattered rows. So a lane starts
-** single, its rows all in partition 0, and spreads its groups over its
-** partitions once it holds GB_SINGLE_GROUPS / threads of them (a table of
-** that many moves in well under a millisecond). Lanes that all stayed
-** single fold partition 0 alone: at most that many groups per lane.
-** At threads=2 over 10M rows, in-process, min of 6 (before -> after):
-** GROUP BY CounterID with avg(length(URL)) (Q28) 282 -> 262 ms, by
-** AdvEngineID with three aggregates 80 -> 67 ms, by strftime('%Y-%m-%d
-** %H:00', EventTime) 111 -> 97 ms; many groups (Q17, Q34) unchanged. */
-#define GB_SINGLE_GROUPS 32768
 #define GB_RADIX_WAIT 4
 #define GB_RADIX_REPEATS 8
 #define GB_RADIX_HOLD_SMALL ((uint64_t)128 << 20)
