@@ -869,6 +869,12 @@ static void gb_rows_iota(gb_part *p, uint32_t n){
   if( n>p->iota ) p->iota = n;
 }
 
+/* Every live row of b (nsel of them) into p->rows, in order. */
+static void gb_rows_live(gb_part *p, const col_batch *b, uint32_t nsel){
+  if( b->sel ){ memcpy(p->rows, b->sel, (size_t)nsel*4); p->iota = 0; }
+  else gb_rows_iota(p, nsel);
+}
+
 /* A partition's scratch arrays come from its table's zone where it has
 ** one (a lane's): slabs the connection's queries before wrote, not fresh
 ** pages for every lane of every query (agg_mem_realloc otherwise). */
@@ -1149,8 +1155,7 @@ static int gb_part_consume(groupby *gb, int w){
   }else if( gb->nthread==1 || gb->keys.n==0 ){
     /* every live row (no keys: partition 0 holds the one group) */
     if( w!=0 ) return COL_OK;
-    if( b->sel ){ memcpy(p->rows, b->sel, (size_t)nsel*4); p->iota = 0; }
-    else gb_rows_iota(p, nsel);
+    gb_rows_live(p, b, nsel);
     n = nsel;
   }else{
     uint32_t T = (uint32_t)gb->nthread;
@@ -1229,8 +1234,7 @@ static int gb_single_rows(groupby *gb, const col_batch *b, uint32_t nsel, col_er
   if( gb_part_scratch(p, nsel ? nsel : 1) ){
     return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
   }
-  if( b->sel ){ memcpy(p->rows, b->sel, (size_t)nsel*4); p->iota = 0; }
-  else gb_rows_iota(p, nsel);
+  gb_rows_live(p, b, nsel);
   p->nfill = nsel;
   for(int w=1; w<gb->nthread; w++) gb->parts[w].nfill = 0;
   return COL_OK;
