@@ -33,10 +33,27 @@ struct pq_codec_ctx {
   int zs_ready;             /* 1 once inflateInit2 succeeded */
   LZ4F_dctx *lz4f;          /* LZ4 frame context; made on first use */
   col_pool *pool;           /* the scan's buffer pool (not owned), or NULL */
+  col_pool *sel_pool;       /* pq_codec_set_sel_pool's */
+  void *scratch[2];         /* pq_codec_scratch's buffers */
+  size_t scratch_cap[2];
 };
 
 void pq_codec_set_pool(pq_codec_ctx *c, col_pool *pool){ c->pool = pool; }
 col_pool *pq_codec_pool(const pq_codec_ctx *c){ return c ? c->pool : 0; }
+
+void pq_codec_set_sel_pool(pq_codec_ctx *c, col_pool *pool){ c->sel_pool = pool; }
+col_pool *pq_codec_sel_pool(const pq_codec_ctx *c){ return c ? c->sel_pool : 0; }
+
+void *pq_codec_scratch(pq_codec_ctx *c, int slot, size_t n){
+  if( c==0 || slot<0 || slot>1 ) return 0;
+  if( n > c->scratch_cap[slot] ){
+    free(c->scratch[slot]);
+    c->scratch_cap[slot] = 0;
+    if( (c->scratch[slot] = malloc(n ? n : 1))==0 ) return 0;
+    c->scratch_cap[slot] = n;
+  }
+  return c->scratch[slot];
+}
 
 pq_codec_ctx *pq_codec_ctx_new(void){
   pq_codec_ctx *c = calloc(1, sizeof(*c));
@@ -48,6 +65,7 @@ void pq_codec_ctx_free(pq_codec_ctx *c){
   if( c->zstd ) ZSTD_freeDCtx(c->zstd);
   if( c->zs_ready ) inflateEnd(&c->zs);
   if( c->lz4f ) LZ4F_freeDecompressionContext(c->lz4f);
+  free(c->scratch[0]); free(c->scratch[1]);
   free(c);
 }
 

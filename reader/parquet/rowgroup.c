@@ -20,7 +20,7 @@ void pq_rg_free(pq_rg_data *d){
     free(f->chunks);
   }
   free(d->fields);
-  free(d->sel);
+  col_pool_put(d->sel_pool, d->sel);
   d->fields = 0; d->sel = 0;
 }
 
@@ -174,7 +174,8 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
   }
   if( any_exact || allowed ){
     uint32_t n = (uint32_t)R->num_rows;
-    out->sel = malloc(sizeof(uint32_t)*(n ? n : 1));
+    out->sel_pool = pq_codec_sel_pool(codec);
+    out->sel = col_pool_get(out->sel_pool, sizeof(uint32_t)*(size_t)n);
     if( !out->sel ){ free(allowed); col_error_set(err, COL_ENOMEM, "out of memory"); return; }
     uint32_t nsel = 0;
     if( allowed ){
@@ -206,7 +207,7 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
         pq_rg_field *fd = &out->fields[pr->col];
         const uint8_t *mask = allowed;
         if( !fd->decoded && nsel < n ){
-          if( live==0 && (live = malloc(n))==0 ){
+          if( live==0 && (live = pq_codec_scratch(codec, 1, n))==0 ){
             col_arena_free(&scratch);
             free(allowed);
             col_error_set(err, COL_ENOMEM, "out of memory");
@@ -218,7 +219,7 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
         }
         if( !fd->decoded && decode_field(f, fileno, rg, plan->schema, pr->col, 0, codec, mask, fd, &out->stats, err) ){
           col_arena_free(&scratch);
-          free(allowed); free(live);
+          free(allowed);
           return;
         }
         cv = fd->col.v;
@@ -227,7 +228,7 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
       col_arena_reset(&scratch);
     }
     col_arena_free(&scratch);
-    free(allowed); free(live);
+    free(allowed);
     out->stats.rows_decoded += n;
     out->nsel = nsel;
     if( nsel==0 ){ out->skipped = 1; return; }
@@ -238,8 +239,9 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
   ** without a selected row are skipped. */
   uint8_t *mask = 0;
   if( out->nsel>=0 && out->nsel < R->num_rows ){
-    mask = calloc((size_t)R->num_rows, 1);
+    mask = pq_codec_scratch(codec, 1, (size_t)R->num_rows);
     if( !mask ){ col_error_set(err, COL_ENOMEM, "out of memory"); return; }
+    memset(mask, 0, (size_t)R->num_rows);
     for(int64_t i=0; i<out->nsel; i++) mask[out->sel[i]] = 1;
   }
   for(int fi=0; fi<plan->nfield; fi++){
@@ -247,5 +249,4 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
       if( decode_field(f, fileno, rg, plan->schema, fi, (plan->need[fi] & 4)!=0, codec, mask, &out->fields[fi], &out->stats, err) ) break;
     }
   }
-  free(mask);
 }

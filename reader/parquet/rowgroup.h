@@ -24,7 +24,9 @@ typedef struct pq_rg_data {
   int64_t rows;              /* rows in it */
   int skipped;               /* 1: statistics or filters exclude every row */
   pq_rg_field *fields;       /* indexed by schema field; NULL entries unused */
-  uint32_t *sel;             /* rows passing the exact predicates */
+  uint32_t *sel;             /* rows passing the exact predicates: a
+                             ** block of sel_pool (reader/pool.h) */
+  struct col_pool *sel_pool;
   int64_t nsel;              /* -1: every row passes (no exact predicate) */
   scan_stats stats;          /* what decoding this row group cost */
   col_error err;             /* a decoding error, reported in order */

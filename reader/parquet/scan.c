@@ -20,6 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Decoding contexts a dataset keeps between scans: one per thread that
+** decodes, for a few scans side by side. */
+#define PQ_CTX_KEEP 16
+
 typedef struct pq_dataset {
   col_dataset base;
   pq_options opt;
@@ -34,6 +38,10 @@ typedef struct pq_dataset {
                              ** a repeated query does not fault its buffers
                              ** in again; scans draw on them (their pools'
                              ** parent) and give theirs back at close */
+  pthread_mutex_t ctx_mu;    /* guards ctx_kept */
+  pq_codec_ctx *ctx_kept[PQ_CTX_KEEP]; /* decoding contexts scans gave back
+                             ** (their scratch already faulted in) */
+  int nctx_kept;
 } pq_dataset;
 
 /* The buffers a dataset keeps between scans. First touches of fresh pages
@@ -100,8 +108,33 @@ static void ds_close(col_dataset *d){
   free(ds->sorted);
   free(ds->sorted_desc);
   col_pool_free(ds->pool);   /* every scan is closed, its blocks back */
+  for(int i=0; i<ds->nctx_kept; i++) pq_codec_ctx_free(ds->ctx_kept[i]);
+  pthread_mutex_destroy(&ds->ctx_mu);
   col_schema_free(&ds->base.schema);
   free(ds);
+}
+
+/* A decoding context for a scan's thread, drawing buffers from pool:
+** one a scan before gave back, else a new one; NULL on OOM. */
+static pq_codec_ctx *ds_codec_take(pq_dataset *ds, col_pool *pool){
+  pq_codec_ctx *c = 0;
+  pthread_mutex_lock(&ds->ctx_mu);
+  if( ds->nctx_kept>0 ) c = ds->ctx_kept[--ds->nctx_kept];
+  pthread_mutex_unlock(&ds->ctx_mu);
+  if( c==0 ) c = pq_codec_ctx_new();
+  if( c ) pq_codec_set_pool(c, pool);
+  return c;
+}
+
+/* Give c back for the next scan (freed when the dataset keeps enough). */
+static void ds_codec_give(pq_dataset *ds, pq_codec_ctx *c){
+  if( c==0 ) return;
+  pq_codec_set_pool(c, 0);   /* the scan's pool goes with the scan */
+  pq_codec_set_sel_pool(c, 0);
+  pthread_mutex_lock(&ds->ctx_mu);
+  if( ds->nctx_kept < PQ_CTX_KEEP ){ ds->ctx_kept[ds->nctx_kept++] = c; c = 0; }
+  pthread_mutex_unlock(&ds->ctx_mu);
+  pq_codec_ctx_free(c);
 }
 
 /* What a scan (or an estimate, need==NULL) asks of file i's row groups. */
@@ -278,6 +311,7 @@ int pq_dataset_open(const char *spec, const pq_options *opt, col_dataset **out, 
   if( pq_expand_paths(spec, &paths, &npath, err) ) return err->code;
   ds = calloc(1, sizeof(*ds));
   if( !ds ) goto open_nomem;
+  pthread_mutex_init(&ds->ctx_mu, 0);
   ds->base.m = &pq_dataset_methods;
   ds->opt = *opt;
   ds->files = calloc((size_t)npath, sizeof(pq_file*));
@@ -374,8 +408,8 @@ static void decode_job(pq_scan *sc, int j, pq_codec_ctx *codec, pq_rg_data *out)
 
 static void *prefetch_main(void *arg){
   pq_prefetch *pf = arg;
-  pq_codec_ctx *codec = pq_codec_ctx_new();
-  if( codec ) pq_codec_set_pool(codec, pf->scan->pool);
+  pq_codec_ctx *codec = ds_codec_take(pf->scan->ds, pf->scan->pool);
+  if( codec ) pq_codec_set_sel_pool(codec, pf->scan->pool);
   pthread_mutex_lock(&pf->mu);
   for(;;){
     while( !pf->stop && pf->next_job < pf->limit_job
@@ -398,7 +432,7 @@ static void *prefetch_main(void *arg){
     pthread_cond_broadcast(&pf->cv);
   }
   pthread_mutex_unlock(&pf->mu);
-  pq_codec_ctx_free(codec);
+  ds_codec_give(pf->scan->ds, codec);
   return 0;
 }
 
@@ -563,7 +597,7 @@ static void scan_close(batch_source *bs){
   if( !sc ) return;
   prefetch_stop(sc->pf);
   if( sc->have_cur ) pq_rg_free(&sc->cur);
-  pq_codec_ctx_free(sc->codec);
+  ds_codec_give(sc->ds, sc->codec);
   /* every row group's buffers are back by now: the next scan may use them */
   col_pool_move(sc->ds->pool, sc->pool);
   col_pool_free(sc->pool);
@@ -616,10 +650,9 @@ static int scan_open(col_dataset *d, const scan_spec *spec, batch_source **out, 
     pq_file_check(ds->files[i]);
   }
   sc->jobs = calloc((size_t)(njob ? njob : 1), sizeof(pq_job));
-  sc->codec = pq_codec_ctx_new();
   sc->pool = col_pool_new();
   col_pool_set_parent(sc->pool, ds->pool);
-  if( sc->codec ) pq_codec_set_pool(sc->codec, sc->pool);
+  sc->codec = sc->pool ? ds_codec_take(ds, sc->pool) : 0;
   if( !sc->need || !sc->cols || !sc->sel || !sc->jobs || !sc->codec || !sc->pool ){
     scan_close(&sc->base);
     return col_error_set(err, COL_ENOMEM, "out of memory");
