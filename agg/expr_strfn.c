@@ -135,6 +135,15 @@ static uint32_t sf_cstrlen(const char *p, uint32_t n){
   return z ? (uint32_t)(z - p) : n;
 }
 
+/* Bits set in a 16-bit mask, without the library call __builtin_popcount
+** is where the build has no popcnt instruction. */
+static inline uint32_t sf_popcount16(uint32_t x){
+  x = x - ((x >> 1) & 0x5555);
+  x = (x & 0x3333) + ((x >> 2) & 0x3333);
+  x = (x + (x >> 4)) & 0x0f0f;
+  return (x + (x >> 8)) & 0x1f;
+}
+
 /* Characters in z[0..n) (no NUL, the byte before z below 0x80) when no
 ** continuation byte follows a byte below 0x80: every continuation byte
 ** then belongs to the character before it, under either rule of
@@ -151,7 +160,7 @@ static int64_t sf_count_chars(const unsigned char *z, uint32_t n){
     uint32_t c = (uint32_t)_mm_movemask_epi8(_mm_cmplt_epi8(v, lim));
     uint32_t h = (uint32_t)_mm_movemask_epi8(v);
     if( c & ~((h<<1) | high) ) return -1;
-    cont += __builtin_popcount(c);
+    cont += sf_popcount16(c);
     high = h>>15;
   }
 #endif
