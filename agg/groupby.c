@@ -1264,25 +1264,53 @@ static int gb_radix_eligible(const groupby *gb, const col_schema *schema){
 
 int groupby_radix_ok(const groupby *gb){ return gb->radix_ok; }
 
-/* Text keys only radix=on holds: the bytes held are fresh pages to fault
-** in, which on the VM measured cost a query in a new process more than
-** the probes they spare. GROUP BY UserID, SearchPhrase (3 bytes of text a
-** row) at threads=2: 0.55-0.63 s against 0.74-0.92 s streamed once the
-** connection had slabs to reuse, but its first query 1.68-1.97 s against
-** 0.80-0.84 s. Numbers held gain even there: GROUP BY UserID's first
-** query 0.42-0.45 s against 0.65-0.70 s. (Where every key is a
-** dictionary's codes, which streaming looks up once per combination a
-** batch, holding lost outright: GROUP BY SearchPhrase 0.23 -> 0.53 s.)
-** A timestamp column read as its stored integers (key_ts) is held as a
-** number: GROUP BY EventTime (2.5M groups of 10M rows) at threads=2,
-** in-process, 303-405 ms streamed against 156-163 ms held. Should the
-** reader give its text after all, gb_radix_hold stops holding once the
-** text held runs long. */
-int groupby_radix_auto(const groupby *gb, const col_schema *schema){
-  if( !gb->radix_ok ) return 0;
-  for(int i=0; i<gb->keys.n; i++){
-    if( gb->kcol[i]>=0 && !gb->key_ts[i] && !gb_radix_number(gb->keys.items[i].expr, schema) ) return 0;
+/* radix=auto holds what radix=on does, text keys only where
+** gb_radix_suits says it pays. A timestamp column read as its stored
+** integers (key_ts) is held as a number: GROUP BY EventTime (2.5M groups
+** of 10M rows) at threads=2, in-process, 303-405 ms streamed against
+** 156-163 ms held. */
+int groupby_radix_auto(const groupby *gb){
+  return gb->radix_ok;
+}
+
+/* Does holding this lane's rows back pay, judged by batch b's keys?
+** Numbers always do (a row held is a few bytes). Text keys only while
+** each probe of the lane's table misses the cache and nothing cheaper is
+** at hand: not when their text would be more bytes to copy than
+** AGG_RADIX_TEXT_ROW a row (URL's 54: Q34 0.47 -> 0.61 s held at
+** threads=2), nor when every key is a dictionary's codes, which the
+** stream looks up once per combination (gb_part_lookup_codes) and held
+** rows would look up one by one (GROUP BY SearchPhrase 0.23 -> 0.53 s
+** held; Q15, SearchEngineID and SearchPhrase, 164 -> 216 ms). GROUP BY
+** UserID, SearchPhrase (Q17, 5 bytes of text a row) at threads=2: 0.62-0.67
+** s streamed, 0.44-0.49 s held, and as a process's first query 0.71-0.75 s
+** against 0.57-0.63 s. (Session 27 measured a first query twice as slow
+** held, 1.68-1.97 s against 0.80-0.84 s, and auto held numbers only; the
+** connection's slab pool and the zones since made held bytes cheap.)
+** Text keys are held only from a lane's first radix_after groups and only
+** if gb_radix_hold_early, their text counted, foresees few bytes: GROUP BY
+** UserID, minute, SearchPhrase (Q19, 9M groups, 31 bytes held a row) ran
+** 0.74-1.13 s held against 1.14-1.73 s streamed, but as a process's first
+** query 1.9-2.6 s against 1.4-1.9 s. Returns -1 where text does not pay,
+** 0 where the batch has none, else 1 and the text's bytes a row. */
+static int gb_radix_suits(const groupby *gb, const col_batch *b, uint32_t nsel,
+                          double *text_row){
+  int text = 0, dict = 0;
+  uint64_t bytes = 0;
+  for(int k=0; k<gb->nindep; k++){
+    const col_vector *v = gb->kv[k];
+    const col_vector *d = v->form==CV_DICT ? v->dict : v;
+    dict += v->form==CV_DICT;
+    if( v->tags==0 && d->tags==0 && d->type<=CV_REAL ) continue;
+    for(uint32_t i=0; i<nsel; i++){
+      uint32_t r = b->sel ? b->sel[i] : i;
+      int t = cv_tag(v, r);
+      if( t==CV_TEXT || t==CV_BLOB ){ text = 1; bytes += cv_bytes(v, r).n; }
+    }
   }
+  if( !text ) return 0;
+  if( dict==gb->nindep || bytes > (uint64_t)nsel*AGG_RADIX_TEXT_ROW ) return -1;
+  *text_row = nsel ? (double)bytes / nsel : 0;
   return 1;
 }
 
@@ -1431,8 +1459,10 @@ int groupby_radix_widen(groupby *gb, col_error *err){ return gb_radix_split(gb, 
 ** GB_RADIX_WAIT times as many groups and to take GB_RADIX_HOLD_SMALL
 ** bytes or less. The rows so far (this batch's n included) tell how many
 ** of the rest will pass the filters, and how many of those will be new
-** (fewer, in truth: the guess leans to holding). */
-static int gb_radix_hold_early(const groupby *gb, uint64_t g, uint32_t n){
+** (fewer, in truth: the guess leans to holding). text_row: the bytes of
+** text keys a row brings besides (gb_radix_suits). */
+static int gb_radix_hold_early(const groupby *gb, uint64_t g, uint32_t n,
+                               double text_row){
   uint64_t seen = gb->row_base + n;
   if( gb->lane_rows==0 || gb->live_rows==0 || seen>=gb->lane_rows ) return 0;
   int nvec = gb->nindep;
@@ -1440,7 +1470,7 @@ static int gb_radix_hold_early(const groupby *gb, uint64_t g, uint32_t n){
   double left = (double)(gb->lane_rows - seen) * (double)gb->live_rows / (double)seen;
   double groups = (double)g + left * (double)g / (double)gb->live_rows;
   return groups >= (double)gb->radix_after * GB_RADIX_WAIT
-      && left * (2.0 + 8.0*nvec) <= (double)GB_RADIX_HOLD_SMALL;
+      && left * (2.0 + 8.0*nvec + text_row) <= (double)GB_RADIX_HOLD_SMALL;
 }
 
 /* Start holding rows back, in GB_RADIX_PARTS partitions. */
@@ -1845,13 +1875,18 @@ int groupby_consume(groupby *gb, const col_batch *b0, col_error *err){
       for(int i=0; i<gb->nthread; i++) g += gb->parts[i].table.ngroup;
       if( g>=gb->radix_after ){
         int hold = 1;
-        if( gb->radix_repeats && !gb->radix_waited ){
-          if( !gb_radix_hold_early(gb, g, b->n) ){
+        double text_row = 0;
+        int text = gb->radix_after>1 ? gb_radix_suits(gb, b, nsel, &text_row) : 0;
+        if( text<0 || (text>0 && (gb->radix_waited || !gb_radix_hold_early(gb, g, b->n, text_row))) ){
+          gb->radix_after = 0;      /* radix=auto, text that does not pay */
+          hold = 0;
+        }else if( text==0 && gb->radix_repeats && !gb->radix_waited ){
+          if( !gb_radix_hold_early(gb, g, b->n, 0) ){
             gb->radix_after *= GB_RADIX_WAIT;   /* look again there */
             gb->radix_waited = 1;
             hold = 0;
           }
-        }else if( gb->radix_repeats && (gb->live_rows - g) * GB_RADIX_REPEATS < gb->live_rows ){
+        }else if( text==0 && gb->radix_repeats && (gb->live_rows - g) * GB_RADIX_REPEATS < gb->live_rows ){
           gb->radix_after = 0;      /* keys nearly all new: stream on */
           hold = 0;
         }

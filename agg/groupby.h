@@ -55,7 +55,9 @@ typedef struct groupby_options {
   uint32_t radix_after;   /* a lane whose group by groupby_radix_ok: once
                           ** its partitions hold this many groups, rows are
                           ** held back by partition (agg/radix.h) instead
-                          ** of looked up, for groupby_radix_part; 0 never */
+                          ** of looked up, for groupby_radix_part; 0 never;
+                          ** past 1 (radix=auto) text keys only where that
+                          ** pays (groupby_radix_auto) */
   int radix_repeats;      /* ... rows of several values: at radix_after
                           ** groups only if many more groups and few bytes
                           ** to hold are foreseen (lane_rows), else at
@@ -181,9 +183,10 @@ int groupby_fold_adopt(groupby **lanes, int nlane, col_error *err);
 ** the lane's groups of that partition (as groupby_merge_part) and then its
 ** held rows. Lanes 1.. are then spent. Results are groupby_merge's. */
 int groupby_radix_ok(const groupby *gb);
-/* groupby_radix_ok, and its keys are numbers (schema: the one gb was
-** made with): what radix=auto holds (groupby.c says why). */
-int groupby_radix_auto(const groupby *gb, const col_schema *schema);
+/* May radix=auto hold rows back (groupby_options.radix_after > 1)? As
+** groupby_radix_ok; text keys are judged batch by batch as a lane reaches
+** radix_after groups (groupby.c, gb_radix_suits). */
+int groupby_radix_auto(const groupby *gb);
 /* groupby_radix_ok, and a held row is one value: one key the table holds,
 ** aggregates without arguments (count(*)). The rows radix lanes hold most
 ** cheaply, and the one shape that gained in every case measured. */

@@ -639,11 +639,12 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
                           lanes, o.memory_limit, columnar_probe_interrupted, 0, 0, 0,
                           t->cc->slab_pool, 0, 0 };
   if( groupby_new(t->keys, t->aggs, &t->ds->schema, &o, &c->gb, &err) ) goto filter_error;
-  /* auto: one key and count(*)-like aggregates held whatever the keys (they
+  /* auto: one numeric key and count(*)-like aggregates held always (they
   ** gained in every case measured); other shapes where the groups and the
-  ** bytes to hold that a lane foresees, or its rows' repeated keys, say so */
+  ** bytes to hold that a lane foresees, or its rows' repeated keys, say so;
+  ** text keys only early and short (agg/groupby.c, gb_radix_suits) */
   if( t->radix>0 ) ro.radix_after = 1;
-  else if( t->radix==0 && groupby_radix_auto(c->gb, &t->ds->schema) ){
+  else if( t->radix==0 && groupby_radix_auto(c->gb) ){
     ro.radix_after = GB_RADIX_AFTER;
     ro.radix_repeats = !groupby_radix_narrow(c->gb);
   }
