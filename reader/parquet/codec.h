@@ -48,6 +48,8 @@ col_pool *pq_codec_sel_pool(const pq_codec_ctx *c);
 ** consumer): page faults 12-14K -> 5.5K in 20 queries, CPU 5% less. */
 void *pq_codec_scratch(pq_codec_ctx *c, int slot, size_t n);
 
+/* Name of a PQ_CODEC_* value ("ZSTD"), "UNKNOWN(n)" style for others is the
+** caller's business: returns NULL for unknown codes. */
 const char *pq_codec_name(int codec);
 
 /* Decompress in[0..in_len) into out[0..out_len), where out_len is the page's
