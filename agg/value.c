@@ -48,8 +48,30 @@ int agg_value_compare(const pred_value *a, const pred_value *b){
   }
 }
 
+/* Digits written back to front, two at a time: through snprintf,
+** group_concat(ResolutionWidth ORDER BY ...) over 10M rows (T10) spent
+** 14% of its time in the C library's formatting. */
 int agg_int_to_text(int64_t i, char *buf){
-  return snprintf(buf, 24, "%lld", (long long)i);
+  static const char pairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+  char tmp[24];
+  char *e = tmp + sizeof(tmp), *p = e;
+  /* the magnitude as unsigned: -INT64_MIN does not fit an int64_t */
+  uint64_t u = i<0 ? (uint64_t)0 - (uint64_t)i : (uint64_t)i;
+  while( u>=100 ){
+    unsigned d = (unsigned)(u % 100);
+    u /= 100;
+    p -= 2; p[0] = pairs[2*d]; p[1] = pairs[2*d+1];
+  }
+  if( u>=10 ){ p -= 2; p[0] = pairs[2*u]; p[1] = pairs[2*u+1]; }
+  else *--p = (char)('0' + u);
+  if( i<0 ) *--p = '-';
+  int n = (int)(e - p);
+  memcpy(buf, p, (size_t)n);
+  buf[n] = 0;
+  return n;
 }
 
 int agg_real_to_text(const col_dialect *d, double r, char *buf){

@@ -1191,6 +1191,39 @@ static void test_real_text(void){
   agg_real_to_text(0, -INFINITY, b); CHECK_EQ_STR(b, "-Inf");
 }
 
+/* agg_int_to_text against printf: the edges, every power of ten and its
+** neighbours, and a run of pseudo-random values of every magnitude. */
+static void test_int_text(void){
+  char got[32], want[32];
+  int64_t edge[] = { 0, 1, -1, 9, 10, 11, 99, 100, 101, -9, -10, -100, INT64_MAX, INT64_MIN,
+                     INT64_MAX - 1, INT64_MIN + 1 };
+  int bad = 0;
+  for(size_t i=0; i<sizeof(edge)/sizeof(edge[0]); i++){
+    int n = agg_int_to_text(edge[i], got);
+    snprintf(want, sizeof(want), "%lld", (long long)edge[i]);
+    bad += strcmp(got, want)!=0 || n!=(int)strlen(want);
+  }
+  int64_t p = 1;
+  for(int d=0; d<19; d++, p = d<19 ? p*10 : p){
+    for(int64_t x = p-1; x<=p+1; x++){
+      for(int sg=-1; sg<=1; sg+=2){
+        int n = agg_int_to_text(sg*x, got);
+        snprintf(want, sizeof(want), "%lld", (long long)(sg*x));
+        bad += strcmp(got, want)!=0 || n!=(int)strlen(want);
+      }
+    }
+  }
+  uint64_t r = 0x9e3779b97f4a7c15ull;
+  for(int i=0; i<100000; i++){
+    r ^= r << 13; r ^= r >> 7; r ^= r << 17;
+    int64_t v = (int64_t)(r >> (r & 63));
+    int n = agg_int_to_text(v, got);
+    snprintf(want, sizeof(want), "%lld", (long long)v);
+    bad += strcmp(got, want)!=0 || n!=(int)strlen(want);
+  }
+  CHECK_EQ_INT(bad, 0);
+}
+
 /* agg_ascii_run against a byte loop: every length to 140 (two 64-byte
 ** steps and a tail), a stopping byte (>= 0x80 or NUL) at every position,
 ** or none; the bytes past n stop, and must not count. */
@@ -2224,6 +2257,7 @@ int main(int argc, char **argv){
   RUN(test_mem_aligned);
   RUN(test_mem_zone);
   RUN(test_real_text);
+  RUN(test_int_text);
   RUN(test_ascii_run);
   RUN(test_distinct_dict_batches);
   RUN(test_strftime);
