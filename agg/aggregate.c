@@ -346,38 +346,6 @@ static int agg_iset_retire(agg_state *s, col_error *err){
   return rc;
 }
 
-/* A dictionary vector repeats a few values over many rows: keep only the
-** first row of each (group, code) pair of the batch, so the set below is
-** probed (hash, then compare the value's bytes) once per pair, not per
-** row. Equal codes are equal values, so no row that could be new is lost. */
-static int agg_distinct_codes(agg_state *s, const col_vector *arg, uint32_t *rows,
-                              uint32_t *gid, uint32_t *pn){
-  uint32_t n = *pn;
-  uint32_t want = 64;
-  while( want < 2*n ) want *= 2;
-  if( want > s->cseen_cap ){
-    uint64_t *c = realloc(s->cseen, (size_t)want*8);
-    if( c==0 ) return -1;
-    s->cseen = c; s->cseen_cap = want;
-  }
-  uint64_t *set = s->cseen;
-  uint32_t mask = want - 1;
-  memset(set, 0xff, (size_t)want*8);
-  uint32_t m = 0;
-  for(uint32_t k=0; k<n; k++){
-    uint64_t key = ((uint64_t)gid[k]<<32) | arg->codes[rows[k]];
-    uint64_t h = key * 0x9e3779b97f4a7c15ull;
-    uint32_t at = (uint32_t)(h>>32) & mask;
-    for(;;){
-      if( set[at]==UINT64_MAX ){ set[at] = key; rows[m] = rows[k]; gid[m] = gid[k]; m++; break; }
-      if( set[at]==key ) break;
-      at = (at + 1) & mask;
-    }
-  }
-  *pn = m;
-  return 0;
-}
-
 /* Without keys, over a dictionary named by dict_id: keep the rows whose
 ** entry has not reached the set since the dictionary arrived (see
 ** dpassed); -1 on OOM. */
@@ -499,12 +467,15 @@ static int agg_distinct_filter(agg_state *s, const col_vector *arg, uint32_t nro
     return col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
   }
   /* NULLs never reach an aggregate's step, so they need no place in the set. */
-  uint32_t m = 0;
+  uint32_t m = 0, gmax = 0;
   if( arg->form==CV_FLAT && arg->tags==0 && arg->type!=CV_NULL ){
     m = n;
   }else{
     for(uint32_t k=0; k<n; k++){
-      if( cv_tag(arg, rows[k])!=CV_NULL ){ rows[m] = rows[k]; gid[m] = gid[k]; m++; }
+      if( cv_tag(arg, rows[k])!=CV_NULL ){
+        rows[m] = rows[k]; gid[m] = gid[k]; m++;
+        gmax = gid[k]>gmax ? gid[k] : gmax;
+      }
     }
   }
   n = m;
@@ -513,7 +484,7 @@ static int agg_distinct_filter(agg_state *s, const col_vector *arg, uint32_t nro
       return col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
     }
   }else if( arg->form==CV_DICT && n>1 ){
-    int rc = agg_distinct_codes(s, arg, rows, gid, &n);
+    int rc = agg_codes_first(&s->cseen, &s->cseen_cap, arg->codes, arg->dict->n, gmax + 1, rows, gid, &n);
     if( rc ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
   }
   if( !s->iset_off ){

@@ -68,4 +68,14 @@ static inline uint64_t agg_iset_footprint(const agg_iset *s){
 
 void agg_iset_free(agg_iset *s);
 
+/* Keep the first of rows[0..*pn) (gid[k] each row's group) of each
+** (group, dictionary entry) pair, codes[row] the row's entry (below
+** ncode, the dictionary's entries; every gid[k] below ngroup), compacting
+** rows and gid in place: equal codes are equal values, so a DISTINCT set
+** is then probed once per pair of the batch, not per row. *set and *cap
+** are scratch the caller keeps (grown here, freed by the caller). -1 on
+** OOM. */
+int agg_codes_first(uint64_t **set, uint32_t *cap, const uint32_t *codes, uint32_t ncode,
+                    uint32_t ngroup, uint32_t *rows, uint32_t *gid, uint32_t *pn);
+
 #endif

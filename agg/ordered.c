@@ -11,10 +11,6 @@
 
 #define ORD_MAX_ROWS (UINT32_MAX - 1u)
 #define ORD_REPLAY_CHUNK 1024u  /* rows fed to the state at once */
-/* DISTINCT over a dictionary vector: (group, entry) pairs a batch may
-** mark as seen, a bit each, when its groups times the dictionary's
-** entries are no more (agg_ordbuf_add) */
-#define ORD_SEEN_BITS 16384u
 
 int agg_ordbuf_init(agg_ordbuf *o, int nterm, const uint8_t *desc,
                     const uint8_t *nulls_first, const uint8_t *ts_unit,
@@ -39,8 +35,9 @@ int agg_ordbuf_init(agg_ordbuf *o, int nterm, const uint8_t *desc,
 
 static void ord_scratch_free(agg_ordbuf *o){
   free(o->g64); free(o->h); free(o->slot); free(o->ival); free(o->sel); free(o->gsel);
+  free(o->cseen);
   o->g64 = 0; o->h = 0; o->slot = 0; o->ival = 0; o->sel = 0; o->gsel = 0;
-  o->scap = 0;
+  o->cseen = 0; o->scap = 0; o->cseen_cap = 0;
 }
 
 void agg_ordbuf_free(agg_ordbuf *o){
@@ -309,39 +306,21 @@ int agg_ordbuf_add(agg_ordbuf *o, const col_vector *const *term,
     return COL_OK;
   }
   if( (rc = ord_scratch(o, nrow, err))!=0 ) return rc;
-  /* An argument from a small dictionary: a row whose group and entry an
-  ** earlier row of the batch had is the same pair again, dropped before
-  ** it is hashed (a later equal pair is never stored, whatever its terms
-  ** or separator; nor under AGG_ORD_LAST, as the entry is the same value
-  ** in the same form). GROUP BY TraficSourceID with group_concat(DISTINCT
-  ** SearchEngineID ORDER BY SearchEngineID) over 10M rows: a few hundred
-  ** pairs, every row hashed and looked up. */
-  uint64_t seen[ORD_SEEN_BITS/64];
-  const uint32_t *codes = 0;
-  uint32_t dn = 0;
-  if( arg->form==CV_DICT && arg->dict && arg->dict->n>0 && n>1 ){
-    uint32_t gmax = 0;
-    for(uint32_t k=0; k<n; k++) gmax = gid[k]>gmax ? gid[k] : gmax;
-    dn = arg->dict->n;
-    uint64_t bits = ((uint64_t)gmax + 1) * dn;
-    if( bits <= ORD_SEEN_BITS ){
-      codes = arg->codes;
-      memset(seen, 0, (size_t)((bits + 63)/64) * 8);
-    }
-  }
-  uint32_t m = 0;
+  uint32_t m = 0, gmax = 0;
   int ints = 1;
   for(uint32_t k=0; k<n; k++){
     int tag = cv_tag(arg, rows[k]);
-    if( tag==CV_NULL ) continue;   /* (a NULL row's code means nothing) */
-    if( codes ){
-      uint32_t b = gid[k]*dn + codes[rows[k]];
-      uint64_t bit = (uint64_t)1 << (b & 63);
-      if( seen[b>>6] & bit ) continue;
-      seen[b>>6] |= bit;
-    }
+    if( tag==CV_NULL ) continue;
     ints &= tag==CV_INT;
     o->sel[m] = rows[k]; o->gsel[m] = gid[k]; m++;
+    gmax = gid[k]>gmax ? gid[k] : gmax;
+  }
+  /* a later row of a pair is never stored, whatever its terms or
+  ** separator; nor under AGG_ORD_LAST, its entry being the same value in
+  ** the same form: so from a dictionary, one row per pair goes on */
+  if( arg->form==CV_DICT && m>1
+   && agg_codes_first(&o->cseen, &o->cseen_cap, arg->codes, arg->dict->n, gmax + 1, o->sel, o->gsel, &m) ){
+    return col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
   }
   if( m==0 ) return COL_OK;
   if( !o->iset_off ){

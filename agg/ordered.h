@@ -83,6 +83,8 @@ typedef struct agg_ordbuf {
   uint32_t *sel;          /* the candidates (rows with a non-NULL argument) */
   uint32_t *gsel;         /* their groups */
   uint32_t scap;          /* batch rows the scratch holds */
+  uint64_t *cseen;        /* agg_codes_first's table (iset.h) */
+  uint32_t cseen_cap;
   /* while sorting: when every non-NULL first term has one class, each
   ** row's first term as a word that orders as the value does (numbers),
   ** or as the 8 bytes where values differ (TEXT, BLOB: ord_prefixes) */
