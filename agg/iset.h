@@ -7,7 +7,8 @@
 ** of the pair's hash, kept at most half full, doubled in place
 ** (agg/double.h). Groups are stored plus one: g==0 marks an empty bucket.
 ** Used by aggregate.c, and by distinct_split.c for the half of a set that
-** a thread of its own holds.
+** a thread of its own holds. Also the step every DISTINCT takes before its
+** set over a dictionary vector: one row per (group, entry) pair.
 */
 #ifndef COLUMNAR_AGG_ISET_H
 #define COLUMNAR_AGG_ISET_H
