@@ -1264,15 +1264,6 @@ static int gb_radix_eligible(const groupby *gb, const col_schema *schema){
 
 int groupby_radix_ok(const groupby *gb){ return gb->radix_ok; }
 
-/* radix=auto holds what radix=on does, text keys only where
-** gb_radix_suits says it pays. A timestamp column read as its stored
-** integers (key_ts) is held as a number: GROUP BY EventTime (2.5M groups
-** of 10M rows) at threads=2, in-process, 303-405 ms streamed against
-** 156-163 ms held. */
-int groupby_radix_auto(const groupby *gb){
-  return gb->radix_ok;
-}
-
 /* Does holding this lane's rows back pay, judged by batch b's keys?
 ** Numbers always do (a row held is a few bytes). Text keys only while
 ** each probe of the lane's table misses the cache and nothing cheaper is
@@ -1296,18 +1287,8 @@ int groupby_radix_auto(const groupby *gb){
 static int gb_radix_suits(const groupby *gb, const col_batch *b, uint32_t nsel,
                           double *text_row){
   int text = 0, dict = 0;
-  uint64_t bytes = 0;
-  for(int k=0; k<gb->nindep; k++){
-    const col_vector *v = gb->kv[k];
-    const col_vector *d = v->form==CV_DICT ? v->dict : v;
-    dict += v->form==CV_DICT;
-    if( v->tags==0 && d->tags==0 && d->type<=CV_REAL ) continue;
-    for(uint32_t i=0; i<nsel; i++){
-      uint32_t r = b->sel ? b->sel[i] : i;
-      int t = cv_tag(v, r);
-      if( t==CV_TEXT || t==CV_BLOB ){ text = 1; bytes += cv_bytes(v, r).n; }
-    }
-  }
+  for(int k=0; k<gb->nindep; k++) dict += gb->kv[k]->form==CV_DICT;
+  uint64_t bytes = agg_radix_text(gb->kv, gb->nindep, b->sel, nsel, &text);
   if( !text ) return 0;
   if( dict==gb->nindep || bytes > (uint64_t)nsel*AGG_RADIX_TEXT_ROW ) return -1;
   *text_row = nsel ? (double)bytes / nsel : 0;
@@ -1554,7 +1535,7 @@ static int gb_radix_hold(groupby *gb, const col_batch *b, col_error *err){
   for(int w=0; w<gb->nthread; w++){
     gb_part *p = &gb->parts[w];
     rows += p->nfill;
-    text += agg_radix_text(v, nvec, p->rows, p->nfill);
+    text += agg_radix_text(v, nvec, p->rows, p->nfill, 0);
   }
   if( !agg_radix_fits(&gb->held, rows, text) ){
     rc = gb_radix_stop(gb, err) ? -1 : 0;

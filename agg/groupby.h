@@ -57,7 +57,7 @@ typedef struct groupby_options {
                           ** held back by partition (agg/radix.h) instead
                           ** of looked up, for groupby_radix_part; 0 never;
                           ** past 1 (radix=auto) text keys only where that
-                          ** pays (groupby_radix_auto) */
+                          ** pays (groupby.c, gb_radix_suits) */
   int radix_repeats;      /* ... rows of several values: at radix_after
                           ** groups only if many more groups and few bytes
                           ** to hold are foreseen (lane_rows), else at
@@ -176,17 +176,13 @@ int groupby_fold_begin(groupby **lanes, int nlane, col_error *err);
 int groupby_fold_part(groupby **lanes, int nlane, int part, col_error *err);
 int groupby_fold_adopt(groupby **lanes, int nlane, col_error *err);
 /* Radix lanes (groupby_options.radix_after): may gb hold rows back (keys
-** and arguments INTEGER or REAL, no DISTINCT, group_concat or ORDER BY
-** in an aggregate)? Does it hold any now? Lanes whose rows are held are
+** of any class, arguments INTEGER or REAL, no DISTINCT, group_concat or
+** ORDER BY in an aggregate)? Does it hold any now? Lanes whose rows are held are
 ** finished by begin (serial), then partitions 0..parts-1 (each may run on
 ** a thread of its own): partition part of lane 0 takes, lane after lane,
 ** the lane's groups of that partition (as groupby_merge_part) and then its
 ** held rows. Lanes 1.. are then spent. Results are groupby_merge's. */
 int groupby_radix_ok(const groupby *gb);
-/* May radix=auto hold rows back (groupby_options.radix_after > 1)? As
-** groupby_radix_ok; text keys are judged batch by batch as a lane reaches
-** radix_after groups (groupby.c, gb_radix_suits). */
-int groupby_radix_auto(const groupby *gb);
 /* groupby_radix_ok, and a held row is one value: one key the table holds,
 ** aggregates without arguments (count(*)). The rows radix lanes hold most
 ** cheaply, and the one shape that gained in every case measured. */

@@ -59,17 +59,21 @@ uint64_t agg_radix_memory(const agg_radix *r){
 
 /* A vector every one of whose rows is INTEGER, REAL or NULL needs no look
 ** at the rows; one that may hold TEXT or BLOB rows has its bytes counted. */
-uint64_t agg_radix_text(const col_vector *const *v, int nvec, const uint32_t *rows, uint32_t n){
+uint64_t agg_radix_text(const col_vector *const *v, int nvec, const uint32_t *rows, uint32_t n,
+                        int *any){
   uint64_t bytes = 0;
+  int seen = 0;
   for(int j=0; j<nvec; j++){
     const col_vector *x = v[j];
     const col_vector *d = x->form==CV_DICT ? x->dict : 0;
     if( x->tags==0 && (d==0 || d->tags==0) && (d ? d->type : x->type) <= CV_REAL ) continue;
     for(uint32_t k=0; k<n; k++){
-      int t = cv_tag(x, rows[k]);
-      if( t==CV_TEXT || t==CV_BLOB ) bytes += cv_bytes(x, rows[k]).n;
+      uint32_t r = rows ? rows[k] : k;
+      int t = cv_tag(x, r);
+      if( t==CV_TEXT || t==CV_BLOB ){ seen = 1; bytes += cv_bytes(x, r).n; }
     }
   }
+  if( any ) *any = seen;
   return bytes;
 }
 

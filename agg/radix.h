@@ -113,10 +113,12 @@ static inline int agg_radix_has(const agg_radix *r, int part){
   return r->parts && r->parts[part].head!=0;
 }
 
-/* Bytes of the TEXT and BLOB values of rows rows[0..n) of these vectors.
-** A lane holds rows while all it held, these included, average no more
-** than AGG_RADIX_TEXT_ROW bytes of text a row (agg_radix_fits). */
-uint64_t agg_radix_text(const col_vector *const *v, int nvec, const uint32_t *rows, uint32_t n);
+/* Bytes of the TEXT and BLOB values of rows rows[0..n) (rows NULL: 0..n-1)
+** of these vectors; *any (when not NULL) set to 1 if there was one, empty
+** or not. A lane holds rows while all it held, these included, average no
+** more than AGG_RADIX_TEXT_ROW bytes of text a row (agg_radix_fits). */
+uint64_t agg_radix_text(const col_vector *const *v, int nvec, const uint32_t *rows, uint32_t n,
+                        int *any);
 /* Can r take n more rows bringing `text` bytes of text? */
 static inline int agg_radix_fits(const agg_radix *r, uint64_t n, uint64_t text){
   return r->text + text <= (r->rows + n) * AGG_RADIX_TEXT_ROW;

@@ -642,9 +642,12 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
   /* auto: one numeric key and count(*)-like aggregates held always (they
   ** gained in every case measured); other shapes where the groups and the
   ** bytes to hold that a lane foresees, or its rows' repeated keys, say so;
-  ** text keys only early and short (agg/groupby.c, gb_radix_suits) */
+  ** text keys only early and short (agg/groupby.c, gb_radix_suits). A
+  ** timestamp column read as its stored integers is held as a number:
+  ** GROUP BY EventTime (2.5M groups of 10M rows) at threads=2, in-process,
+  ** 303-405 ms streamed against 156-163 ms held. */
   if( t->radix>0 ) ro.radix_after = 1;
-  else if( t->radix==0 && groupby_radix_auto(c->gb) ){
+  else if( t->radix==0 && groupby_radix_ok(c->gb) ){
     ro.radix_after = GB_RADIX_AFTER;
     ro.radix_repeats = !groupby_radix_narrow(c->gb);
   }

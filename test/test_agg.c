@@ -1907,7 +1907,7 @@ static void test_radix_rows(void){
   }
   agg_radix r;
   CHECK( agg_radix_init(&r, 4, 2, pool)==0 );
-  CHECK( agg_radix_text(v, 2, rows, N)==0 && agg_radix_fits(&r, N, 0) );
+  CHECK( agg_radix_text(v, 2, rows, N, 0)==0 && agg_radix_fits(&r, N, 0) );
   for(uint32_t i=0; i<N; i++) hashes[i] = agg_ipair_hash(1, (int64_t)i);
   /* two batches, the second's rows far on: a new chunk base */
   CHECK( agg_radix_append(&r, 1, v, rows, N/2, 1000, hashes)==0 );
@@ -1993,7 +1993,7 @@ static void test_radix_rows(void){
     col_vector dict_vals = { CV_TEXT, CV_FLAT, 50, 0, 0, 0, sv, 0, 0, 0 };
     col_vector dict = { CV_TEXT, CV_DICT, N, 0, 0, 0, 0, codes, &dict_vals, 0 };
     const col_vector *vt[2] = { &flat, &dict };
-    uint64_t text = agg_radix_text(vt, 2, rows, N);
+    uint64_t text = agg_radix_text(vt, 2, rows, N, 0);
     agg_radix q;
     CHECK( agg_radix_init(&q, 2, 2, pool)==0 );
     CHECK( !agg_radix_fits(&q, 1, 20) && agg_radix_fits(&q, N, (uint64_t)N*AGG_RADIX_TEXT_ROW) );
