@@ -12,6 +12,24 @@
 #define ORD_MAX_ROWS (UINT32_MAX - 1u)
 #define ORD_REPLAY_CHUNK 1024u  /* rows fed to the state at once */
 
+/* Stored values as vectors: a lane's rows looked up in another's pairs, and
+** rows fed to the state. */
+typedef struct ord_chunk {
+  uint8_t tags[ORD_REPLAY_CHUNK];
+  int64_t i64[ORD_REPLAY_CHUNK];
+  double f64[ORD_REPLAY_CHUNK];
+  cv_str str[ORD_REPLAY_CHUNK];
+  col_vector v;
+} ord_chunk;
+
+/* A chunk of stored values as a FLAT vector of m rows. */
+static void ord_chunk_init(ord_chunk *c, uint32_t m){
+  col_vector *v = &c->v;
+  memset(v, 0, sizeof(*v));
+  v->form = CV_FLAT; v->type = CV_TEXT; v->n = m;
+  v->tags = c->tags; v->i64 = c->i64; v->f64 = c->f64; v->str = c->str;
+}
+
 int agg_ordbuf_init(agg_ordbuf *o, int nterm, const uint8_t *desc,
                     const uint8_t *nulls_first, const uint8_t *ts_unit,
                     int narg, int distinct){
@@ -24,7 +42,8 @@ int agg_ordbuf_init(agg_ordbuf *o, int nterm, const uint8_t *desc,
   o->nulls_first = malloc((size_t)nterm + 1);
   o->ts_unit = calloc((size_t)nterm + 1, 1);
   o->ts_text = calloc((size_t)nterm + 1, 1);
-  if( !o->desc || !o->nulls_first || !o->ts_unit || !o->ts_text ) return -1;
+  o->cols = calloc((size_t)(nterm + narg), sizeof(agg_ordcol));
+  if( !o->desc || !o->nulls_first || !o->ts_unit || !o->ts_text || !o->cols ) return -1;
   if( nterm ){
     memcpy(o->desc, desc, (size_t)nterm);
     memcpy(o->nulls_first, nulls_first, (size_t)nterm);
@@ -40,9 +59,18 @@ static void ord_scratch_free(agg_ordbuf *o){
   o->cseen = 0; o->scap = 0; o->cseen_cap = 0;
 }
 
+static void ord_cols_free(agg_ordbuf *o){
+  for(int j=0; o->cols && j<o->nterm + o->narg; j++){
+    agg_mem_free(o->cols[j].w); agg_mem_free(o->cols[j].type); agg_mem_free(o->cols[j].len);
+  }
+  free(o->cols);
+  o->cols = 0;
+}
+
 void agg_ordbuf_free(agg_ordbuf *o){
-  agg_mem_free(o->gid); agg_mem_free(o->vals); agg_mem_free(o->heap); agg_mem_free(o->pfx);
-  o->gid = 0; o->vals = 0; o->heap = 0; o->pfx = 0;
+  ord_cols_free(o);
+  agg_mem_free(o->gid); agg_mem_free(o->heap); agg_mem_free(o->pfx);
+  o->gid = 0; o->heap = 0; o->pfx = 0;
   free(o->desc); free(o->nulls_first); free(o->ts_unit); free(o->ts_text);
   o->desc = 0; o->nulls_first = 0; o->ts_unit = 0; o->ts_text = 0;
   o->n = o->cap = 0;
@@ -54,8 +82,11 @@ void agg_ordbuf_free(agg_ordbuf *o){
 }
 
 uint64_t agg_ordbuf_footprint(const agg_ordbuf *o){
-  uint64_t w = (uint64_t)(o->nterm + o->narg);
-  return (uint64_t)o->cap * (4 + w*sizeof(agg_ordval)) + o->heap_cap
+  uint64_t row = 4;
+  for(int j=0; o->cols && j<o->nterm + o->narg; j++){
+    row += 8 + (o->cols[j].type ? 1 : 0) + (o->cols[j].len ? 4 : 0);
+  }
+  return (uint64_t)o->cap * row + o->heap_cap
        + agg_iset_footprint(&o->iset)
        + agg_table_footprint(&o->pairs) + agg_table_owned(&o->pairs)
        + (uint64_t)o->scap * (8 + 8 + 4 + 8 + 4 + 4);
@@ -65,7 +96,7 @@ uint64_t agg_ordbuf_sort_bytes(const agg_ordbuf *o){
   /* idx, tmp and the words, 4 + 4 + 8 a row; the keys, 16 a row and as
   ** many again for the longest group's radix passes; then the chunks the
   ** rows are fed through (ord_chunk, two of them: under 128 KiB) */
-  return o->n ? (uint64_t)o->n*48 + 2*sizeof(agg_ordval)*ORD_REPLAY_CHUNK*4 : 0;
+  return o->n ? (uint64_t)o->n*48 + 2*sizeof(ord_chunk) : 0;
 }
 
 static int ord_grow(agg_ordbuf *o, uint32_t need, col_error *err){
@@ -76,17 +107,84 @@ static int ord_grow(agg_ordbuf *o, uint32_t need, col_error *err){
   uint64_t cap = o->cap ? (uint64_t)o->cap*2 : 1024;
   while( cap < need ) cap *= 2;
   if( cap > ORD_MAX_ROWS ) cap = ORD_MAX_ROWS;
-  size_t w = (size_t)(o->nterm + o->narg);
   /* bigmem blocks: a buffer of millions of rows grows by moving pages, in
   ** huge ones, where realloc copied it into fresh 4 KiB pages (a counter's
   ** phrases, newest first: copies and their faults were half the time) */
   uint32_t *g = agg_mem_realloc(o->gid, (size_t)cap*4);
-  if( g ) o->gid = g;
-  agg_ordval *v = agg_mem_realloc(o->vals, (size_t)cap*w*sizeof(agg_ordval));
-  if( v ) o->vals = v;
-  if( !g || !v ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory buffering an ORDER BY aggregate");
+  if( g==0 ) goto oom;
+  o->gid = g;
+  for(int j=0; j<o->nterm + o->narg; j++){
+    agg_ordcol *c = &o->cols[j];
+    int64_t *w = agg_mem_realloc(c->w, (size_t)cap*8);
+    if( w==0 ) goto oom;
+    c->w = w;
+    if( c->type ){
+      uint8_t *t = agg_mem_realloc(c->type, (size_t)cap);
+      if( t==0 ) goto oom;
+      c->type = t;
+    }
+    if( c->len ){
+      uint32_t *l = agg_mem_realloc(c->len, (size_t)cap*4);
+      if( l==0 ) goto oom;
+      c->len = l;
+    }
+  }
   o->cap = (uint32_t)cap;
   return COL_OK;
+oom:
+  return col_error_set(err, COL_ENOMEM, "group_by: out of memory buffering an ORDER BY aggregate");
+}
+
+static inline int ord_type(const agg_ordcol *c, uint32_t e){
+  return c->type ? c->type[e] : CV_INT;
+}
+
+static inline uint32_t ord_len(const agg_ordcol *c, uint32_t e){
+  return c->len ? c->len[e] : 0;
+}
+
+/* Row e of column c as a value. */
+static pred_value ord_value(const agg_ordbuf *o, const agg_ordcol *c, uint32_t e){
+  pred_value x;
+  x.type = ord_type(c, e); x.i = 0; x.f = 0; x.p = 0; x.n = 0;
+  switch( x.type ){
+    case CV_INT: x.i = c->w[e]; break;
+    case CV_REAL: memcpy(&x.f, &c->w[e], 8); break;
+    case CV_TEXT: case CV_BLOB: x.p = o->heap + c->w[e]; x.n = ord_len(c, e); break;
+    default: break;
+  }
+  return x;
+}
+
+/* Row e of column c as row k of chunk ch. */
+static void ord_chunk_set(const agg_ordbuf *o, ord_chunk *ch, uint32_t k, const agg_ordcol *c,
+                          uint32_t e){
+  pred_value p = ord_value(o, c, e);
+  ch->tags[k] = p.type;
+  ch->i64[k] = p.i; ch->f64[k] = p.f;
+  ch->str[k].p = p.p; ch->str[k].n = p.n;
+}
+
+/* Row e of column c (e < cap) becomes a value of type t, word w and len n:
+** the column's type or len array made on the first value that needs it. */
+static int ord_set(agg_ordbuf *o, agg_ordcol *c, uint32_t e, int t, int64_t w, uint32_t n,
+                   col_error *err){
+  if( t!=CV_INT && c->type==0 ){
+    c->type = agg_mem_realloc(0, o->cap);
+    if( c->type==0 ) goto oom;
+    memset(c->type, CV_INT, o->cap);
+  }
+  if( n && c->len==0 ){
+    c->len = agg_mem_realloc(0, (size_t)o->cap*4);
+    if( c->len==0 ) goto oom;
+    memset(c->len, 0, (size_t)o->cap*4);
+  }
+  c->w[e] = w;
+  if( c->type ) c->type[e] = (uint8_t)t;
+  if( c->len ) c->len[e] = n;
+  return COL_OK;
+oom:
+  return col_error_set(err, COL_ENOMEM, "group_by: out of memory buffering an ORDER BY aggregate");
 }
 
 /* n bytes into the heap; their offset in *at. */
@@ -114,31 +212,52 @@ static int ord_ts_plain(int64_t x, int unit){
   return x>=lo && x<hi;
 }
 
+/* n bytes at p as the TEXT/BLOB (type t) of row e of column c. */
+static int ord_set_bytes(agg_ordbuf *o, agg_ordcol *c, uint32_t e, int t, const char *p,
+                         uint32_t n, col_error *err){
+  int64_t at = 0;
+  if( ord_heap_add(o, p, n, &at, err) ) return err->code;
+  return ord_set(o, c, e, t, at, n, err);
+}
+
 /* Timestamp term t has a value outside years 0000-9999: every value of it
 ** stored so far becomes its text, as values from now on. */
 static int ord_ts_to_text(agg_ordbuf *o, int t, col_error *err){
-  uint32_t w = (uint32_t)(o->nterm + o->narg);
+  agg_ordcol *c = &o->cols[t];
   for(uint32_t e=0; e<o->n; e++){
-    agg_ordval *v = &o->vals[(size_t)e*w + (uint32_t)t];
-    if( v->type!=CV_INT ) continue;
+    if( ord_type(c, e)!=CV_INT ) continue;
     char buf[64];
-    int n = agg_ts_text(v->w, o->ts_unit[t], buf);
-    if( ord_heap_add(o, buf, (uint32_t)n, &v->w, err) ) return err->code;
-    v->type = CV_TEXT; v->n = (uint32_t)n;
+    int n = agg_ts_text(c->w[e], o->ts_unit[t], buf);
+    if( ord_set_bytes(o, c, e, CV_TEXT, buf, (uint32_t)n, err) ) return err->code;
   }
   o->ts_text[t] = 1;
   return COL_OK;
 }
 
-static int ord_store(agg_ordbuf *o, const col_vector *v, uint32_t r, agg_ordval *out,
-                     col_error *err);
+/* Row r of v into row e of column c, its bytes appended to the heap. */
+static int ord_store(agg_ordbuf *o, const col_vector *v, uint32_t r, agg_ordcol *c,
+                     uint32_t e, col_error *err){
+  pred_value x = agg_value_at(v, r);
+  int64_t w = 0;
+  switch( x.type ){
+    case CV_INT: return ord_set(o, c, e, CV_INT, x.i, 0, err);
+    case CV_REAL:
+      if( isnan(x.f) ) break;   /* SQLite's NULL */
+      memcpy(&w, &x.f, 8);
+      return ord_set(o, c, e, CV_REAL, w, 0, err);
+    case CV_TEXT: case CV_BLOB:
+      return ord_set_bytes(o, c, e, x.type, x.p, x.n, err);
+    default: break;
+  }
+  return ord_set(o, c, e, CV_NULL, 0, 0, err);
+}
 
-/* Row r of timestamp term t into *out. */
-static int ord_store_ts(agg_ordbuf *o, int t, const col_vector *v, uint32_t r,
-                        agg_ordval *out, col_error *err){
-  out->n = 0; out->w = 0;
+/* Row r of timestamp term t into stored row e. */
+static int ord_store_ts(agg_ordbuf *o, int t, const col_vector *v, uint32_t r, uint32_t e,
+                        col_error *err){
+  agg_ordcol *c = &o->cols[t];
   int tag = cv_tag(v, r);
-  if( tag==CV_NULL ){ out->type = CV_NULL; return COL_OK; }
+  if( tag==CV_NULL ) return ord_set(o, c, e, CV_NULL, 0, 0, err);
   if( tag!=CV_INT ){
     /* the reader gave the text after all (a pushed predicate reads the
     ** column): that is the value, and every other one's form */
@@ -146,51 +265,30 @@ static int ord_store_ts(agg_ordbuf *o, int t, const col_vector *v, uint32_t r,
       int rc = ord_ts_to_text(o, t, err);
       if( rc ) return rc;
     }
-    return ord_store(o, v, r, out, err);
+    return ord_store(o, v, r, c, e, err);
   }
   int64_t x = cv_int(v, r);
   if( !o->ts_text[t] && !ord_ts_plain(x, o->ts_unit[t]) ){
     int rc = ord_ts_to_text(o, t, err);
     if( rc ) return rc;
   }
-  if( !o->ts_text[t] ){ out->type = CV_INT; out->w = x; return COL_OK; }
+  if( !o->ts_text[t] ) return ord_set(o, c, e, CV_INT, x, 0, err);
   char buf[64];
   int n = agg_ts_text(x, o->ts_unit[t], buf);
-  out->type = CV_TEXT; out->n = (uint32_t)n;
-  return ord_heap_add(o, buf, (uint32_t)n, &out->w, err);
-}
-
-/* Row r of v into *out, its bytes appended to the heap. */
-static int ord_store(agg_ordbuf *o, const col_vector *v, uint32_t r, agg_ordval *out,
-                     col_error *err){
-  pred_value x = agg_value_at(v, r);
-  out->type = x.type; out->n = 0; out->w = 0;
-  switch( x.type ){
-    case CV_INT: out->w = x.i; break;
-    case CV_REAL:
-      if( isnan(x.f) ){ out->type = CV_NULL; break; }   /* SQLite's NULL */
-      memcpy(&out->w, &x.f, 8);
-      break;
-    case CV_TEXT: case CV_BLOB:
-      out->n = x.n;
-      return ord_heap_add(o, x.p, x.n, &out->w, err);
-    default: break;
-  }
-  return COL_OK;
+  return ord_set_bytes(o, c, e, CV_TEXT, buf, (uint32_t)n, err);
 }
 
 /* Row r's terms and arguments into stored row e. */
 static int ord_put(agg_ordbuf *o, uint32_t e, const col_vector *const *term,
                    const col_vector *arg, const col_vector *sep, uint32_t r,
                    col_error *err){
-  agg_ordval *v = o->vals + (size_t)e*(size_t)(o->nterm + o->narg);
   int rc = COL_OK;
   for(int t=0; t<o->nterm && rc==COL_OK; t++){
-    rc = o->ts_unit[t] ? ord_store_ts(o, t, term[t], r, &v[t], err)
-                       : ord_store(o, term[t], r, &v[t], err);
+    rc = o->ts_unit[t] ? ord_store_ts(o, t, term[t], r, e, err)
+                       : ord_store(o, term[t], r, &o->cols[t], e, err);
   }
-  if( rc==COL_OK ) rc = ord_store(o, arg, r, &v[o->nterm], err);
-  if( rc==COL_OK && o->narg>1 ) rc = ord_store(o, sep, r, &v[o->nterm+1], err);
+  if( rc==COL_OK ) rc = ord_store(o, arg, r, &o->cols[o->nterm], e, err);
+  if( rc==COL_OK && o->narg>1 ) rc = ord_store(o, sep, r, &o->cols[o->nterm+1], e, err);
   return rc;
 }
 
@@ -239,7 +337,7 @@ static int ord_pairs(agg_ordbuf *o, const col_vector *arg, const int64_t *g64,
 /* The first value that is not an INTEGER: the stored rows' pairs, all
 ** INTEGER, go from the iset into pairs, stored row e as slot e. */
 static int ord_iset_retire(agg_ordbuf *o, col_error *err){
-  uint32_t w = (uint32_t)(o->nterm + o->narg);
+  const int64_t *arg = o->cols[o->nterm].w;
   int64_t g[ORD_REPLAY_CHUNK], v[ORD_REPLAY_CHUNK];
   uint32_t sel[ORD_REPLAY_CHUNK];
   col_vector av;
@@ -250,7 +348,7 @@ static int ord_iset_retire(agg_ordbuf *o, col_error *err){
     uint32_t m = o->n - at < ORD_REPLAY_CHUNK ? o->n - at : ORD_REPLAY_CHUNK;
     for(uint32_t k=0; k<m; k++){
       g[k] = o->gid[at+k];
-      v[k] = o->vals[(size_t)(at+k)*w + (uint32_t)o->nterm].w;
+      v[k] = arg[at+k];
       sel[k] = k;
     }
     av.n = m;
@@ -330,7 +428,7 @@ int agg_ordbuf_add(agg_ordbuf *o, const col_vector *const *term,
   for(uint32_t k=0; k<m; k++) o->g64[o->sel[k]] = o->gsel[k];
   if( (rc = ord_pairs(o, arg, o->g64, nrow, o->sel, m, err))!=0 ) return rc;
   /* a new pair's slot is the next row: pairs are made in row order */
-  uint32_t w = (uint32_t)(o->nterm + o->narg);
+  const agg_ordcol *ac = &o->cols[o->nterm];
   for(uint32_t k=0; k<m; k++){
     uint32_t s = o->slot[k], r = o->sel[k];
     if( s==o->n ){
@@ -339,10 +437,10 @@ int agg_ordbuf_add(agg_ordbuf *o, const col_vector *const *term,
       /* the one term is the argument: equal values, and TEXT/BLOB equal
       ** only byte for byte, so only a number in another form (1 then
       ** 1.0, -0.0 then 0.0) replaces what is stored */
-      const agg_ordval *v = &o->vals[(size_t)s*w + (uint32_t)o->nterm];
+      int vt = ord_type(ac, s);
       pred_value x = agg_value_at(arg, r);
-      if( (v->type==CV_INT || v->type==CV_REAL)
-       && (x.type!=v->type || (x.type==CV_REAL && memcmp(&x.f, &v->w, 8)!=0)) ){
+      if( (vt==CV_INT || vt==CV_REAL)
+       && (x.type!=vt || (x.type==CV_REAL && memcmp(&x.f, &ac->w[s], 8)!=0)) ){
         if( (rc = ord_put(o, s, term, arg, sep, r, err))!=0 ) return rc;
       }
     }
@@ -354,45 +452,28 @@ int agg_ordbuf_add(agg_ordbuf *o, const col_vector *const *term,
 
 #define ORD_MOVED UINT32_MAX    /* gid of a row moved to another buffer */
 
-static pred_value ord_value(const agg_ordbuf *o, const agg_ordval *v);
-
-/* Stored values as vectors: a lane's rows looked up in another's pairs, and
-** rows fed to the state. */
-typedef struct ord_chunk {
-  uint8_t tags[ORD_REPLAY_CHUNK];
-  int64_t i64[ORD_REPLAY_CHUNK];
-  double f64[ORD_REPLAY_CHUNK];
-  cv_str str[ORD_REPLAY_CHUNK];
-  col_vector v;
-} ord_chunk;
-
-/* A chunk of stored values as a FLAT vector of m rows. */
-static void ord_chunk_init(ord_chunk *c, uint32_t m){
-  col_vector *v = &c->v;
-  memset(v, 0, sizeof(*v));
-  v->form = CV_FLAT; v->type = CV_TEXT; v->n = m;
-  v->tags = c->tags; v->i64 = c->i64; v->f64 = c->f64; v->str = c->str;
-}
-
-static void ord_chunk_set(const agg_ordbuf *o, ord_chunk *c, uint32_t k, const agg_ordval *x){
-  pred_value p = ord_value(o, x);
-  c->tags[k] = p.type;
-  c->i64[k] = p.i; c->f64[k] = p.f;
-  c->str[k].p = p.p; c->str[k].n = p.n;
+/* src's stored row e into dst's row d (d < dst->cap), its bytes copied. */
+static int ord_copy_values(agg_ordbuf *dst, uint32_t d, const agg_ordbuf *src, uint32_t e,
+                           col_error *err){
+  for(int j=0; j<src->nterm + src->narg; j++){
+    const agg_ordcol *f = &src->cols[j];
+    agg_ordcol *t = &dst->cols[j];
+    int type = ord_type(f, e), rc;
+    if( type==CV_TEXT || type==CV_BLOB ){
+      rc = ord_set_bytes(dst, t, d, type, src->heap + f->w[e], ord_len(f, e), err);
+    }else{
+      rc = ord_set(dst, t, d, type, f->w[e], 0, err);
+    }
+    if( rc ) return rc;
+  }
+  return COL_OK;
 }
 
 /* Append src's stored row e to dst as a row of group g (its bytes copied). */
 static int ord_copy_row(agg_ordbuf *dst, const agg_ordbuf *src, uint32_t e, uint32_t g,
                         col_error *err){
-  uint32_t w = (uint32_t)(src->nterm + src->narg);
   if( dst->n==dst->cap && ord_grow(dst, dst->n + 1, err) ) return err->code;
-  agg_ordval *to = dst->vals + (size_t)dst->n*w;
-  const agg_ordval *from = src->vals + (size_t)e*w;
-  for(uint32_t j=0; j<w; j++){
-    to[j] = from[j];
-    if( from[j].type!=CV_TEXT && from[j].type!=CV_BLOB ) continue;
-    if( ord_heap_add(dst, src->heap + from[j].w, from[j].n, &to[j].w, err) ) return err->code;
-  }
+  if( ord_copy_values(dst, dst->n, src, e, err) ) return err->code;
   dst->gid[dst->n++] = g;
   return COL_OK;
 }
@@ -402,13 +483,13 @@ static int ord_copy_row(agg_ordbuf *dst, const agg_ordbuf *src, uint32_t e, uint
 ** that under AGG_ORD_LAST a number in another form takes over. */
 static int ord_move_pairs(agg_ordbuf *dst, const agg_ordbuf *src, const uint32_t *map,
                           const uint32_t *ents, uint32_t m, col_error *err){
-  uint32_t w = (uint32_t)(src->nterm + src->narg), at = (uint32_t)src->nterm;
+  const agg_ordcol *sa = &src->cols[src->nterm], *da = &dst->cols[dst->nterm];
   int ints = 1;
-  for(uint32_t k=0; k<m; k++) ints &= src->vals[(size_t)ents[k]*w + at].type==CV_INT;
+  for(uint32_t k=0; k<m; k++) ints &= ord_type(sa, ents[k])==CV_INT;
   int rc;
   if( !dst->iset_off && ints ){
     for(uint32_t k=0; k<m; k++){
-      dst->ival[k] = src->vals[(size_t)ents[k]*w + at].w;
+      dst->ival[k] = sa->w[ents[k]];
       dst->slot[k] = map[src->gid[ents[k]]] + 1;
     }
     uint32_t *fresh, nf;
@@ -425,7 +506,7 @@ static int ord_move_pairs(agg_ordbuf *dst, const agg_ordbuf *src, const uint32_t
   uint32_t sel[ORD_REPLAY_CHUNK] = {0};
   ord_chunk av;
   for(uint32_t k=0; k<m; k++){
-    ord_chunk_set(src, &av, k, &src->vals[(size_t)ents[k]*w + at]);
+    ord_chunk_set(src, &av, k, sa, ents[k]);
     g[k] = map[src->gid[ents[k]]];
     sel[k] = k;
   }
@@ -437,11 +518,9 @@ static int ord_move_pairs(agg_ordbuf *dst, const agg_ordbuf *src, const uint32_t
       if( (rc = ord_copy_row(dst, src, e, (uint32_t)g[k], err))!=0 ) return rc;
     }else if( dst->distinct==AGG_ORD_LAST ){
       /* the one term is the argument: a number's form is the news */
-      agg_ordval *d = &dst->vals[(size_t)s*w];
-      const agg_ordval *f = &src->vals[(size_t)e*w];
-      if( (d[at].type==CV_INT || d[at].type==CV_REAL)
-       && (d[at].type!=f[at].type || d[at].w!=f[at].w) ){
-        for(uint32_t j=0; j<w; j++) d[j] = f[j];
+      int dt = ord_type(da, s);
+      if( (dt==CV_INT || dt==CV_REAL) && (dt!=ord_type(sa, e) || da->w[s]!=sa->w[e]) ){
+        if( (rc = ord_copy_values(dst, s, src, e, err))!=0 ) return rc;
       }
     }
   }
@@ -481,11 +560,18 @@ int agg_ordbuf_move(agg_ordbuf *dst, agg_ordbuf *src, const uint32_t *map,
 }
 
 void agg_ordbuf_compact(agg_ordbuf *o, const uint32_t *slot, uint32_t ng){
-  uint32_t w = (uint32_t)(o->nterm + o->narg), m = 0;
+  uint32_t m = 0;
   for(uint32_t e=0; e<o->n; e++){
     uint32_t g = o->gid[e];
     if( g==ORD_MOVED || g>=ng || slot[g]==AGG_EMPTY ) continue;
-    if( m!=e ) memcpy(o->vals + (size_t)m*w, o->vals + (size_t)e*w, w*sizeof(agg_ordval));
+    if( m!=e ){
+      for(int j=0; j<o->nterm + o->narg; j++){
+        agg_ordcol *c = &o->cols[j];
+        c->w[m] = c->w[e];
+        if( c->type ) c->type[m] = c->type[e];
+        if( c->len ) c->len[m] = c->len[e];
+      }
+    }
     o->gid[m++] = slot[g];
   }
   o->n = m;     /* the heap keeps the bytes of rows gone: freed at replay */
@@ -493,139 +579,138 @@ void agg_ordbuf_compact(agg_ordbuf *o, const uint32_t *slot, uint32_t ng){
 
 /* ---- sorting ------------------------------------------------------------ */
 
-static pred_value ord_value(const agg_ordbuf *o, const agg_ordval *v){
-  pred_value x;
-  x.type = v->type; x.i = 0; x.f = 0; x.p = 0; x.n = 0;
-  switch( v->type ){
-    case CV_INT: x.i = v->w; break;
-    case CV_REAL: memcpy(&x.f, &v->w, 8); break;
-    case CV_TEXT: case CV_BLOB: x.p = o->heap + v->w; x.n = v->n; break;
-    default: break;
-  }
-  return x;
-}
-
-/* Two non-NULL values as SQLite's sorter compares them (BINARY). */
-static inline int ord_cmp_value(const agg_ordbuf *o, const agg_ordval *x, const agg_ordval *y){
-  if( x->type==y->type ){
-    switch( x->type ){
-      case CV_INT: return x->w < y->w ? -1 : x->w > y->w;
+/* Rows a and b of column c, neither NULL, as SQLite's sorter compares
+** them (BINARY). */
+static inline int ord_cmp_value(const agg_ordbuf *o, const agg_ordcol *c, uint32_t a,
+                                uint32_t b){
+  int ta = ord_type(c, a);
+  if( ta==ord_type(c, b) ){
+    switch( ta ){
+      case CV_INT: return c->w[a] < c->w[b] ? -1 : c->w[a] > c->w[b];
       case CV_REAL: {
-        double a, b;
-        memcpy(&a, &x->w, 8); memcpy(&b, &y->w, 8);
-        return a < b ? -1 : a > b;
+        double x, y;
+        memcpy(&x, &c->w[a], 8); memcpy(&y, &c->w[b], 8);
+        return x < y ? -1 : x > y;
       }
       default: {
-        uint32_t n = x->n < y->n ? x->n : y->n;
-        int c = n ? memcmp(o->heap + x->w, o->heap + y->w, n) : 0;
-        if( c ) return c;
-        return x->n < y->n ? -1 : x->n > y->n;
+        uint32_t na = ord_len(c, a), nb = ord_len(c, b), n = na < nb ? na : nb;
+        int r = n ? memcmp(o->heap + c->w[a], o->heap + c->w[b], n) : 0;
+        if( r ) return r;
+        return na < nb ? -1 : na > nb;
       }
     }
   }
-  pred_value a = ord_value(o, x), b = ord_value(o, y);
-  return agg_value_compare(&a, &b);
+  pred_value x = ord_value(o, c, a), y = ord_value(o, c, b);
+  return agg_value_compare(&x, &y);
 }
 
 /* Stored rows a and b by the terms. */
 static int ord_cmp(const agg_ordbuf *o, uint32_t a, uint32_t b){
-  size_t w = (size_t)(o->nterm + o->narg);
-  const agg_ordval *va = o->vals + a*w, *vb = o->vals + b*w;
   for(int t=0; t<o->nterm; t++){
-    int na = va[t].type==CV_NULL, nb = vb[t].type==CV_NULL;
+    const agg_ordcol *c = &o->cols[t];
+    int na = ord_type(c, a)==CV_NULL, nb = ord_type(c, b)==CV_NULL;
     if( na || nb ){
       if( na && nb ) continue;
       return (na ? -1 : 1) * (o->nulls_first[t] ? 1 : -1);
     }
-    int c;
+    int r;
     if( t==0 && o->pfx ){
       uint64_t x = o->pfx[a], y = o->pfx[b];
-      c = x<y ? -1 : x>y;
-      if( c==0 && o->pfx_more ){
+      r = x<y ? -1 : x>y;
+      if( r==0 ){
         /* equal words: bytes [0, pfx_from) agree (ord_prefixes); the
         ** rest decides, then the lengths */
-        uint32_t from = o->pfx_from, n = va[t].n < vb[t].n ? va[t].n : vb[t].n;
-        if( n>from ) c = memcmp(o->heap + va[t].w + from, o->heap + vb[t].w + from, n - from);
-        if( c==0 ) c = va[t].n < vb[t].n ? -1 : va[t].n > vb[t].n;
+        uint32_t la = ord_len(c, a), lb = ord_len(c, b), from = o->pfx_from;
+        uint32_t n = la < lb ? la : lb;
+        if( n>from ) r = memcmp(o->heap + c->w[a] + from, o->heap + c->w[b] + from, n - from);
+        if( r==0 ) r = la < lb ? -1 : la > lb;
       }
     }else{
-      c = ord_cmp_value(o, &va[t], &vb[t]);
+      r = ord_cmp_value(o, c, a, b);
     }
-    if( c ) return o->desc[t] ? -c : c;
+    if( r ) return o->desc[t] ? -r : r;
   }
   return 0;
 }
 
 #define ORD_KEY_WINDOW 32u      /* bytes of TEXT/BLOB searched for varying ones */
 
-/* o->pfx: each row's first term as a word that orders as the values do,
-** when every non-NULL first term has one class (else left NULL). Numbers
-** map to ordered bits (exact: equal words, equal values). TEXT and BLOB
-** take the first 8 byte positions where the values differ, among the
-** first ORD_KEY_WINDOW (bytes at the other positions there are the same in
-** every value), then the positions after the window; a value too short
-** for a position gives 0. Equal words then mean bytes [0, pfx_from) agree:
-** 'YYYY-MM-DD HH:MM:SS' of one month is whole in its 8 varying bytes.
-** -1 when out of memory. */
+/* Stored row e's first term as a word that orders as the values do, when
+** they have one class (o->pfx_cls): numbers map to ordered bits (exact:
+** equal words, equal values), TEXT and BLOB take the words ord_prefixes
+** made. */
+static inline uint64_t ord_word(const agg_ordbuf *o, uint32_t e){
+  uint64_t u = 0;
+  switch( o->pfx_cls ){
+    case CV_INT: u = (uint64_t)o->cols[0].w[e] ^ (1ull<<63); break;
+    case CV_REAL: {
+      double r;
+      memcpy(&r, &o->cols[0].w[e], 8);
+      if( r==0.0 ) r = 0.0;          /* -0.0 equals 0.0 */
+      memcpy(&u, &r, 8);
+      u = (u>>63) ? ~u : u | (1ull<<63);
+      break;
+    }
+    default: u = o->pfx[e]; break;
+  }
+  return u;
+}
+
+/* o->pfx_cls: the class of every non-NULL first term when they have one,
+** else CV_NULL. For TEXT and BLOB, o->pfx: each row's word, the first 8
+** byte positions where the values differ, among the first ORD_KEY_WINDOW
+** (bytes at the other positions there are the same in every value), then
+** the positions after the window; a value too short for a position gives
+** 0. Equal words then mean bytes [0, pfx_from) agree: 'YYYY-MM-DD
+** HH:MM:SS' of one month is whole in its 8 varying bytes. -1 when out of
+** memory. */
 static int ord_prefixes(agg_ordbuf *o){
-  size_t w = (size_t)(o->nterm + o->narg);
+  const agg_ordcol *c = &o->cols[0];
   int cls = CV_NULL;
   uint32_t first = 0, minlen = UINT32_MAX;
+  o->pfx_cls = CV_NULL;
   for(uint32_t e=0; e<o->n; e++){
-    const agg_ordval *v = &o->vals[e*w];
-    if( v->type==CV_NULL ) continue;
-    if( cls==CV_NULL ){ cls = v->type; first = e; }
-    else if( v->type!=cls ) return 0;
-    if( v->n < minlen ) minlen = v->n;
+    int t = ord_type(c, e);
+    if( t==CV_NULL ) continue;
+    if( cls==CV_NULL ){ cls = t; first = e; }
+    else if( t!=cls ) return 0;
+    if( ord_len(c, e) < minlen ) minlen = ord_len(c, e);
   }
-  if( cls==CV_NULL ) return 0;
+  if( cls!=CV_TEXT && cls!=CV_BLOB ){
+    o->pfx_cls = cls;
+    return 0;
+  }
   uint64_t *p = agg_mem_realloc(0, (size_t)o->n*8);
   if( p==0 ) return -1;
   uint32_t pos[8], npos = 0, from = 0;
-  if( cls==CV_TEXT || cls==CV_BLOB ){
-    uint32_t win = minlen < ORD_KEY_WINDOW ? minlen : ORD_KEY_WINDOW;
-    uint8_t vary[ORD_KEY_WINDOW];
-    memset(vary, 0, sizeof(vary));
-    const uint8_t *f = (const uint8_t*)o->heap + o->vals[first*w].w;
-    for(uint32_t e=0; e<o->n; e++){
-      const agg_ordval *v = &o->vals[e*w];
-      if( v->type==CV_NULL ) continue;
-      const uint8_t *x = (const uint8_t*)o->heap + v->w;
-      for(uint32_t k=0; k<win; k++) vary[k] |= x[k]!=f[k];
-    }
-    for(uint32_t k=0; k<win && npos<8; k++) if( vary[k] ) pos[npos++] = k;
-    if( npos==8 ){
-      from = pos[7] + 1;
-    }else{
-      uint32_t k = win;
-      while( npos<8 ) pos[npos++] = k++;
-      from = k < minlen ? k : minlen;
-    }
+  uint32_t win = minlen < ORD_KEY_WINDOW ? minlen : ORD_KEY_WINDOW;
+  uint8_t vary[ORD_KEY_WINDOW];
+  memset(vary, 0, sizeof(vary));
+  const uint8_t *f = (const uint8_t*)o->heap + c->w[first];
+  for(uint32_t e=0; e<o->n; e++){
+    if( ord_type(c, e)==CV_NULL ) continue;
+    const uint8_t *x = (const uint8_t*)o->heap + c->w[e];
+    for(uint32_t k=0; k<win; k++) vary[k] |= x[k]!=f[k];
+  }
+  for(uint32_t k=0; k<win && npos<8; k++) if( vary[k] ) pos[npos++] = k;
+  if( npos==8 ){
+    from = pos[7] + 1;
+  }else{
+    uint32_t k = win;
+    while( npos<8 ) pos[npos++] = k++;
+    from = k < minlen ? k : minlen;
   }
   for(uint32_t e=0; e<o->n; e++){
-    const agg_ordval *v = &o->vals[e*w];
     uint64_t u = 0;
-    switch( v->type ){
-      case CV_INT: u = (uint64_t)v->w ^ (1ull<<63); break;
-      case CV_REAL: {
-        double r;
-        memcpy(&r, &v->w, 8);
-        if( r==0.0 ) r = 0.0;          /* -0.0 equals 0.0 */
-        memcpy(&u, &r, 8);
-        u = (u>>63) ? ~u : u | (1ull<<63);
-        break;
-      }
-      case CV_TEXT: case CV_BLOB: {
-        const uint8_t *x = (const uint8_t*)o->heap + v->w;
-        for(uint32_t k=0; k<8; k++) u = u<<8 | (pos[k] < v->n ? x[pos[k]] : 0);
-        break;
-      }
-      default: break;
+    if( ord_type(c, e)!=CV_NULL ){
+      const uint8_t *x = (const uint8_t*)o->heap + c->w[e];
+      uint32_t n = ord_len(c, e);
+      for(uint32_t k=0; k<8; k++) u = u<<8 | (pos[k] < n ? x[pos[k]] : 0);
     }
     p[e] = u;
   }
   o->pfx = p;
-  o->pfx_more = cls==CV_TEXT || cls==CV_BLOB;
+  o->pfx_cls = cls;
   o->pfx_from = from;
   return 0;
 }
@@ -693,7 +778,7 @@ static void ord_sort_run(const agg_ordbuf *o, ord_key *k, ord_key *kb, uint32_t 
   for(uint32_t i=0; i<nn; i++) vals[i] = k[i].e;
   memcpy(nulls, tmp, (size_t)nl*4);
   if( o->nterm>1 ) ord_sort(o, nulls, tmp, nl);
-  if( !o->pfx_more && o->nterm==1 ) return;
+  if( o->pfx==0 && o->nterm==1 ) return;   /* equal words, equal numbers */
   for(uint32_t i=0; i<nn; ){
     uint32_t j = i + 1;
     while( j<nn && k[j].k==k[i].k ) j++;
@@ -706,11 +791,12 @@ static void ord_sort_run(const agg_ordbuf *o, ord_key *k, ord_key *kb, uint32_t 
 ** sort, rows of a group in row order), each group's run by the terms. With
 ** words, the counting sort lays out each row's key (word, row, NULL) in
 ** group order in one pass over the rows, so a run is sorted from its own
-** keys without touching the rows again. */
-static int ord_order(agg_ordbuf *o, uint32_t *idx, uint32_t *tmp,
+** keys without touching the rows again. *pend gets where each group's run
+** ends in idx (malloc'd, *png of them, every group below the last stored
+** one: a run can be empty). 0, 1 when check stopped it, -1 on OOM. */
+static int ord_order(agg_ordbuf *o, uint32_t *idx, uint32_t **pend, uint32_t *png,
                      agg_ordbuf_check check, void *ctx){
   if( o->nterm>0 && ord_prefixes(o) ) return -1;
-  size_t w = (size_t)(o->nterm + o->narg);
   uint32_t ng = 0;
   for(uint32_t e=0; e<o->n; e++) if( o->gid[e] >= ng ) ng = o->gid[e] + 1;
   uint32_t *at = calloc((size_t)ng + 1, 4);
@@ -721,25 +807,34 @@ static int ord_order(agg_ordbuf *o, uint32_t *idx, uint32_t *tmp,
     if( at[g+1] > longest ) longest = at[g+1];
     at[g+1] += at[g];
   }
+  uint32_t *tmp = agg_mem_realloc(0, (size_t)longest*4 + 4);
   ord_key *keys = 0;
-  if( o->pfx && longest>64 ){
+  if( tmp && o->nterm>0 && o->pfx_cls!=CV_NULL && longest>64 ){
     keys = agg_mem_realloc(0, ((size_t)o->n + longest)*sizeof(ord_key));
-    if( keys==0 ){ free(at); return -1; }
-    uint64_t flip = o->desc[0] ? ~0ull : 0;
-    for(uint32_t e=0; e<o->n; e++){
-      ord_key *q = &keys[at[o->gid[e]]++];
-      q->k = o->pfx[e] ^ flip;
-      q->e = e;
-      q->pad = o->vals[e*w].type==CV_NULL;
+    if( keys ){
+      uint64_t flip = o->desc[0] ? ~0ull : 0;
+      const uint8_t *type = o->cols[0].type;
+      for(uint32_t e=0; e<o->n; e++){
+        ord_key *q = &keys[at[o->gid[e]]++];
+        q->k = ord_word(o, e) ^ flip;
+        q->e = e;
+        q->pad = type ? type[e]==CV_NULL : 0;
+      }
     }
-  }else{
+  }else if( tmp ){
     for(uint32_t e=0; e<o->n; e++) idx[at[o->gid[e]]++] = e;
   }
-  /* at[g] is now where group g+1 starts */
+  if( tmp==0 || (keys==0 && o->nterm>0 && o->pfx_cls!=CV_NULL && longest>64) ){
+    agg_mem_free(tmp);
+    free(at);
+    return -1;
+  }
+  /* at[g] is now where group g+1 starts, that is where group g ends */
+  int rc = 0;
   uint32_t from = 0;
   for(uint32_t g=0; g<ng; g++){
     uint32_t len = at[g] - from;
-    if( check && check(ctx) ){ agg_mem_free(keys); free(at); return 1; }
+    if( check && check(ctx) ){ rc = 1; break; }
     if( keys ){
       if( len>64 ){
         ord_sort_run(o, keys + from, keys + o->n, idx + from, tmp, len);
@@ -753,7 +848,10 @@ static int ord_order(agg_ordbuf *o, uint32_t *idx, uint32_t *tmp,
     from = at[g];
   }
   agg_mem_free(keys);
-  free(at);
+  agg_mem_free(tmp);
+  if( rc ){ free(at); return rc; }
+  *pend = at;
+  *png = ng;
   return 0;
 }
 
@@ -762,42 +860,40 @@ static int ord_order(agg_ordbuf *o, uint32_t *idx, uint32_t *tmp,
 int agg_ordbuf_replay(agg_ordbuf *o, agg_state *s, agg_ordbuf_check check, void *ctx,
                       col_error *err){
   int rc = COL_OK;
-  uint32_t n = o->n;
+  uint32_t n = o->n, *end = 0, ng = 0;
   if( n==0 ){ agg_ordbuf_free(o); return COL_OK; }
   /* bigmem blocks, for huge pages: 10M rows' were 80 MB of fresh 4 KiB
   ** pages, their faults a fifth of the replay */
-  uint32_t *idx = agg_mem_realloc(0, (size_t)n*4), *tmp = agg_mem_realloc(0, (size_t)n*4);
+  uint32_t *idx = agg_mem_realloc(0, (size_t)n*4);
   ord_chunk *ch = malloc(2*sizeof(ord_chunk));
   uint32_t *rows = malloc(ORD_REPLAY_CHUNK*4), *gid = malloc(ORD_REPLAY_CHUNK*4);
-  int ordered = !idx || !tmp || !ch || !rows || !gid ? -1 : ord_order(o, idx, tmp, check, ctx);
+  int ordered = !idx || !ch || !rows || !gid ? -1 : ord_order(o, idx, &end, &ng, check, ctx);
   if( ordered ){
     rc = ordered>0 ? col_error_set(err, COL_EINTERRUPT, "interrupted")
                    : col_error_set(err, COL_ENOMEM, "group_by: out of memory sorting an ORDER BY aggregate");
     goto done;
   }
-  size_t w = (size_t)(o->nterm + o->narg);
+  const agg_ordcol *arg = &o->cols[o->nterm];
+  const agg_ordcol *sep = o->narg>1 ? &o->cols[o->nterm+1] : 0;
+  uint32_t g = 0;
   for(uint32_t at=0; at<n && rc==COL_OK; at+=ORD_REPLAY_CHUNK){
     uint32_t m = n - at < ORD_REPLAY_CHUNK ? n - at : ORD_REPLAY_CHUNK;
     if( check && check(ctx) ){ rc = col_error_set(err, COL_EINTERRUPT, "interrupted"); break; }
     for(uint32_t k=0; k<m; k++){
       uint32_t e = idx[at+k];
-      /* the rows are in sorted order, scattered over vals: ask ahead */
-      if( at + k + 16 < n ){
-        uint32_t f = idx[at+k+16];
-        __builtin_prefetch(o->vals + f*w + (size_t)o->nterm);
-        __builtin_prefetch(o->gid + f);
-      }
-      const agg_ordval *x = o->vals + e*w + (size_t)o->nterm;
-      ord_chunk_set(o, &ch[0], k, &x[0]);
-      if( o->narg>1 ) ord_chunk_set(o, &ch[1], k, &x[1]);
-      rows[k] = k; gid[k] = o->gid[e];
+      /* the rows are in sorted order, scattered over the columns: ask ahead */
+      if( at + k + 16 < n ) __builtin_prefetch(arg->w + idx[at+k+16]);
+      while( end[g]<=at+k ) g++;
+      ord_chunk_set(o, &ch[0], k, arg, e);
+      if( sep ) ord_chunk_set(o, &ch[1], k, sep, e);
+      rows[k] = k; gid[k] = g;
     }
     ord_chunk_init(&ch[0], m);
     ord_chunk_init(&ch[1], m);
-    rc = agg_state_update(s, &ch[0].v, o->narg>1 ? &ch[1].v : 0, m, rows, gid, m, err);
+    rc = agg_state_update(s, &ch[0].v, sep ? &ch[1].v : 0, m, rows, gid, m, err);
   }
 done:
-  agg_mem_free(idx); agg_mem_free(tmp); free(ch); free(rows); free(gid);
+  agg_mem_free(idx); free(end); free(ch); free(rows); free(gid);
   agg_ordbuf_free(o);
   return rc;
 }

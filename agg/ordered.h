@@ -46,13 +46,16 @@
 #define AGG_ORD_FIRST 1         /* DISTINCT: each value's first row */
 #define AGG_ORD_LAST 2          /* DISTINCT ORDER BY the argument: last row */
 
-/* One stored value: INTEGER in w, REAL's bits in w, TEXT/BLOB as the
-** offset in the heap of its n bytes. */
-typedef struct agg_ordval {
-  int64_t w;
-  uint32_t n;
-  uint8_t type;           /* CV_NULL .. CV_BLOB */
-} agg_ordval;
+/* One stored column: a term's or an argument's value for every stored
+** row. An INTEGER is its value in w, a REAL its bits, a TEXT/BLOB the
+** offset in the heap of its len bytes. type stays NULL while every value
+** is an INTEGER, len until the first TEXT/BLOB: a timestamp's or an
+** integer column's row takes 8 bytes, where a tagged value took 16. */
+typedef struct agg_ordcol {
+  int64_t *w;
+  uint8_t *type;          /* CV_NULL .. CV_BLOB */
+  uint32_t *len;
+} agg_ordcol;
 
 typedef struct agg_ordbuf {
   int nterm;              /* ORDER BY terms */
@@ -66,9 +69,9 @@ typedef struct agg_ordbuf {
   int narg;               /* arguments stored (1, or 2 with a separator) */
   int distinct;           /* AGG_ORD_* */
   uint32_t n;             /* rows stored */
-  uint32_t cap;           /* rows gid and vals have room for */
+  uint32_t cap;           /* rows gid and cols have room for */
   uint32_t *gid;          /* each row's group */
-  agg_ordval *vals;       /* per row: nterm terms, then narg arguments */
+  agg_ordcol *cols;       /* nterm terms, then narg arguments */
   char *heap;             /* TEXT/BLOB bytes */
   uint64_t heap_len, heap_cap;
   /* DISTINCT: the (group, argument) pairs stored */
@@ -85,11 +88,12 @@ typedef struct agg_ordbuf {
   uint32_t scap;          /* batch rows the scratch holds */
   uint64_t *cseen;        /* agg_codes_first's table (iset.h) */
   uint32_t cseen_cap;
-  /* while sorting: when every non-NULL first term has one class, each
-  ** row's first term as a word that orders as the value does (numbers),
-  ** or as the 8 bytes where values differ (TEXT, BLOB: ord_prefixes) */
+  /* while sorting: when every non-NULL first term has one class (pfx_cls,
+  ** else CV_NULL), each row's first term as a word that orders as the
+  ** value does: numbers map to ordered bits (computed when needed), TEXT
+  ** and BLOB to the 8 bytes where values differ (kept in pfx) */
+  int pfx_cls;
   uint64_t *pfx;
-  int pfx_more;           /* equal words can still be unequal values */
   uint32_t pfx_from;      /* TEXT/BLOB: equal words, bytes before this agree */
 } agg_ordbuf;
 

@@ -253,7 +253,7 @@ static void test_ordered_interrupt(void){
     agg_state_reserve(&s, 3, &err);
     int left = k;
     CHECK_EQ_INT(agg_ordbuf_replay(&o, &s, stop_after, &left, &err), COL_EINTERRUPT);
-    CHECK(o.n==0 && o.vals==0);
+    CHECK(o.n==0 && o.cols==0 && o.gid==0);
     agg_state_free(&s);
     agg_ordbuf_free(&o);
   }
