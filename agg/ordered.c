@@ -319,6 +319,91 @@ static int ord_scratch(agg_ordbuf *o, uint32_t nrow, col_error *err){
   return COL_OK;
 }
 
+/* Does v carry its class in type alone (no tags, here or in its
+** dictionary)? Then every row is of that class. */
+static int ord_tagless(const col_vector *v){
+  return v->tags==0 && (v->form!=CV_DICT || v->dict->tags==0);
+}
+
+static int ord_class(const col_vector *v){
+  return v->form==CV_DICT ? v->dict->type : v->type;
+}
+
+/* Rows rows[0..m) of v into rows [o->n, o->n + m) of column j (room made).
+** A column of INTEGERs goes a column at a time; a timestamp that needs
+** its text has the rows stored before made text first, so that the rows
+** go in one form. */
+static int ord_store_rows(agg_ordbuf *o, int j, const col_vector *v, const uint32_t *rows,
+                          uint32_t m, col_error *err){
+  agg_ordcol *c = &o->cols[j];
+  uint32_t at = o->n;
+  int unit = j<o->nterm ? o->ts_unit[j] : 0;
+  if( ord_tagless(v) && ord_class(v)==CV_INT && !(unit && o->ts_text[j]) ){
+    int64_t *w = c->w + at;
+    int plain = 1;
+    if( v->form==CV_FLAT ){
+      for(uint32_t k=0; k<m; k++) w[k] = v->i64[rows[k]];
+    }else if( v->form==CV_DICT ){
+      const int64_t *d = v->dict->i64;
+      for(uint32_t k=0; k<m; k++) w[k] = d[v->codes[rows[k]]];
+    }else{
+      for(uint32_t k=0; k<m; k++) w[k] = v->i64[0];
+    }
+    for(uint32_t k=0; unit && k<m; k++) plain &= ord_ts_plain(w[k], unit);
+    if( plain ){
+      if( c->type ) memset(c->type + at, CV_INT, m);
+      if( c->len ) memset(c->len + at, 0, (size_t)m*4);
+      return COL_OK;
+    }
+  }
+  if( unit && !o->ts_text[j] ){
+    for(uint32_t k=0; k<m; k++){
+      int tag = cv_tag(v, rows[k]);
+      if( tag==CV_NULL || (tag==CV_INT && ord_ts_plain(cv_int(v, rows[k]), unit)) ) continue;
+      int rc = ord_ts_to_text(o, j, err);
+      if( rc ) return rc;
+      break;
+    }
+  }
+  for(uint32_t k=0; k<m; k++){
+    int rc = unit ? ord_store_ts(o, j, v, rows[k], at + k, err)
+                  : ord_store(o, v, rows[k], c, at + k, err);
+    if( rc ) return rc;
+  }
+  return COL_OK;
+}
+
+/* Every row of rows[0..n) (groups gid) whose argument is not NULL
+** appended, a column at a time. */
+static int ord_append_all(agg_ordbuf *o, const col_vector *const *term,
+                          const col_vector *arg, const col_vector *sep, uint32_t nrow,
+                          const uint32_t *rows, const uint32_t *gid, uint32_t n,
+                          col_error *err){
+  const uint32_t *sel = rows, *gsel = gid;
+  uint32_t m = n;
+  int rc;
+  if( !ord_tagless(arg) || ord_class(arg)==CV_NULL ){
+    if( (rc = ord_scratch(o, nrow, err))!=0 ) return rc;
+    m = 0;
+    for(uint32_t k=0; k<n; k++){
+      if( cv_tag(arg, rows[k])==CV_NULL ) continue;
+      o->sel[m] = rows[k]; o->gsel[m] = gid[k]; m++;
+    }
+    sel = o->sel; gsel = o->gsel;
+  }
+  if( m==0 ) return COL_OK;
+  if( (uint64_t)o->n + m > ORD_MAX_ROWS ) return ord_grow(o, ORD_MAX_ROWS + 1u, err);
+  if( (rc = ord_grow(o, o->n + m, err))!=0 ) return rc;
+  for(int t=0; t<o->nterm; t++){
+    if( (rc = ord_store_rows(o, t, term[t], sel, m, err))!=0 ) return rc;
+  }
+  if( (rc = ord_store_rows(o, o->nterm, arg, sel, m, err))!=0 ) return rc;
+  if( o->narg>1 && (rc = ord_store_rows(o, o->nterm + 1, sep, sel, m, err))!=0 ) return rc;
+  memcpy(o->gid + o->n, gsel, (size_t)m*4);
+  o->n += m;
+  return COL_OK;
+}
+
 /* DISTINCT: the pair slots of candidates sel[0..n) into o->slot. g64 is
 ** indexed by batch row, nrow of them. */
 static int ord_pairs(agg_ordbuf *o, const col_vector *arg, const int64_t *g64,
@@ -396,13 +481,7 @@ int agg_ordbuf_add(agg_ordbuf *o, const col_vector *const *term,
                    const uint32_t *rows, const uint32_t *gid, uint32_t n,
                    col_error *err){
   int rc;
-  if( o->distinct==AGG_ORD_ALL ){
-    for(uint32_t k=0; k<n; k++){
-      if( cv_tag(arg, rows[k])==CV_NULL ) continue;
-      if( (rc = ord_append(o, term, arg, sep, rows[k], gid[k], err))!=0 ) return rc;
-    }
-    return COL_OK;
-  }
+  if( o->distinct==AGG_ORD_ALL ) return ord_append_all(o, term, arg, sep, nrow, rows, gid, n, err);
   if( (rc = ord_scratch(o, nrow, err))!=0 ) return rc;
   uint32_t m = 0, gmax = 0;
   int ints = 1;
@@ -884,12 +963,14 @@ int agg_ordbuf_replay(agg_ordbuf *o, agg_state *s, agg_ordbuf_check check, void 
       /* the rows are in sorted order, scattered over the columns: ask ahead */
       if( at + k + 16 < n ) __builtin_prefetch(arg->w + idx[at+k+16]);
       while( end[g]<=at+k ) g++;
-      ord_chunk_set(o, &ch[0], k, arg, e);
+      if( arg->type ) ord_chunk_set(o, &ch[0], k, arg, e);
+      else ch[0].i64[k] = arg->w[e];
       if( sep ) ord_chunk_set(o, &ch[1], k, sep, e);
       rows[k] = k; gid[k] = g;
     }
     ord_chunk_init(&ch[0], m);
     ord_chunk_init(&ch[1], m);
+    if( arg->type==0 ){ ch[0].v.type = CV_INT; ch[0].v.tags = 0; }   /* INTEGERs all */
     rc = agg_state_update(s, &ch[0].v, sep ? &ch[1].v : 0, m, rows, gid, m, err);
   }
 done:
