@@ -11,6 +11,8 @@
 
 #define ORD_MAX_ROWS (UINT32_MAX - 1u)
 #define ORD_REPLAY_CHUNK 1024u  /* rows fed to the state at once */
+#define ORD_RADIX_PASSES 8      /* 8-bit digits cover 64 bits in 8 */
+#define ORD_RADIX_DIGITS 2048u  /* 11-bit digits */
 
 /* Stored values as vectors: a lane's rows looked up in another's pairs, and
 ** rows fed to the state. */
@@ -94,9 +96,11 @@ uint64_t agg_ordbuf_footprint(const agg_ordbuf *o){
 
 uint64_t agg_ordbuf_sort_bytes(const agg_ordbuf *o){
   /* idx, tmp and the words, 4 + 4 + 8 a row; the keys, 16 a row and as
-  ** many again for the longest group's radix passes; then the chunks the
-  ** rows are fed through (ord_chunk, two of them: under 128 KiB) */
-  return o->n ? (uint64_t)o->n*48 + 2*sizeof(ord_chunk) : 0;
+  ** many again for the longest group's radix passes, and their counts;
+  ** then the chunks the rows are fed through (ord_chunk, two of them:
+  ** under 128 KiB) */
+  return o->n ? (uint64_t)o->n*48 + 2*sizeof(ord_chunk)
+                + (uint64_t)ORD_RADIX_PASSES*ORD_RADIX_DIGITS*4 : 0;
 }
 
 static int ord_grow(agg_ordbuf *o, uint32_t need, col_error *err){
@@ -817,41 +821,59 @@ static void ord_sort(const agg_ordbuf *o, uint32_t *idx, uint32_t *tmp, uint32_t
 
 typedef struct ord_key { uint64_t k; uint32_t e; uint32_t pad; } ord_key;
 
-/* Sort keys a[0..n) by k, stably: LSD radix on the bytes where they differ
-** (b holds n). The result is in a. */
-static void ord_radix(ord_key *a, ord_key *b, uint32_t n){
+
+/* Sort keys a[0..n) by k, stably: LSD radix over the span of bits where
+** the keys differ (b holds n). The result is in a. Digits of up to 11 bits
+** for long runs (a timestamp's 42 varying bits in 4 passes, not 6 byte
+** passes), 8 for short ones, whose counts would cost more than the rows;
+** every pass's counts come from one read of the keys, into cnt
+** (ORD_RADIX_PASSES x ORD_RADIX_DIGITS). */
+static void ord_radix(ord_key *a, ord_key *b, uint32_t n, uint32_t (*cnt)[ORD_RADIX_DIGITS]){
   uint64_t all = ~0ull, any = 0;
   for(uint32_t i=0; i<n; i++){ all &= a[i].k; any |= a[i].k; }
   uint64_t diff = all ^ any;
-  for(int d=0; d<8; d++){
-    int sh = 8*d;
-    if( ((diff>>sh) & 0xff)==0 ) continue;
-    uint32_t cnt[256];
-    memset(cnt, 0, sizeof(cnt));
-    for(uint32_t i=0; i<n; i++) cnt[(a[i].k>>sh) & 0xff]++;
-    uint32_t sum = 0;
-    for(int c=0; c<256; c++){ uint32_t t = cnt[c]; cnt[c] = sum; sum += t; }
-    for(uint32_t i=0; i<n; i++) b[cnt[(a[i].k>>sh) & 0xff]++] = a[i];
+  if( diff==0 ) return;
+  int lo = __builtin_ctzll(diff), bits = 64 - __builtin_clzll(diff) - lo;
+  int most = n >= 4096 ? 11 : 8;
+  int npass = (bits + most - 1) / most;
+  int width = (bits + npass - 1) / npass;
+  uint32_t mask = (1u << width) - 1;
+  memset(cnt, 0, sizeof(cnt[0])*(size_t)npass);
+  for(uint32_t i=0; i<n; i++){
+    uint64_t k = a[i].k >> lo;
+    for(int p=0; p<npass; p++) cnt[p][(k >> (p*width)) & mask]++;
+  }
+  int flips = 0;
+  for(int p=0; p<npass; p++){
+    uint32_t *c = cnt[p], sum = 0;
+    int sh = lo + p*width, one = 0;
+    for(uint32_t d=0; d<=mask; d++){
+      uint32_t t = c[d];
+      one |= t==n;
+      c[d] = sum; sum += t;
+    }
+    if( one ) continue;       /* every key has this digit: nothing moves */
+    for(uint32_t i=0; i<n; i++) b[c[(a[i].k >> sh) & mask]++] = a[i];
     ord_key *t = a; a = b; b = t;
+    flips++;
   }
   /* an odd number of passes left the result in the other array */
-  int passes = 0;
-  for(int d=0; d<8; d++) passes += ((diff>>(8*d)) & 0xff)!=0;
-  if( passes & 1 ) memcpy(b, a, (size_t)n*sizeof(ord_key));
+  if( flips & 1 ) memcpy(b, a, (size_t)n*sizeof(ord_key));
 }
 
 /* One group's run by the terms: its keys k[0..n) (in row order, pad set
 ** for a NULL first term) into idx[0..n). NULL first terms go to their
 ** end, the others are radix sorted by word (DESC: its complement), runs of
-** equal words by ord_cmp. kb holds n keys, tmp n indexes. */
+** equal words by ord_cmp. kb holds n keys, tmp n indexes; cnt is
+** ord_radix's. */
 static void ord_sort_run(const agg_ordbuf *o, ord_key *k, ord_key *kb, uint32_t *idx,
-                         uint32_t *tmp, uint32_t n){
+                         uint32_t *tmp, uint32_t n, uint32_t (*cnt)[ORD_RADIX_DIGITS]){
   uint32_t nn = 0, nl = 0;
   for(uint32_t i=0; i<n; i++){
     if( k[i].pad ) tmp[nl++] = k[i].e;
     else k[nn++] = k[i];
   }
-  ord_radix(k, kb, nn);
+  ord_radix(k, kb, nn, cnt);
   uint32_t *vals = o->nulls_first[0] ? idx + nl : idx;
   uint32_t *nulls = o->nulls_first[0] ? idx : idx + nn;
   for(uint32_t i=0; i<nn; i++) vals[i] = k[i].e;
@@ -886,27 +908,26 @@ static int ord_order(agg_ordbuf *o, uint32_t *idx, uint32_t **pend, uint32_t *pn
     if( at[g+1] > longest ) longest = at[g+1];
     at[g+1] += at[g];
   }
+  int radix = o->nterm>0 && o->pfx_cls!=CV_NULL && longest>64;
   uint32_t *tmp = agg_mem_realloc(0, (size_t)longest*4 + 4);
-  ord_key *keys = 0;
-  if( tmp && o->nterm>0 && o->pfx_cls!=CV_NULL && longest>64 ){
-    keys = agg_mem_realloc(0, ((size_t)o->n + longest)*sizeof(ord_key));
-    if( keys ){
-      uint64_t flip = o->desc[0] ? ~0ull : 0;
-      const uint8_t *type = o->cols[0].type;
-      for(uint32_t e=0; e<o->n; e++){
-        ord_key *q = &keys[at[o->gid[e]]++];
-        q->k = ord_word(o, e) ^ flip;
-        q->e = e;
-        q->pad = type ? type[e]==CV_NULL : 0;
-      }
-    }
-  }else if( tmp ){
-    for(uint32_t e=0; e<o->n; e++) idx[at[o->gid[e]]++] = e;
-  }
-  if( tmp==0 || (keys==0 && o->nterm>0 && o->pfx_cls!=CV_NULL && longest>64) ){
-    agg_mem_free(tmp);
+  ord_key *keys = radix ? agg_mem_realloc(0, ((size_t)o->n + longest)*sizeof(ord_key)) : 0;
+  uint32_t (*cnt)[ORD_RADIX_DIGITS] = radix ? malloc(sizeof(*cnt)*ORD_RADIX_PASSES) : 0;
+  if( tmp==0 || (radix && (keys==0 || cnt==0)) ){
+    agg_mem_free(tmp); agg_mem_free(keys); free(cnt);
     free(at);
     return -1;
+  }
+  if( radix ){
+    uint64_t flip = o->desc[0] ? ~0ull : 0;
+    const uint8_t *type = o->cols[0].type;
+    for(uint32_t e=0; e<o->n; e++){
+      ord_key *q = &keys[at[o->gid[e]]++];
+      q->k = ord_word(o, e) ^ flip;
+      q->e = e;
+      q->pad = type ? type[e]==CV_NULL : 0;
+    }
+  }else{
+    for(uint32_t e=0; e<o->n; e++) idx[at[o->gid[e]]++] = e;
   }
   /* at[g] is now where group g+1 starts, that is where group g ends */
   int rc = 0;
@@ -916,7 +937,7 @@ static int ord_order(agg_ordbuf *o, uint32_t *idx, uint32_t **pend, uint32_t *pn
     if( check && check(ctx) ){ rc = 1; break; }
     if( keys ){
       if( len>64 ){
-        ord_sort_run(o, keys + from, keys + o->n, idx + from, tmp, len);
+        ord_sort_run(o, keys + from, keys + o->n, idx + from, tmp, len, cnt);
       }else{
         for(uint32_t i=0; i<len; i++) idx[from+i] = keys[from+i].e;
         ord_sort(o, idx + from, tmp, len);
@@ -928,6 +949,7 @@ static int ord_order(agg_ordbuf *o, uint32_t *idx, uint32_t **pend, uint32_t *pn
   }
   agg_mem_free(keys);
   agg_mem_free(tmp);
+  free(cnt);
   if( rc ){ free(at); return rc; }
   *pend = at;
   *png = ng;
