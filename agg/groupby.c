@@ -262,6 +262,8 @@ static void gb_part_scratch_free(gb_part *p){
   p->cap = 0;
 }
 
+static int gb_const_value(agg_expr *e, col_arena *arena, pred_value *out);
+
 static int gb_part_init(groupby *gb, gb_part *p, col_error *err){
   memset(p, 0, sizeof(*p));
   if( agg_table_init(&p->table, gb->nindep) ) goto oom;
@@ -282,9 +284,13 @@ static int gb_part_init(groupby *gb, gb_part *p, col_error *err){
     p->states[a].kbn = gb->dialect.sum_kbn;
     p->states[a].dialect = &gb->dialect;
     if( it->nob ){
+      /* a constant separator (the usual one) is held once, not per row */
+      pred_value sep;
+      int konst = it->sep && gb_const_value(it->sep, &gb->arena, &sep);
       if( p->ord==0 && (p->ord = calloc((size_t)gb->aggs.n, sizeof(agg_ordbuf)))==0 ) goto oom;
       if( agg_ordbuf_init(&p->ord[a], it->nob, it->ob_desc, it->ob_nulls_first, &gb->ob_ts[gb->ov_at[a]],
-                          it->sep ? 2 : 1, it->distinct ? it->ob_distinct : AGG_ORD_ALL) ) goto oom;
+                          it->sep && !konst ? 2 : 1, it->distinct ? it->ob_distinct : AGG_ORD_ALL) ) goto oom;
+      if( konst && agg_ordbuf_const_sep(&p->ord[a], &sep) ) goto oom;
     }
   }
   gb_part_zone(gb, p);

@@ -69,8 +69,23 @@ static void ord_cols_free(agg_ordbuf *o){
   o->cols = 0;
 }
 
+int agg_ordbuf_const_sep(agg_ordbuf *o, const pred_value *sep){
+  o->has_sep = 1;
+  o->sep = *sep;
+  if( sep->type==CV_REAL && isnan(sep->f) ) o->sep.type = CV_NULL;   /* SQLite's NULL */
+  if( sep->type==CV_TEXT || sep->type==CV_BLOB ){
+    o->sep_bytes = malloc((size_t)sep->n + 1);
+    if( o->sep_bytes==0 ) return -1;
+    if( sep->n ) memcpy(o->sep_bytes, sep->p, sep->n);
+    o->sep.p = o->sep_bytes;
+  }
+  return 0;
+}
+
 void agg_ordbuf_free(agg_ordbuf *o){
   ord_cols_free(o);
+  free(o->sep_bytes);
+  o->sep_bytes = 0; o->has_sep = 0;
   agg_mem_free(o->gid); agg_mem_free(o->heap); agg_mem_free(o->pfx);
   o->gid = 0; o->heap = 0; o->pfx = 0;
   free(o->desc); free(o->nulls_first); free(o->ts_unit); free(o->ts_text);
@@ -171,28 +186,38 @@ static void ord_chunk_set(const agg_ordbuf *o, ord_chunk *ch, uint32_t k, const 
 
 /* Row e of column c (e < cap) becomes a value of type t, word w and len n:
 ** the column's type or len array made on the first value that needs it. */
-static int ord_set(agg_ordbuf *o, agg_ordcol *c, uint32_t e, int t, int64_t w, uint32_t n,
-                   col_error *err){
-  if( t!=CV_INT && c->type==0 ){
+/* Column c's type array (need_type) and len array (need_len) made, if
+** they are not yet: every row so far an INTEGER, of no bytes. */
+static int ord_col_arrays(agg_ordbuf *o, agg_ordcol *c, int need_type, int need_len,
+                          col_error *err){
+  if( need_type && c->type==0 ){
     c->type = agg_mem_realloc(0, o->cap);
     if( c->type==0 ) goto oom;
     memset(c->type, CV_INT, o->cap);
   }
-  if( n && c->len==0 ){
+  if( need_len && c->len==0 ){
     c->len = agg_mem_realloc(0, (size_t)o->cap*4);
     if( c->len==0 ) goto oom;
     memset(c->len, 0, (size_t)o->cap*4);
   }
-  c->w[e] = w;
-  if( c->type ) c->type[e] = (uint8_t)t;
-  if( c->len ) c->len[e] = n;
   return COL_OK;
 oom:
   return col_error_set(err, COL_ENOMEM, "group_by: out of memory buffering an ORDER BY aggregate");
 }
 
-/* n bytes into the heap; their offset in *at. */
-static int ord_heap_add(agg_ordbuf *o, const char *p, uint32_t n, int64_t *at, col_error *err){
+static int ord_set(agg_ordbuf *o, agg_ordcol *c, uint32_t e, int t, int64_t w, uint32_t n,
+                   col_error *err){
+  if( ((t!=CV_INT && c->type==0) || (n && c->len==0)) && ord_col_arrays(o, c, t!=CV_INT, n!=0, err) ){
+    return err->code;
+  }
+  c->w[e] = w;
+  if( c->type ) c->type[e] = (uint8_t)t;
+  if( c->len ) c->len[e] = n;
+  return COL_OK;
+}
+
+/* Room in the heap for n more bytes. */
+static int ord_heap_room(agg_ordbuf *o, uint64_t n, col_error *err){
   if( o->heap_len + n > o->heap_cap ){
     uint64_t cap = o->heap_cap ? o->heap_cap*2 : 65536;
     while( cap < o->heap_len + n ) cap *= 2;
@@ -200,6 +225,12 @@ static int ord_heap_add(agg_ordbuf *o, const char *p, uint32_t n, int64_t *at, c
     if( h==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory buffering an ORDER BY aggregate");
     o->heap = h; o->heap_cap = cap;
   }
+  return COL_OK;
+}
+
+/* n bytes into the heap; their offset in *at. */
+static int ord_heap_add(agg_ordbuf *o, const char *p, uint32_t n, int64_t *at, col_error *err){
+  if( ord_heap_room(o, n, err) ) return err->code;
   if( n ) memcpy(o->heap + o->heap_len, p, n);
   *at = (int64_t)o->heap_len;
   o->heap_len += n;
@@ -359,6 +390,23 @@ static int ord_store_rows(agg_ordbuf *o, int j, const col_vector *v, const uint3
       if( c->len ) memset(c->len + at, 0, (size_t)m*4);
       return COL_OK;
     }
+  }
+  int cls = ord_class(v);
+  if( ord_tagless(v) && (cls==CV_TEXT || cls==CV_BLOB) && !unit ){
+    /* TEXT or BLOB without NULLs: the bytes appended in one go */
+    const cv_str *str = cv_values(v)->str;
+    uint64_t total = 0;
+    for(uint32_t k=0; k<m; k++) total += str[cv_slot(v, rows[k])].n;
+    if( ord_heap_room(o, total, err) || ord_col_arrays(o, c, 1, 1, err) ) return err->code;
+    for(uint32_t k=0; k<m; k++){
+      cv_str x = str[cv_slot(v, rows[k])];
+      if( x.n ) memcpy(o->heap + o->heap_len, x.p, x.n);
+      c->w[at+k] = (int64_t)o->heap_len;
+      c->len[at+k] = x.n;
+      o->heap_len += x.n;
+    }
+    memset(c->type + at, cls, m);
+    return COL_OK;
   }
   if( unit && !o->ts_text[j] ){
     for(uint32_t k=0; k<m; k++){
@@ -976,6 +1024,12 @@ int agg_ordbuf_replay(agg_ordbuf *o, agg_state *s, agg_ordbuf_check check, void 
   }
   const agg_ordcol *arg = &o->cols[o->nterm];
   const agg_ordcol *sep = o->narg>1 ? &o->cols[o->nterm+1] : 0;
+  /* a constant separator: one value for every row */
+  col_vector csep;
+  cv_str cstr = { o->sep.p, o->sep.n };
+  memset(&csep, 0, sizeof(csep));
+  csep.form = CV_CONST; csep.type = o->sep.type;
+  csep.i64 = &o->sep.i; csep.f64 = &o->sep.f; csep.str = &cstr;
   uint32_t g = 0;
   for(uint32_t at=0; at<n && rc==COL_OK; at+=ORD_REPLAY_CHUNK){
     uint32_t m = n - at < ORD_REPLAY_CHUNK ? n - at : ORD_REPLAY_CHUNK;
@@ -993,7 +1047,9 @@ int agg_ordbuf_replay(agg_ordbuf *o, agg_state *s, agg_ordbuf_check check, void 
     ord_chunk_init(&ch[0], m);
     ord_chunk_init(&ch[1], m);
     if( arg->type==0 ){ ch[0].v.type = CV_INT; ch[0].v.tags = 0; }   /* INTEGERs all */
-    rc = agg_state_update(s, &ch[0].v, sep ? &ch[1].v : 0, m, rows, gid, m, err);
+    csep.n = m;
+    rc = agg_state_update(s, &ch[0].v, sep ? &ch[1].v : o->has_sep ? &csep : 0, m, rows, gid,
+                          m, err);
   }
 done:
   agg_mem_free(idx); free(end); free(ch); free(rows); free(gid);

@@ -67,6 +67,9 @@ typedef struct agg_ordbuf {
   uint8_t *ts_text;       /* per such term: a value outside years
                           ** 0000-9999 came, so every value is its text */
   int narg;               /* arguments stored (1, or 2 with a separator) */
+  int has_sep;            /* a constant separator, held once (narg 1) */
+  pred_value sep;         /* its value; TEXT/BLOB bytes in sep_bytes */
+  char *sep_bytes;
   int distinct;           /* AGG_ORD_* */
   uint32_t n;             /* rows stored */
   uint32_t cap;           /* rows gid and cols have room for */
@@ -107,9 +110,15 @@ int agg_ordbuf_init(agg_ordbuf *o, int nterm, const uint8_t *desc,
                     int narg, int distinct);
 void agg_ordbuf_free(agg_ordbuf *o);
 
+/* The separator is sep for every row (a constant expression): it is fed
+** with each row at replay rather than stored with it. The buffer was made
+** with narg 1; sep's bytes are copied. 0, or -1 on OOM. */
+int agg_ordbuf_const_sep(agg_ordbuf *o, const pred_value *sep);
+
 /* Store rows rows[0..n) (ascending) of a batch of nrow rows for groups
 ** gid[0..n): the terms' vectors term[0..nterm), the argument arg and the
-** separator sep (NULL when narg is 1). Batches come in row order. Errors:
+** separator sep (NULL when narg is 1, ignored under a constant one).
+** Batches come in row order. Errors:
 ** out of memory, more than 2^32-2 rows. */
 int agg_ordbuf_add(agg_ordbuf *o, const col_vector *const *term,
                    const col_vector *arg, const col_vector *sep, uint32_t nrow,
