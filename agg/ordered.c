@@ -584,19 +584,50 @@ int agg_ordbuf_add(agg_ordbuf *o, const col_vector *const *term,
 #define ORD_MOVED UINT32_MAX    /* gid of a row moved to another buffer */
 
 /* src's stored row e into dst's row d (d < dst->cap), its bytes copied. */
+/* src's value at row e of column j into dst's row d of it (d < dst->cap). */
+static int ord_copy_value(agg_ordbuf *dst, uint32_t d, const agg_ordbuf *src, uint32_t e,
+                          int j, col_error *err){
+  const agg_ordcol *f = &src->cols[j];
+  agg_ordcol *t = &dst->cols[j];
+  int type = ord_type(f, e);
+  if( type==CV_TEXT || type==CV_BLOB ){
+    return ord_set_bytes(dst, t, d, type, src->heap + f->w[e], ord_len(f, e), err);
+  }
+  return ord_set(dst, t, d, type, f->w[e], 0, err);
+}
+
 static int ord_copy_values(agg_ordbuf *dst, uint32_t d, const agg_ordbuf *src, uint32_t e,
                            col_error *err){
   for(int j=0; j<src->nterm + src->narg; j++){
-    const agg_ordcol *f = &src->cols[j];
-    agg_ordcol *t = &dst->cols[j];
-    int type = ord_type(f, e), rc;
-    if( type==CV_TEXT || type==CV_BLOB ){
-      rc = ord_set_bytes(dst, t, d, type, src->heap + f->w[e], ord_len(f, e), err);
-    }else{
-      rc = ord_set(dst, t, d, type, f->w[e], 0, err);
-    }
+    int rc = ord_copy_value(dst, d, src, e, j, err);
     if( rc ) return rc;
   }
+  return COL_OK;
+}
+
+/* Lanes without DISTINCT: src's rows ents[0..m) appended to dst as rows of
+** groups map names, a column at a time (a column of INTEGERs in a loop). */
+static int ord_move_rows(agg_ordbuf *dst, const agg_ordbuf *src, const uint32_t *map,
+                         const uint32_t *ents, uint32_t m, col_error *err){
+  if( (uint64_t)dst->n + m > ORD_MAX_ROWS ) return ord_grow(dst, ORD_MAX_ROWS + 1u, err);
+  if( ord_grow(dst, dst->n + m, err) ) return err->code;
+  uint32_t at = dst->n;
+  for(int j=0; j<src->nterm + src->narg; j++){
+    const agg_ordcol *f = &src->cols[j];
+    agg_ordcol *t = &dst->cols[j];
+    if( f->type==0 ){
+      for(uint32_t k=0; k<m; k++) t->w[at+k] = f->w[ents[k]];
+      if( t->type ) memset(t->type + at, CV_INT, m);
+      if( t->len ) memset(t->len + at, 0, (size_t)m*4);
+      continue;
+    }
+    for(uint32_t k=0; k<m; k++){
+      int rc = ord_copy_value(dst, at + k, src, ents[k], j, err);
+      if( rc ) return rc;
+    }
+  }
+  for(uint32_t k=0; k<m; k++) dst->gid[at+k] = map[src->gid[ents[k]]];
+  dst->n += m;
   return COL_OK;
 }
 
@@ -672,17 +703,18 @@ int agg_ordbuf_move(agg_ordbuf *dst, agg_ordbuf *src, const uint32_t *map,
   for(uint32_t e=0; e<src->n; e++){
     uint32_t g = src->gid[e];
     if( g==ORD_MOVED || g>=ng || map[g]==AGG_EMPTY ) continue;
-    if( src->distinct==AGG_ORD_ALL ){
-      if( (rc = ord_copy_row(dst, src, e, map[g], err))!=0 ) return rc;
-    }else{
-      ents[m++] = e;
-      if( m==ORD_REPLAY_CHUNK ){
-        if( (rc = ord_move_pairs(dst, src, map, ents, m, err))!=0 ) return rc;
-        m = 0;
-      }
-    }
+    ents[m++] = e;
+    if( m<ORD_REPLAY_CHUNK ) continue;
+    rc = src->distinct==AGG_ORD_ALL ? ord_move_rows(dst, src, map, ents, m, err)
+                                    : ord_move_pairs(dst, src, map, ents, m, err);
+    if( rc ) return rc;
+    m = 0;
   }
-  if( m && (rc = ord_move_pairs(dst, src, map, ents, m, err))!=0 ) return rc;
+  if( m ){
+    rc = src->distinct==AGG_ORD_ALL ? ord_move_rows(dst, src, map, ents, m, err)
+                                    : ord_move_pairs(dst, src, map, ents, m, err);
+    if( rc ) return rc;
+  }
   for(uint32_t e=0; e<src->n; e++){
     uint32_t g = src->gid[e];
     if( g!=ORD_MOVED && g<ng && map[g]!=AGG_EMPTY ) src->gid[e] = ORD_MOVED;
