@@ -36,6 +36,7 @@ typedef struct gb_part {
   uint32_t *rows;         /* scratch: this partition's rows of the batch */
   uint32_t *gid;          /* scratch: their groups */
   uint32_t *rows2;        /* scratch: rows as one aggregate rewrites them */
+  uint32_t *kpos;         /* scratch: gb_part_lookup_codes' rows looked up */
   uint32_t *gid2;         /* scratch: groups likewise */
   uint32_t cap;           /* rows the scratch arrays hold */
   uint32_t iota;          /* rows[0..iota) hold 0..iota-1 (gb_rows_iota) */
@@ -260,7 +261,8 @@ static void gb_part_zone(groupby *gb, gb_part *p){
 /* Free p's row scratch (gb_part_scratch makes it again on demand). */
 static void gb_part_scratch_free(gb_part *p){
   agg_mem_free(p->rows); agg_mem_free(p->gid); agg_mem_free(p->rows2); agg_mem_free(p->gid2);
-  p->rows = p->gid = p->rows2 = p->gid2 = 0;
+  agg_mem_free(p->kpos);
+  p->rows = p->gid = p->rows2 = p->gid2 = p->kpos = 0;
   p->cap = 0;
 }
 
@@ -893,7 +895,8 @@ static int gb_part_scratch(gb_part *p, uint32_t n){
   uint32_t *b = agg_zone_realloc(z, p->gid, (size_t)n*4); if( b ) p->gid = b;
   uint32_t *c = agg_zone_realloc(z, p->rows2, (size_t)n*4); if( c ) p->rows2 = c;
   uint32_t *d = agg_zone_realloc(z, p->gid2, (size_t)n*4); if( d ) p->gid2 = d;
-  if( !a || !b || !c || !d ) return -1;
+  uint32_t *e = agg_zone_realloc(z, p->kpos, (size_t)n*4); if( e ) p->kpos = e;
+  if( !a || !b || !c || !d || !e ) return -1;
   p->cap = n;
   return 0;
 }
@@ -1017,12 +1020,13 @@ static int gb_part_lookup_codes(groupby *gb, gb_part *p, const col_vector **kv,
   }
   p->mc_nk = nk;
   for(int i=0; i<nk; i++){ p->mc_id[i] = kv[i]->dict_id; p->mc_n[i] = kv[i]->dict->n; }
-  uint32_t *slot = p->dc_slot, m = 0;
+  uint32_t *slot = p->dc_slot, *kpos = p->kpos, m = 0;
   for(uint32_t k=0; k<n; k++){
     uint32_t r = p->rows[k], x;
     uint32_t g = gb_row_combination(kv, nk, r, &x) ? slot[x] : AGG_EMPTY;
     p->gid[k] = g;
     p->rows2[m] = r;
+    kpos[m] = k;
     m += g==AGG_EMPTY;
   }
   *nnew = 0;
@@ -1032,12 +1036,11 @@ static int gb_part_lookup_codes(groupby *gb, gb_part *p, const col_vector **kv,
   }
   int rc = agg_table_lookup(&p->table, kv, p->rows2, m, hashes, p->gid2, nnew, err);
   if( rc ) return rc;
-  /* the rows looked up are the AGG_EMPTY ones, in order */
-  for(uint32_t k=0, j=0; k<n && j<m; k++){
-    if( p->gid[k]!=AGG_EMPTY ) continue;
-    uint32_t x;
-    p->gid[k] = p->gid2[j++];
-    if( gb_row_combination(kv, nk, p->rows[k], &x) ) slot[x] = p->gid[k];
+  /* the rows looked up, at kpos */
+  for(uint32_t j=0; j<m; j++){
+    uint32_t x, g = p->gid2[j];
+    p->gid[kpos[j]] = g;
+    if( gb_row_combination(kv, nk, p->rows2[j], &x) ) slot[x] = g;
   }
   return COL_OK;
 }
