@@ -651,6 +651,28 @@ static void agg_sort_entries(const col_vector *d, uint32_t *idx, uint32_t *tmp, 
   memcpy(idx, tmp, (size_t)n*4);
 }
 
+#define AGG_COUNT_FEW 256        /* groups agg_count_rows splits its counts for */
+
+/* c[gid[k]]++ for k < n, groups below cap. With few groups, rows in a row
+** are often of one group (T6: 84% of its rows are in one), and each
+** increment of that group's word waits for the one before (a store then a
+** load of one address): four partial counts, each taking every fourth
+** row, wait a quarter as often. */
+static void agg_count_rows(int64_t *c, uint32_t cap, const uint32_t *gid, uint32_t n){
+  if( cap > AGG_COUNT_FEW || n < 4*cap ){
+    for(uint32_t k=0; k<n; k++) c[gid[k]]++;
+    return;
+  }
+  uint32_t h[4][AGG_COUNT_FEW];
+  memset(h, 0, sizeof(h));
+  uint32_t k = 0;
+  for(; k+4<=n; k+=4){
+    h[0][gid[k]]++; h[1][gid[k+1]]++; h[2][gid[k+2]]++; h[3][gid[k+3]]++;
+  }
+  for(; k<n; k++) h[0][gid[k]]++;
+  for(uint32_t g=0; g<cap; g++) c[g] += (int64_t)h[0][g] + h[1][g] + h[2][g] + h[3][g];
+}
+
 /* min/max over a dictionary vector: rank the entries once, find each
 ** group's best code for the batch by rank, then compare that one value
 ** with the group's state. Equal values share a rank, so the first row of
@@ -743,14 +765,14 @@ int agg_state_update(agg_state *s, const col_vector *arg, const col_vector *sep,
     case AGG_COUNT_STAR: {
       int64_t *c = s->a;
       if( s->single ){ c[0] += n; return COL_OK; }
-      for(uint32_t k=0; k<n; k++) c[gid[k]]++;
+      agg_count_rows(c, s->cap, gid, n);
       return COL_OK;
     }
     case AGG_COUNT: {
       int64_t *c = s->a;
       if( arg->form!=CV_DICT && arg->tags==0 && arg->type!=CV_NULL ){
         if( s->single ){ c[0] += n; return COL_OK; }
-        for(uint32_t k=0; k<n; k++) c[gid[k]]++;
+        agg_count_rows(c, s->cap, gid, n);
       }else if( s->single ){
         int64_t m = 0;
         for(uint32_t k=0; k<n; k++) m += cv_tag(arg, rows[k])!=CV_NULL;
