@@ -354,16 +354,6 @@ static int ord_scratch(agg_ordbuf *o, uint32_t nrow, col_error *err){
   return COL_OK;
 }
 
-/* Does v carry its class in type alone (no tags, here or in its
-** dictionary)? Then every row is of that class. */
-static int ord_tagless(const col_vector *v){
-  return v->tags==0 && (v->form!=CV_DICT || v->dict->tags==0);
-}
-
-static int ord_class(const col_vector *v){
-  return v->form==CV_DICT ? v->dict->type : v->type;
-}
-
 /* Rows rows[0..m) of v into rows [o->n, o->n + m) of column j (room made).
 ** A column of INTEGERs goes a column at a time; a timestamp that needs
 ** its text has the rows stored before made text first, so that the rows
@@ -373,7 +363,8 @@ static int ord_store_rows(agg_ordbuf *o, int j, const col_vector *v, const uint3
   agg_ordcol *c = &o->cols[j];
   uint32_t at = o->n;
   int unit = j<o->nterm ? o->ts_unit[j] : 0;
-  if( ord_tagless(v) && ord_class(v)==CV_INT && !(unit && o->ts_text[j]) ){
+  int cls = cv_class(v);
+  if( cls==CV_INT && !(unit && o->ts_text[j]) ){
     int64_t *w = c->w + at;
     int plain = 1;
     if( v->form==CV_FLAT ){
@@ -391,8 +382,7 @@ static int ord_store_rows(agg_ordbuf *o, int j, const col_vector *v, const uint3
       return COL_OK;
     }
   }
-  int cls = ord_class(v);
-  if( ord_tagless(v) && (cls==CV_TEXT || cls==CV_BLOB) && !unit ){
+  if( (cls==CV_TEXT || cls==CV_BLOB) && !unit ){
     /* TEXT or BLOB without NULLs: the bytes appended in one go */
     const cv_str *str = cv_values(v)->str;
     uint64_t total = 0;
@@ -434,7 +424,8 @@ static int ord_append_all(agg_ordbuf *o, const col_vector *const *term,
   const uint32_t *sel = rows, *gsel = gid;
   uint32_t m = n;
   int rc;
-  if( !ord_tagless(arg) || ord_class(arg)==CV_NULL ){
+  int cls = cv_class(arg);
+  if( cls<0 || cls==CV_NULL ){
     if( (rc = ord_scratch(o, nrow, err))!=0 ) return rc;
     m = 0;
     for(uint32_t k=0; k<n; k++){

@@ -651,13 +651,6 @@ static int agg_nlookup(agg_table *t, const col_vector *const *keys,
   return COL_OK;
 }
 
-/* The storage class of every row of v, or -1 when rows differ. */
-static int agg_vector_class(const col_vector *v){
-  if( v->tags ) return -1;
-  if( v->form==CV_DICT ) return v->dict->tags ? -1 : v->dict->type;
-  return v->type;
-}
-
 /* Rows sel[*pk..nsel) of a wide table, until one narrows it: *pk is then
 ** the next row's place in sel, else nsel. The stored keys are never read
 ** for INTEGER and NULL rows, so only buckets are prefetched. */
@@ -666,7 +659,7 @@ static int agg_wlookup(agg_table *t, const col_vector *const *keys,
                        const uint64_t *hashes, uint32_t *gid, uint32_t *created,
                        col_error *err){
   int pf = t->nbucket >= (1u<<15) || t->cold;
-  int cls = agg_vector_class(keys[0]);
+  int cls = cv_class(keys[0]);
   uint32_t k = *pk;
   for(; k<nsel; k++){
     uint32_t row = sel ? sel[k] : k;

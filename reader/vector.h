@@ -77,6 +77,13 @@ typedef struct col_batch {
                           ** the virtual tables' rowid */
 } col_batch;
 
+/* The storage class of every row of v, or -1 when rows may differ (tags,
+** here or in its dictionary). */
+static inline int cv_class(const col_vector *v){
+  if( v->tags ) return -1;
+  if( v->form==CV_DICT ) return v->dict->tags ? -1 : v->dict->type;
+  return v->type;
+}
 /* Storage class of row i (resolving form and tags). */
 static inline int cv_tag(const col_vector *v, uint32_t i){
   uint32_t r = v->form==CV_CONST ? 0 : i;
