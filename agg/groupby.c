@@ -993,18 +993,27 @@ static int gb_memo_reserve(gb_part *p, uint32_t from, uint32_t n){
 ** few hundred combinations in a row group of 120k rows. Several keys
 ** only up to GB_MEMO_KEYS of them and GB_MEMO_MAX combinations. Returns
 ** -1 when the keys do not qualify (the caller looks rows up). */
+/* Do keys kv[0..nk) qualify for the memo: each a dictionary vector naming
+** its dictionary, at most GB_MEMO_KEYS of them and GB_MEMO_MAX
+** combinations? Their number of combinations into *prod. */
+static int gb_memo_keys(const col_vector **kv, int nk, uint32_t *prod){
+  if( nk<1 || nk>GB_MEMO_KEYS ) return 0;
+  *prod = 1;
+  for(int i=0; i<nk; i++){
+    const col_vector *v = kv[i];
+    if( v->form!=CV_DICT || v->dict_id==0 || v->dict->n==0 ) return 0;
+    if( nk>1 && v->dict->n > GB_MEMO_MAX / *prod ) return 0;
+    *prod *= v->dict->n;
+  }
+  return 1;
+}
+
 static int gb_part_lookup_codes(groupby *gb, gb_part *p, const col_vector **kv,
                                 uint64_t *hashes, int lazy, uint32_t n, uint32_t *nnew,
                                 col_error *err){
   int nk = gb->nindep;
-  uint32_t prod = 1;
-  if( nk<1 || nk>GB_MEMO_KEYS || p->table.max_groups ) return -1;
-  for(int i=0; i<nk; i++){
-    const col_vector *v = kv[i];
-    if( v->form!=CV_DICT || v->dict_id==0 || v->dict->n==0 ) return -1;
-    if( nk>1 && v->dict->n > GB_MEMO_MAX/prod ) return -1;
-    prod *= v->dict->n;
-  }
+  uint32_t prod;
+  if( p->table.max_groups || !gb_memo_keys(kv, nk, &prod) ) return -1;
   /* The numbers so far still name the same combinations while the
   ** dictionaries are the same and only the last one, the highest digit,
   ** grew (entries appended: vector.h); else a new row group starts over. */
@@ -1078,17 +1087,10 @@ static int gb_part_lookup(groupby *gb, gb_part *p, const col_vector **kv,
 ** makes them: hashing every row (a word per entry, gathered per row) was
 ** 8% of GROUP BY length(SearchPhrase) and 5% of GROUP BY MobilePhoneModel. */
 static int gb_hash_lazy(const groupby *gb){
-  int nk = gb->nindep;
-  if( gb->keys.n==0 || gb->radix_on || nk<1 || nk>GB_MEMO_KEYS ) return 0;
+  uint32_t prod;
+  if( gb->keys.n==0 || gb->radix_on ) return 0;
   if( !(gb->nthread==1 || (gb->lane && gb->single)) ) return 0;
-  uint32_t prod = 1;
-  for(int i=0; i<nk; i++){
-    const col_vector *v = gb->kv[i];
-    if( v->form!=CV_DICT || v->dict_id==0 || v->dict->n==0 ) return 0;
-    if( nk>1 && v->dict->n > GB_MEMO_MAX/prod ) return 0;
-    prod *= v->dict->n;
-  }
-  return 1;
+  return gb_memo_keys(gb->kv, gb->nindep, &prod);
 }
 
 /* What a partition aggregates rows from: a batch's vectors, or a chunk of
