@@ -354,6 +354,12 @@ static int ord_scratch(agg_ordbuf *o, uint32_t nrow, col_error *err){
   return COL_OK;
 }
 
+/* Rows [at, at + m) of column c, their words written, are INTEGERs. */
+static void ord_mark_ints(agg_ordcol *c, uint32_t at, uint32_t m){
+  if( c->type ) memset(c->type + at, CV_INT, m);
+  if( c->len ) memset(c->len + at, 0, (size_t)m*4);
+}
+
 /* Rows rows[0..m) of v into rows [o->n, o->n + m) of column j (room made).
 ** A column of INTEGERs goes a column at a time; a timestamp that needs
 ** its text has the rows stored before made text first, so that the rows
@@ -377,8 +383,7 @@ static int ord_store_rows(agg_ordbuf *o, int j, const col_vector *v, const uint3
     }
     for(uint32_t k=0; unit && k<m; k++) plain &= ord_ts_plain(w[k], unit);
     if( plain ){
-      if( c->type ) memset(c->type + at, CV_INT, m);
-      if( c->len ) memset(c->len + at, 0, (size_t)m*4);
+      ord_mark_ints(c, at, m);
       return COL_OK;
     }
   }
@@ -608,8 +613,7 @@ static int ord_move_rows(agg_ordbuf *dst, const agg_ordbuf *src, const uint32_t 
     agg_ordcol *t = &dst->cols[j];
     if( f->type==0 ){
       for(uint32_t k=0; k<m; k++) t->w[at+k] = f->w[ents[k]];
-      if( t->type ) memset(t->type + at, CV_INT, m);
-      if( t->len ) memset(t->len + at, 0, (size_t)m*4);
+      ord_mark_ints(t, at, m);
       continue;
     }
     for(uint32_t k=0; k<m; k++){
@@ -619,15 +623,6 @@ static int ord_move_rows(agg_ordbuf *dst, const agg_ordbuf *src, const uint32_t 
   }
   for(uint32_t k=0; k<m; k++) dst->gid[at+k] = map[src->gid[ents[k]]];
   dst->n += m;
-  return COL_OK;
-}
-
-/* Append src's stored row e to dst as a row of group g (its bytes copied). */
-static int ord_copy_row(agg_ordbuf *dst, const agg_ordbuf *src, uint32_t e, uint32_t g,
-                        col_error *err){
-  if( dst->n==dst->cap && ord_grow(dst, dst->n + 1, err) ) return err->code;
-  if( ord_copy_values(dst, dst->n, src, e, err) ) return err->code;
-  dst->gid[dst->n++] = g;
   return COL_OK;
 }
 
@@ -649,7 +644,7 @@ static int ord_move_pairs(agg_ordbuf *dst, const agg_ordbuf *src, const uint32_t
     if( ord_iset_add(dst, m, &fresh, &nf, err) ) return err->code;
     for(uint32_t j=0; j<nf; j++){
       uint32_t e = ents[fresh[j]];
-      if( (rc = ord_copy_row(dst, src, e, map[src->gid[e]], err))!=0 ) return rc;
+      if( (rc = ord_move_rows(dst, src, map, &e, 1, err))!=0 ) return rc;
     }
     return COL_OK;
   }
@@ -668,7 +663,7 @@ static int ord_move_pairs(agg_ordbuf *dst, const agg_ordbuf *src, const uint32_t
   for(uint32_t k=0; k<m; k++){
     uint32_t s = dst->slot[k], e = ents[k];
     if( s==dst->n ){
-      if( (rc = ord_copy_row(dst, src, e, (uint32_t)g[k], err))!=0 ) return rc;
+      if( (rc = ord_move_rows(dst, src, map, &e, 1, err))!=0 ) return rc;
     }else if( dst->distinct==AGG_ORD_LAST ){
       /* the one term is the argument: a number's form is the news */
       int dt = ord_type(da, s);
@@ -678,6 +673,14 @@ static int ord_move_pairs(agg_ordbuf *dst, const agg_ordbuf *src, const uint32_t
     }
   }
   return COL_OK;
+}
+
+/* src's rows ents[0..m) into dst, by ord_move_rows or, under DISTINCT,
+** ord_move_pairs. */
+static int ord_move_chunk(agg_ordbuf *dst, const agg_ordbuf *src, const uint32_t *map,
+                          const uint32_t *ents, uint32_t m, col_error *err){
+  return src->distinct==AGG_ORD_ALL ? ord_move_rows(dst, src, map, ents, m, err)
+                                    : ord_move_pairs(dst, src, map, ents, m, err);
 }
 
 int agg_ordbuf_move(agg_ordbuf *dst, agg_ordbuf *src, const uint32_t *map,
@@ -696,16 +699,10 @@ int agg_ordbuf_move(agg_ordbuf *dst, agg_ordbuf *src, const uint32_t *map,
     if( g==ORD_MOVED || g>=ng || map[g]==AGG_EMPTY ) continue;
     ents[m++] = e;
     if( m<ORD_REPLAY_CHUNK ) continue;
-    rc = src->distinct==AGG_ORD_ALL ? ord_move_rows(dst, src, map, ents, m, err)
-                                    : ord_move_pairs(dst, src, map, ents, m, err);
-    if( rc ) return rc;
+    if( (rc = ord_move_chunk(dst, src, map, ents, m, err))!=0 ) return rc;
     m = 0;
   }
-  if( m ){
-    rc = src->distinct==AGG_ORD_ALL ? ord_move_rows(dst, src, map, ents, m, err)
-                                    : ord_move_pairs(dst, src, map, ents, m, err);
-    if( rc ) return rc;
-  }
+  if( m && (rc = ord_move_chunk(dst, src, map, ents, m, err))!=0 ) return rc;
   for(uint32_t e=0; e<src->n; e++){
     uint32_t g = src->gid[e];
     if( g!=ORD_MOVED && g<ng && map[g]!=AGG_EMPTY ) src->gid[e] = ORD_MOVED;
