@@ -214,6 +214,21 @@ void agg_state_free(agg_state *s){
   memset(s, 0, sizeof(*s));
 }
 
+int agg_state_forkable(const agg_state *s){
+  return AGG_KIND_TEXT(s->kind) && !s->distinct;
+}
+
+void agg_state_fork(const agg_state *s, agg_state *fork){
+  *fork = *s;
+  fork->owned = 0;        /* unsigned: a fork that frees more wraps, and */
+  fork->toobig = 0;       /* adding it back wraps again */
+}
+
+void agg_state_join(agg_state *s, const agg_state *fork){
+  s->owned += fork->owned;
+  s->toobig |= fork->toobig;
+}
+
 int agg_state_reserve(agg_state *s, uint32_t ngroup, col_error *err){
   if( ngroup<=s->cap ) return COL_OK;
   uint32_t cap = s->cap ? s->cap : 64;

@@ -129,6 +129,18 @@ void agg_state_free(agg_state *s);
 /* Make room for groups 0..ngroup-1 (new ones start empty). */
 int agg_state_reserve(agg_state *s, uint32_t ngroup, col_error *err);
 
+/* Threads updating disjoint groups of s at once (the groups of an ORDER BY
+** aggregate's replay): each through a fork of s, which shares s's
+** per-group states and counts on its own what the updates share (the
+** bytes of text owned, a text grown too big); agg_state_join adds a
+** fork's counts into s after. Only the text aggregates (group_concat,
+** json_group_array, json_group_object) without DISTINCT touch nothing
+** else shared: agg_state_forkable says which. s must have been reserved
+** for every group the forks update, and is not updated itself meanwhile. */
+int agg_state_forkable(const agg_state *s);
+void agg_state_fork(const agg_state *s, agg_state *fork);
+void agg_state_join(agg_state *s, const agg_state *fork);
+
 /* count(DISTINCT x): once the set holds `pairs` INTEGER pairs, insert
 ** `quarters`/4 of them (1..3) on a thread of its own (agg/distinct_split.h).
 ** Call before the first update; a no-op for other aggregates. */

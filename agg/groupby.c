@@ -2392,10 +2392,13 @@ static int gb_order_upto(groupby *gb, uint32_t row, col_error *err){
 }
 
 /* Partitions from, from+step, ...: their ORDER BY aggregates' rows sorted
-** and stepped. The first (the caller's thread) polls; all stop together. */
+** and stepped. The first (the caller's thread) polls; all stop together.
+** Or, sharing the work of every partition (gb_team), the team's jobs. */
+typedef struct gb_team gb_team;
 typedef struct gb_replay {
   groupby *gb;
   int from, step;
+  gb_team *team;          /* or NULL: partitions from, from+step, ... */
   _Atomic int *stop;
   int (*poll)(void *ctx);     /* the caller's thread only */
   void *poll_ctx;
@@ -2404,6 +2407,23 @@ typedef struct gb_replay {
   pthread_t tid;
   int started;
 } gb_replay;
+
+/* One job of a team: a partition's ORDER BY aggregate laid out by group
+** (plan 0), or groups [g0, g1) of its plan sorted and fed through a fork
+** of its state. */
+typedef struct gb_job {
+  int part, agg;
+  uint32_t g0, g1, rows;
+  agg_state fork;
+} gb_job;
+
+struct gb_team {
+  agg_ordplan **plans;    /* per partition and aggregate (part*naggs+agg) */
+  gb_job *jobs;
+  int njob;
+  int layout;             /* jobs are layouts (the first round) */
+  _Atomic int next;       /* the next job to take */
+};
 
 static int gb_replay_check(void *arg){
   gb_replay *r = arg;
@@ -2415,9 +2435,34 @@ static int gb_replay_check(void *arg){
   return 0;
 }
 
+/* The team's jobs, taken one at a time until none is left. */
+static void gb_team_work(gb_replay *r){
+  gb_team *tm = r->team;
+  groupby *gb = r->gb;
+  for(;;){
+    int i = atomic_fetch_add_explicit(&tm->next, 1, memory_order_relaxed);
+    if( i>=tm->njob || atomic_load_explicit(r->stop, memory_order_relaxed) ) return;
+    gb_job *j = &tm->jobs[i];
+    gb_part *p = &gb->parts[j->part];
+    agg_ordplan **plan = &tm->plans[j->part*gb->aggs.n + j->agg];
+    int rc;
+    if( tm->layout ){
+      rc = agg_state_reserve(&p->states[j->agg], p->table.ngroup, &r->err);
+      if( rc==COL_OK ) rc = agg_ordbuf_plan(&p->ord[j->agg], plan, &r->err);
+    }else{
+      rc = agg_ordplan_run(*plan, j->g0, j->g1, &j->fork, gb_replay_check, r, &r->err);
+    }
+    if( rc ){
+      atomic_store_explicit(r->stop, 1, memory_order_relaxed);
+      return;
+    }
+  }
+}
+
 static void *gb_replay_main(void *arg){
   gb_replay *r = arg;
   groupby *gb = r->gb;
+  if( r->team ){ gb_team_work(r); return 0; }
   for(int i=r->from; i<gb->nparts; i+=r->step){
     gb_part *p = &gb->parts[i];
     for(int a=0; a<gb->aggs.n && p->ord; a++){
@@ -2433,13 +2478,118 @@ static void *gb_replay_main(void *arg){
   return 0;
 }
 
+/* Run gb_replay_main on r[0..nt): threads 1.. started, the caller's as 0
+** (a thread that did not start leaves its work to the caller's). The
+** first error into *err, unless it only answered another's. */
+static int gb_replay_round(gb_replay *r, int nt, col_error *err){
+  for(int t=1; t<nt; t++) r[t].started = pthread_create(&r[t].tid, 0, gb_replay_main, &r[t])==0;
+  gb_replay_main(&r[0]);
+  for(int t=1; t<nt; t++){
+    if( r[t].started ) pthread_join(r[t].tid, 0);
+    else gb_replay_main(&r[t]);
+  }
+  int rc = COL_OK;
+  for(int t=0; t<nt; t++){
+    int c = r[t].err.code;
+    if( c && (rc==COL_OK || (rc==COL_EINTERRUPT && c!=COL_EINTERRUPT)) ){ *err = r[t].err; rc = c; }
+  }
+  return rc;
+}
+
+/* Can a team share every partition's replays: is each ORDER BY
+** aggregate's state one that threads may update group by group? */
+static int gb_team_ok(const groupby *gb){
+  for(int i=0; i<gb->nparts; i++){
+    const gb_part *p = &gb->parts[i];
+    for(int a=0; a<gb->aggs.n && p->ord; a++){
+      if( gb->aggs.items[a].nob && !agg_state_forkable(&p->states[a]) ) return 0;
+    }
+  }
+  return 1;
+}
+
+static int gb_job_cmp(const void *a, const void *b){
+  const gb_job *x = a, *y = b;
+  return x->rows > y->rows ? -1 : x->rows < y->rows;
+}
+
+/* Every partition's ORDER BY aggregates by a team of nt threads: first
+** each laid out by group (a job per partition and aggregate), then their
+** groups in runs of about an eighth of a thread's share of the rows, the
+** largest first, sorted and fed. Partitions by hash leave the threads
+** unequal work where a few groups hold most rows (T10, group_concat
+** ORDER BY over RegionID: one of two threads sorted alone for a third of
+** the query); groups of one partition are independent as well. */
+static int gb_replay_team(groupby *gb, gb_replay *r, int nt, col_error *err){
+  int na = gb->aggs.n, nplan = gb->nparts*na, rc;
+  gb_team tm;
+  memset(&tm, 0, sizeof(tm));
+  tm.plans = calloc((size_t)nplan, sizeof(agg_ordplan*));
+  tm.jobs = calloc((size_t)nplan, sizeof(gb_job));
+  if( tm.plans==0 || tm.jobs==0 ){ rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory"); goto done; }
+  for(int i=0; i<gb->nparts; i++){
+    for(int a=0; a<na && gb->parts[i].ord; a++){
+      if( gb->aggs.items[a].nob==0 ) continue;
+      tm.jobs[tm.njob].part = i; tm.jobs[tm.njob].agg = a;
+      tm.njob++;
+    }
+  }
+  tm.layout = 1;
+  for(int t=0; t<nt; t++) r[t].team = &tm;
+  if( (rc = gb_replay_round(r, nt, err))!=COL_OK ) goto done;
+  /* the runs: contiguous groups of about `share` rows */
+  uint64_t total = 0;
+  for(int i=0; i<nplan; i++) if( tm.plans[i] ) total += agg_ordplan_rows(tm.plans[i], 0, agg_ordplan_groups(tm.plans[i]));
+  uint64_t share = total / ((uint64_t)nt*8) + 1;
+  if( share < 16384 ) share = 16384;
+  free(tm.jobs);
+  tm.jobs = 0; tm.njob = 0;
+  int cap = 0;
+  for(int i=0; i<nplan; i++){
+    agg_ordplan *pl = tm.plans[i];
+    uint32_t ng = pl ? agg_ordplan_groups(pl) : 0;
+    for(uint32_t g0=0; g0<ng; ){
+      uint32_t g1 = g0 + 1;
+      while( g1<ng && agg_ordplan_rows(pl, g0, g1) < share ) g1++;
+      if( tm.njob==cap ){
+        cap = cap ? 2*cap : 64;
+        gb_job *nj = realloc(tm.jobs, (size_t)cap*sizeof(gb_job));
+        if( nj==0 ){ rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory"); goto done; }
+        tm.jobs = nj;
+      }
+      gb_job *j = &tm.jobs[tm.njob++];
+      j->part = i / na; j->agg = i % na;
+      j->g0 = g0; j->g1 = g1; j->rows = agg_ordplan_rows(pl, g0, g1);
+      agg_state_fork(&gb->parts[j->part].states[j->agg], &j->fork);
+      g0 = g1;
+    }
+  }
+  qsort(tm.jobs, (size_t)tm.njob, sizeof(gb_job), gb_job_cmp);
+  tm.layout = 0;
+  atomic_store(&tm.next, 0);
+  rc = gb_replay_round(r, nt, err);
+  for(int k=0; k<tm.njob; k++){
+    gb_job *j = &tm.jobs[k];
+    agg_state_join(&gb->parts[j->part].states[j->agg], &j->fork);
+  }
+done:
+  for(int i=0; tm.plans && i<nplan; i++){
+    agg_ordplan_free(tm.plans[i]);
+    if( gb->parts[i/na].ord && gb->aggs.items[i%na].nob ) agg_ordbuf_free(&gb->parts[i/na].ord[i%na]);
+  }
+  free(tm.plans);
+  free(tm.jobs);
+  return rc;
+}
+
 /* Every partition's ORDER BY aggregates, on up to nthread threads: the
 ** partitions are independent, and sorting is most of such a query. */
 static int gb_replay_all(groupby *gb, int (*poll)(void *), void *poll_ctx, col_error *err){
   int any = 0;
   for(int a=0; a<gb->aggs.n; a++) any |= gb->aggs.items[a].nob>0;
   if( !any ) return COL_OK;
-  int nt = gb->nthread < gb->nparts ? gb->nthread : gb->nparts;
+  int team = gb->nthread>1 && gb_team_ok(gb);
+  int nt = team || gb->nthread < gb->nparts ? gb->nthread : gb->nparts;
   if( nt<1 ) nt = 1;
   gb_replay *r = calloc((size_t)nt, sizeof(gb_replay));
   if( r==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
@@ -2450,19 +2600,7 @@ static int gb_replay_all(groupby *gb, int (*poll)(void *), void *poll_ctx, col_e
     col_error_clear(&r[t].err);
   }
   r[0].poll = poll; r[0].poll_ctx = poll_ctx;
-  for(int t=1; t<nt; t++) r[t].started = pthread_create(&r[t].tid, 0, gb_replay_main, &r[t])==0;
-  gb_replay_main(&r[0]);
-  /* a thread that did not start leaves its partitions to this one */
-  for(int t=1; t<nt; t++){
-    if( r[t].started ) pthread_join(r[t].tid, 0);
-    else gb_replay_main(&r[t]);
-  }
-  /* the first error, unless it only answered another's */
-  int rc = COL_OK;
-  for(int t=0; t<nt; t++){
-    int c = r[t].err.code;
-    if( c && (rc==COL_OK || (rc==COL_EINTERRUPT && c!=COL_EINTERRUPT)) ){ *err = r[t].err; rc = c; }
-  }
+  int rc = team ? gb_replay_team(gb, r, nt, err) : gb_replay_round(r, nt, err);
   free(r);
   return rc;
 }

@@ -956,15 +956,22 @@ static void ord_sort_run(const agg_ordbuf *o, ord_key *k, ord_key *kb, uint32_t 
   }
 }
 
-/* The stored rows in the order to feed them into idx: by group (counting
-** sort, rows of a group in row order), each group's run by the terms. With
-** words, the counting sort lays out each row's key (word, row, NULL) in
-** group order in one pass over the rows, so a run is sorted from its own
-** keys without touching the rows again. *pend gets where each group's run
-** ends in idx (malloc'd, *png of them, every group below the last stored
-** one: a run can be empty). 0, 1 when check stopped it, -1 on OOM. */
-static int ord_order(agg_ordbuf *o, uint32_t *idx, uint32_t **pend, uint32_t *png,
-                     agg_ordbuf_check check, void *ctx){
+/* A replay's plan (agg_ordbuf_plan): the stored rows laid out by group,
+** each group's run then sorted and fed on its own, so that threads can
+** take different groups of one buffer. */
+struct agg_ordplan {
+  agg_ordbuf *o;
+  uint32_t *idx;          /* rows, by group; each run in order once sorted */
+  ord_key *keys;          /* with words: each row's key, by group; or NULL */
+  uint32_t *end;          /* where each group's run ends in idx */
+  uint32_t ng;            /* groups: every one below the last stored */
+};
+
+/* Lay the stored rows out by group (counting sort, rows of a group in row
+** order) into p. With words, each row's key (word, row, NULL) is laid out
+** in group order in the same pass, so a run is sorted from its own keys
+** without touching the rows again. 0, or -1 on OOM. */
+static int ord_plan_layout(agg_ordbuf *o, agg_ordplan *p){
   if( o->nterm>0 && ord_prefixes(o) ) return -1;
   uint32_t ng = 0;
   for(uint32_t e=0; e<o->n; e++) if( o->gid[e] >= ng ) ng = o->gid[e] + 1;
@@ -977,69 +984,115 @@ static int ord_order(agg_ordbuf *o, uint32_t *idx, uint32_t **pend, uint32_t *pn
     at[g+1] += at[g];
   }
   int radix = o->nterm>0 && o->pfx_cls!=CV_NULL && longest>64;
-  uint32_t *tmp = agg_mem_realloc(0, (size_t)longest*4 + 4);
-  ord_key *keys = radix ? agg_mem_realloc(0, ((size_t)o->n + longest)*sizeof(ord_key)) : 0;
-  uint32_t (*cnt)[ORD_RADIX_DIGITS] = radix ? malloc(sizeof(*cnt)*ORD_RADIX_PASSES) : 0;
-  if( tmp==0 || (radix && (keys==0 || cnt==0)) ){
-    agg_mem_free(tmp); agg_mem_free(keys); free(cnt);
-    free(at);
-    return -1;
-  }
+  p->end = at;
+  p->ng = ng;
+  if( radix && (p->keys = agg_mem_realloc(0, (size_t)o->n*sizeof(ord_key)))==0 ) return -1;
   if( radix ){
     uint64_t flip = o->desc[0] ? ~0ull : 0;
     const uint8_t *type = o->cols[0].type;
     for(uint32_t e=0; e<o->n; e++){
-      ord_key *q = &keys[at[o->gid[e]]++];
+      ord_key *q = &p->keys[at[o->gid[e]]++];
       q->k = ord_word(o, e) ^ flip;
       q->e = e;
       q->pad = type ? type[e]==CV_NULL : 0;
     }
   }else{
-    for(uint32_t e=0; e<o->n; e++) idx[at[o->gid[e]]++] = e;
+    for(uint32_t e=0; e<o->n; e++) p->idx[at[o->gid[e]]++] = e;
   }
   /* at[g] is now where group g+1 starts, that is where group g ends */
+  return 0;
+}
+
+static uint32_t ord_plan_start(const agg_ordplan *p, uint32_t g){
+  return g ? p->end[g-1] : 0;
+}
+
+/* Sort the runs of groups [g0, g1) by the terms, into idx. 0, 1 when
+** check stopped it, -1 on OOM. */
+static int ord_plan_sort(agg_ordplan *p, uint32_t g0, uint32_t g1,
+                         agg_ordbuf_check check, void *ctx){
+  const agg_ordbuf *o = p->o;
+  uint32_t longest = 0;
+  for(uint32_t g=g0; g<g1; g++){
+    uint32_t len = p->end[g] - ord_plan_start(p, g);
+    if( len > longest ) longest = len;
+  }
+  int radix = p->keys && longest>64;
+  uint32_t *tmp = agg_mem_realloc(0, (size_t)longest*4 + 4);
+  ord_key *kb = radix ? agg_mem_realloc(0, (size_t)longest*sizeof(ord_key)) : 0;
+  uint32_t (*cnt)[ORD_RADIX_DIGITS] = radix ? malloc(sizeof(*cnt)*ORD_RADIX_PASSES) : 0;
   int rc = 0;
-  uint32_t from = 0;
-  for(uint32_t g=0; g<ng; g++){
-    uint32_t len = at[g] - from;
+  if( tmp==0 || (radix && (kb==0 || cnt==0)) ){
+    rc = -1;
+    goto done;
+  }
+  for(uint32_t g=g0; g<g1; g++){
+    uint32_t from = ord_plan_start(p, g), len = p->end[g] - from;
     if( check && check(ctx) ){ rc = 1; break; }
-    if( keys ){
+    if( p->keys ){
       if( len>64 ){
-        ord_sort_run(o, keys + from, keys + o->n, idx + from, tmp, len, cnt);
+        ord_sort_run(o, p->keys + from, kb, p->idx + from, tmp, len, cnt);
       }else{
-        for(uint32_t i=0; i<len; i++) idx[from+i] = keys[from+i].e;
-        ord_sort(o, idx + from, tmp, len);
+        for(uint32_t i=0; i<len; i++) p->idx[from+i] = p->keys[from+i].e;
+        ord_sort(o, p->idx + from, tmp, len);
       }
     }else{
-      ord_sort(o, idx + from, tmp, len);
+      ord_sort(o, p->idx + from, tmp, len);
     }
-    from = at[g];
   }
-  agg_mem_free(keys);
+done:
+  agg_mem_free(kb);
   agg_mem_free(tmp);
   free(cnt);
-  if( rc ){ free(at); return rc; }
-  *pend = at;
-  *png = ng;
-  return 0;
+  return rc;
 }
 
 /* ---- feeding the state -------------------------------------------------- */
 
-int agg_ordbuf_replay(agg_ordbuf *o, agg_state *s, agg_ordbuf_check check, void *ctx,
-                      col_error *err){
-  int rc = COL_OK;
-  uint32_t n = o->n, *end = 0, ng = 0;
-  if( n==0 ){ agg_ordbuf_free(o); return COL_OK; }
+int agg_ordbuf_plan(agg_ordbuf *o, agg_ordplan **out, col_error *err){
+  *out = 0;
+  agg_ordplan *p = calloc(1, sizeof(*p));
+  if( p==0 ) goto oom;
+  p->o = o;
   /* bigmem blocks, for huge pages: 10M rows' were 80 MB of fresh 4 KiB
   ** pages, their faults a fifth of the replay */
-  uint32_t *idx = agg_mem_realloc(0, (size_t)n*4);
+  if( o->n && (p->idx = agg_mem_realloc(0, (size_t)o->n*4))==0 ) goto oom;
+  if( o->n && ord_plan_layout(o, p) ) goto oom;
+  *out = p;
+  return COL_OK;
+oom:
+  agg_ordplan_free(p);
+  return col_error_set(err, COL_ENOMEM, "group_by: out of memory sorting an ORDER BY aggregate");
+}
+
+uint32_t agg_ordplan_groups(const agg_ordplan *p){ return p->ng; }
+
+uint32_t agg_ordplan_rows(const agg_ordplan *p, uint32_t g0, uint32_t g1){
+  return g1>g0 ? p->end[g1-1] - ord_plan_start(p, g0) : 0;
+}
+
+void agg_ordplan_free(agg_ordplan *p){
+  if( p==0 ) return;
+  agg_mem_free(p->idx); agg_mem_free(p->keys); free(p->end);
+  free(p);
+}
+
+int agg_ordplan_run(agg_ordplan *p, uint32_t g0, uint32_t g1, agg_state *s,
+                    agg_ordbuf_check check, void *ctx, col_error *err){
+  const agg_ordbuf *o = p->o;
+  if( g1<=g0 ) return COL_OK;
+  int sorted = ord_plan_sort(p, g0, g1, check, ctx);
+  if( sorted ){
+    return sorted>0 ? col_error_set(err, COL_EINTERRUPT, "interrupted")
+                    : col_error_set(err, COL_ENOMEM, "group_by: out of memory sorting an ORDER BY aggregate");
+  }
+  int rc = COL_OK;
+  const uint32_t *idx = p->idx, *end = p->end;
+  uint32_t n = end[g1-1];
   ord_chunk *ch = malloc(2*sizeof(ord_chunk));
   uint32_t *rows = malloc(ORD_REPLAY_CHUNK*4), *gid = malloc(ORD_REPLAY_CHUNK*4);
-  int ordered = !idx || !ch || !rows || !gid ? -1 : ord_order(o, idx, &end, &ng, check, ctx);
-  if( ordered ){
-    rc = ordered>0 ? col_error_set(err, COL_EINTERRUPT, "interrupted")
-                   : col_error_set(err, COL_ENOMEM, "group_by: out of memory sorting an ORDER BY aggregate");
+  if( !ch || !rows || !gid ){
+    rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory sorting an ORDER BY aggregate");
     goto done;
   }
   const agg_ordcol *arg = &o->cols[o->nterm];
@@ -1050,8 +1103,8 @@ int agg_ordbuf_replay(agg_ordbuf *o, agg_state *s, agg_ordbuf_check check, void 
   memset(&csep, 0, sizeof(csep));
   csep.form = CV_CONST; csep.type = o->sep.type;
   csep.i64 = &o->sep.i; csep.f64 = &o->sep.f; csep.str = &cstr;
-  uint32_t g = 0;
-  for(uint32_t at=0; at<n && rc==COL_OK; at+=ORD_REPLAY_CHUNK){
+  uint32_t g = g0;
+  for(uint32_t at=ord_plan_start(p, g0); at<n && rc==COL_OK; at+=ORD_REPLAY_CHUNK){
     uint32_t m = n - at < ORD_REPLAY_CHUNK ? n - at : ORD_REPLAY_CHUNK;
     if( check && check(ctx) ){ rc = col_error_set(err, COL_EINTERRUPT, "interrupted"); break; }
     for(uint32_t k=0; k<m; k++){
@@ -1072,7 +1125,16 @@ int agg_ordbuf_replay(agg_ordbuf *o, agg_state *s, agg_ordbuf_check check, void 
                           m, err);
   }
 done:
-  agg_mem_free(idx); free(end); free(ch); free(rows); free(gid);
+  free(ch); free(rows); free(gid);
+  return rc;
+}
+
+int agg_ordbuf_replay(agg_ordbuf *o, agg_state *s, agg_ordbuf_check check, void *ctx,
+                      col_error *err){
+  agg_ordplan *p;
+  int rc = agg_ordbuf_plan(o, &p, err);
+  if( rc==COL_OK ) rc = agg_ordplan_run(p, 0, p->ng, s, check, ctx, err);
+  agg_ordplan_free(p);
   agg_ordbuf_free(o);
   return rc;
 }
