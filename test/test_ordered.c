@@ -36,7 +36,9 @@ static char textpool[MAXROW*(MAXT+1)][24];
 static ref_row R[MAXROW];
 static int g_nterm, g_desc[MAXT], g_nf[MAXT];
 static int g_style;     /* TEXT/BLOB: 0 prefix and NULs, 1 timestamps, 2 long,
-                        ** 3 varying everywhere */
+                        ** 3 varying everywhere; INTEGER: 4 multiples of an
+                        ** odd step (ord_radix_narrow) */
+static int64_t g_step, g_base;
 
 /* A value of kind k (0 mixed, 1 INT, 2 REAL, 3 TEXT with a shared prefix,
 ** 4 BLOB) into slot. */
@@ -49,6 +51,12 @@ static pred_value rand_value(int k, char *slot){
     case 1:
       x.type = CV_INT;
       x.i = g_style==0 ? (int64_t)rnd(7) - 3 : (int64_t)rnd(1u<<20) - (1<<19);
+      if( g_style==4 ){
+        /* whole seconds in microseconds and the like, one in 8000 off */
+        x.i = g_base + g_step*((int64_t)rnd(1u<<12) - (1<<11));
+        if( rnd(8000)==0 ) x.i += 1 + rnd(3);
+        break;
+      }
       if( rnd(20)==0 ) x.i = INT64_MIN + rnd(2);
       break;
     case 2: {
@@ -115,7 +123,12 @@ static int one_case(uint32_t n, int k, int nterm, int dm, uint32_t ngroup){
   static uint32_t rows[NB], gid[NB], order[MAXROW];
   uint8_t desc[MAXT], nf[MAXT];
   g_nterm = nterm;
-  g_style = (int)rnd(4);
+  g_style = (int)rnd(k==1 ? 5 : 4);
+  if( g_style==4 ){
+    static const int64_t steps[] = { 1000000, 15625, 3, 224, 1000, 999999999 };
+    g_step = steps[rnd(6)];
+    g_base = (int64_t)rnd(1u<<30) * (rnd(2) ? 1 : -1) * 1000;
+  }
   for(int t=0; t<nterm; t++){
     g_desc[t] = desc[t] = (uint8_t)rnd(2);
     g_nf[t] = nf[t] = (uint8_t)(rnd(3)==0 ? !desc[t] : rnd(2));
@@ -216,6 +229,11 @@ static void test_ordered_random(void){
     int nterm = 1 + (int)rnd(MAXT);
     uint32_t n = 1 + rnd(c % 10==0 ? MAXROW : 400);
     bad += one_case(n, k, nterm, AGG_ORD_ALL, 1 + rnd(5));
+  }
+  /* runs long enough for the 11-bit passes and their narrowing: one or two
+  ** groups of INTEGER first terms */
+  for(int c=0; c<60 && bad<3; c++){
+    bad += one_case(MAXROW - rnd(1000), 1, 1 + (int)rnd(MAXT), AGG_ORD_ALL, 1 + rnd(2));
   }
   CHECK(bad==0);
 }
