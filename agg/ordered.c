@@ -9,7 +9,7 @@
 #include "ts_memo.h"
 #include "bigmem.h"
 
-#define ORD_MAX_ROWS (UINT32_MAX - 1u)
+#define ORD_MAX_ROWS ((1u<<31) - 1u)   /* a row's index, and ORD_KEY_NULL */
 #define ORD_REPLAY_CHUNK 1024u  /* rows fed to the state at once */
 #define ORD_RADIX_PASSES 8      /* 8-bit digits cover 64 bits in 8 */
 #define ORD_RADIX_DIGITS 2048u  /* 11-bit digits */
@@ -23,6 +23,13 @@ typedef struct ord_chunk {
   cv_str str[ORD_REPLAY_CHUNK];
   col_vector v;
 } ord_chunk;
+
+/* A row's sort key: its first term's word and its index, ORD_KEY_NULL set
+** in that when the term is NULL. 12 bytes, not 16: the layout writes one
+** per row and the radix passes move them (T10: 10M rows). */
+typedef struct __attribute__((packed, aligned(4))) ord_key { uint64_t k; uint32_t e; } ord_key;
+_Static_assert(sizeof(ord_key)==12, "ord_key packs into 12 bytes");
+#define ORD_KEY_NULL 0x80000000u
 
 /* A chunk of stored values as a FLAT vector of m rows. */
 static void ord_chunk_init(ord_chunk *c, uint32_t m){
@@ -110,11 +117,11 @@ uint64_t agg_ordbuf_footprint(const agg_ordbuf *o){
 }
 
 uint64_t agg_ordbuf_sort_bytes(const agg_ordbuf *o){
-  /* idx, tmp and the words, 4 + 4 + 8 a row; the keys, 16 a row and as
+  /* idx, tmp and the words, 4 + 4 + 8 a row; the keys, 12 a row and as
   ** many again for the longest group's radix passes, and their counts;
   ** then the chunks the rows are fed through (ord_chunk, two of them:
   ** under 128 KiB) */
-  return o->n ? (uint64_t)o->n*48 + 2*sizeof(ord_chunk)
+  return o->n ? (uint64_t)o->n*(16 + 2*sizeof(ord_key)) + 2*sizeof(ord_chunk)
                 + (uint64_t)ORD_RADIX_PASSES*ORD_RADIX_DIGITS*4 : 0;
 }
 
@@ -887,10 +894,7 @@ static void ord_sort(const agg_ordbuf *o, uint32_t *idx, uint32_t *tmp, uint32_t
   memcpy(idx, tmp, (size_t)n*4);
 }
 
-typedef struct ord_key { uint64_t k; uint32_t e; uint32_t pad; } ord_key;
-
-
-/* When every key lies an odd multiple-of-step d > 1 away from the least
+/* When every key lies a multiple of one odd d > 1 away from the least
 ** (timestamps of whole seconds in microseconds: d = 15625, the 2^6 of a
 ** second's 10^6 being bits the passes skip anyway), replace each key by
 ** its distance divided by d: the order and the ties are the same, and the
@@ -973,8 +977,8 @@ static void ord_radix(ord_key *a, ord_key *b, uint32_t n, uint32_t (*cnt)[ORD_RA
   if( flips & 1 ) memcpy(b, a, (size_t)n*sizeof(ord_key));
 }
 
-/* One group's run by the terms: its keys k[0..n) (in row order, pad set
-** for a NULL first term) into idx[0..n). NULL first terms go to their
+/* One group's run by the terms: its keys k[0..n) (in row order,
+** ORD_KEY_NULL set for a NULL first term) into idx[0..n). NULL first terms go to their
 ** end, the others are radix sorted by word (DESC: its complement), runs of
 ** equal words by ord_cmp. kb holds n keys, tmp n indexes; cnt is
 ** ord_radix's. */
@@ -982,7 +986,7 @@ static void ord_sort_run(const agg_ordbuf *o, ord_key *k, ord_key *kb, uint32_t 
                          uint32_t *tmp, uint32_t n, uint32_t (*cnt)[ORD_RADIX_DIGITS]){
   uint32_t nn = 0, nl = 0;
   for(uint32_t i=0; i<n; i++){
-    if( k[i].pad ) tmp[nl++] = k[i].e;
+    if( k[i].e & ORD_KEY_NULL ) tmp[nl++] = k[i].e & ~ORD_KEY_NULL;
     else k[nn++] = k[i];
   }
   ord_radix(k, kb, nn, cnt);
@@ -1037,8 +1041,7 @@ static int ord_plan_layout(agg_ordbuf *o, agg_ordplan *p){
     for(uint32_t e=0; e<o->n; e++){
       ord_key *q = &p->keys[at[o->gid[e]]++];
       q->k = ord_word(o, e) ^ flip;
-      q->e = e;
-      q->pad = type ? type[e]==CV_NULL : 0;
+      q->e = e | (type && type[e]==CV_NULL ? ORD_KEY_NULL : 0);
     }
   }else{
     for(uint32_t e=0; e<o->n; e++) p->idx[at[o->gid[e]]++] = e;
@@ -1077,7 +1080,7 @@ static int ord_plan_sort(agg_ordplan *p, uint32_t g0, uint32_t g1,
       if( len>64 ){
         ord_sort_run(o, p->keys + from, kb, p->idx + from, tmp, len, cnt);
       }else{
-        for(uint32_t i=0; i<len; i++) p->idx[from+i] = p->keys[from+i].e;
+        for(uint32_t i=0; i<len; i++) p->idx[from+i] = p->keys[from+i].e & ~ORD_KEY_NULL;
         ord_sort(o, p->idx + from, tmp, len);
       }
     }else{

@@ -119,7 +119,7 @@ int agg_ordbuf_const_sep(agg_ordbuf *o, const pred_value *sep);
 ** gid[0..n): the terms' vectors term[0..nterm), the argument arg and the
 ** separator sep (NULL when narg is 1, ignored under a constant one).
 ** Batches come in row order. Errors:
-** out of memory, more than 2^32-2 rows. */
+** out of memory, more than 2^31-1 rows. */
 int agg_ordbuf_add(agg_ordbuf *o, const col_vector *const *term,
                    const col_vector *arg, const col_vector *sep, uint32_t nrow,
                    const uint32_t *rows, const uint32_t *gid, uint32_t n,
