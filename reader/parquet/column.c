@@ -10,6 +10,7 @@
 #include "column.h"
 #include "encoding.h"
 #include <zlib.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,7 +32,8 @@ void pq_chunk_free(pq_chunk *c){
   col_pool *p = c->pool;
   col_pool_put(p, c->def); col_pool_put(p, c->rep);
   col_pool_put(p, c->dict.fixed); col_pool_put(p, c->dict.str);
-  col_pool_put(p, c->vals.fixed); col_pool_put(p, c->vals.str);
+  if( !c->vals.borrowed ) col_pool_put(p, c->vals.fixed);
+  col_pool_put(p, c->vals.str);
   col_pool_put(p, c->codes);
   for(int i=0; i<c->nbufs; i++) col_pool_put(p, c->bufs[i]);
   free(c->bufs);
@@ -56,10 +58,17 @@ static int chunk_keep(pq_chunk *c, void *buf){
 ** decoders are handed dst + n, and NULL + 0 is undefined behaviour (a
 ** fuzzed page of zero values reached it). */
 static int values_reserve(col_pool *pool, pq_values *v, int width, int64_t more){
-  if( v->n + more <= v->cap && v->cap>0 ) return COL_OK;
+  if( v->n + more <= v->cap && v->cap>0 && !v->borrowed ) return COL_OK;
   int64_t nc = v->cap ? v->cap : 1024;
   while( nc < v->n + more ) nc *= 2;
-  if( width ){
+  if( v->borrowed ){
+    /* a second page after a borrowed one: the values get a buffer now */
+    uint8_t *p = col_pool_get(pool, (size_t)nc*(size_t)width);
+    if( p==0 ) return COL_ENOMEM;
+    memcpy(p, v->fixed, (size_t)v->n*(size_t)width);
+    v->fixed = p;
+    v->borrowed = 0;
+  }else if( width ){
     uint8_t *p = col_pool_grow(pool, v->fixed, (size_t)nc*(size_t)width);
     if( p==0 ) return COL_ENOMEM;
     v->fixed = p;
@@ -171,6 +180,23 @@ static int decode_values(pq_chunk *c, pq_values *dst, int enc, int v2,
   return COL_OK;
 unsupported:
   return col_error_set(err, COL_ERROR, "unsupported encoding %d for physical type %d", enc, c->phys);
+}
+
+/* Can the chunk's first page of values, n PLAIN numbers of 4 or 8 bytes at
+** vbuf (vlen bytes), be its values as they lie, not copied? The page is
+** kept as long as the chunk (a decompressed page is, and so is the chunk's
+** raw view), and the values are only read: INT64 and DOUBLE batches point
+** at them (pq_convert_values). Aligned for their width only: a page's
+** levels before them can leave them anywhere. A second page then copies
+** them (values_reserve). DuckDB writes a row group's column of 122880
+** numbers as one page: avg(UserID) over 10M rows spent 18% of its time
+** copying each page's values. */
+static int values_borrowable(const pq_chunk *c, int enc, const uint8_t *vbuf, size_t vlen,
+                             int64_t n){
+  int w = c->width;
+  if( enc!=PQ_ENC_PLAIN || n<=0 ) return 0;
+  if( c->phys!=PQ_INT64 && c->phys!=PQ_DOUBLE && c->phys!=PQ_INT32 && c->phys!=PQ_FLOAT ) return 0;
+  return (uintptr_t)vbuf % (uintptr_t)w==0 && (uint64_t)n <= vlen / (uint64_t)w;
 }
 
 /* Levels of a v1 page: RLE with a 4-byte length prefix, or BIT_PACKED. */
@@ -496,7 +522,13 @@ int pq_chunk_read(pq_file *f, pq_column_chunk *cc, const pq_leaf_desc *leaf,
     }else{
       if( mode==1 && materialize_codes(c, err) ) goto chunk_error;
       mode = 2;
-      if( decode_values(c, &c->vals, enc, v2, vbuf, vlen, nonnull, err) ) goto chunk_error;
+      if( c->vals.n==0 && c->vals.fixed==0 && values_borrowable(c, enc, vbuf, vlen, nonnull) ){
+        c->vals.fixed = (uint8_t*)vbuf;
+        c->vals.n = c->vals.cap = nonnull;
+        c->vals.borrowed = 1;
+      }else if( decode_values(c, &c->vals, enc, v2, vbuf, vlen, nonnull, err) ){
+        goto chunk_error;
+      }
       c->nvals += nonnull;
     }
   }

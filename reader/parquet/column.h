@@ -26,6 +26,8 @@ typedef struct pq_values {
   int64_t cap;               /* capacity in values */
   uint8_t *fixed;            /* fixed-width values, width bytes each */
   cv_str *str;               /* BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY values */
+  int borrowed;              /* fixed points into a page the chunk keeps
+                             ** (pq_chunk_read), not a buffer of its own */
 } pq_values;
 
 typedef struct pq_chunk {

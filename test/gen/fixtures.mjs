@@ -289,8 +289,12 @@ if (hw) {
     'hyparquet_delta.parquet': { enc: { id: 'DELTA_BINARY_PACKED', i: 'DELTA_BINARY_PACKED', big: 'DELTA_BINARY_PACKED', d: 'PLAIN', f: 'PLAIN', s: 'DELTA_BYTE_ARRAY', cat: 'DELTA_LENGTH_BYTE_ARRAY', b: 'RLE' }, codec: 'SNAPPY' },
     'hyparquet_bss.parquet': { enc: { id: 'PLAIN', i: 'PLAIN', big: 'PLAIN', d: 'BYTE_STREAM_SPLIT', f: 'BYTE_STREAM_SPLIT', s: 'PLAIN', cat: 'PLAIN', b: 'PLAIN' }, codec: 'SNAPPY' },
     'hyparquet_default.parquet': { enc: {}, codec: 'SNAPPY' },
+    // pages of 512 bytes: a chunk's PLAIN numbers over several pages (the
+    // reader reads a first page's numbers in place and copies them when a
+    // second one comes: column.c, values_borrowable)
+    'hyparquet_pages.parquet': { enc: { id: 'PLAIN', i: 'PLAIN', big: 'PLAIN', d: 'PLAIN', f: 'PLAIN', s: 'PLAIN', cat: 'PLAIN', b: 'PLAIN' }, codec: 'SNAPPY', pageSize: 512 },
   };
-  for (const [name, { enc, codec }] of Object.entries(files)) {
+  for (const [name, { enc, codec, pageSize }] of Object.entries(files)) {
     const cols = [
       { name: 'id', data: ids, type: 'INT32', nullable: false },
       { name: 'i', data: ints, type: 'INT32' },
@@ -303,7 +307,7 @@ if (hw) {
     ].map((c) => (enc[c.name] ? { ...c, encoding: enc[c.name] } : c));
     const file = path.join(OUT, name);
     try {
-      const buf = hw.parquetWriteBuffer({ columnData: cols, codec, rowGroupSize: 400, pageSize: 4096 });
+      const buf = hw.parquetWriteBuffer({ columnData: cols, codec, rowGroupSize: 400, pageSize: pageSize || 4096 });
       fs.writeFileSync(file, Buffer.from(buf));
       record(name, await expected(file, 'hyparquet.expected.jsonl'), 'hyparquet-writer', `encodings ${JSON.stringify(enc)}, codec ${codec}`);
     } catch (e) {
