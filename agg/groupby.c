@@ -981,18 +981,16 @@ static int gb_memo_reserve(gb_part *p, uint32_t from, uint32_t n){
   return 0;
 }
 
-/* gb_part_lookup when every key is a dictionary vector that names its
-** dictionary for the row group (dict_id): the group of each entry, or with
-** several keys of each combination of entries, is looked up once and
-** remembered under the combination's number (the entries' codes as
-** digits, each dictionary's size the base, the last key's the highest):
-** the other rows of the row group with it take it without hashing,
-** probing or comparing keys again. In GROUP BY URL, half the row groups'
-** URLs are dictionary coded, and a probe's compare of a stored URL was a
-** cache miss and a memcmp; GROUP BY MobilePhone, MobilePhoneModel has a
-** few hundred combinations in a row group of 120k rows. Several keys
-** only up to GB_MEMO_KEYS of them and GB_MEMO_MAX combinations. Returns
-** -1 when the keys do not qualify (the caller looks rows up). */
+/* hashes[r] for rows rows[0..n) (NULL: 0..n-1) of keys kv (agg_hash_keys
+** with the group by's hasher); COL_OK or an out-of-memory error. */
+static int gb_hash_rows(groupby *gb, const col_vector **kv, const uint32_t *rows, uint32_t n,
+                        uint64_t *hashes, col_error *err){
+  if( agg_hash_keys(&gb->hasher, kv, gb->nindep, rows, n, hashes) ){
+    return col_error_set(err, COL_ENOMEM, "group_by: out of memory hashing keys");
+  }
+  return COL_OK;
+}
+
 /* Do keys kv[0..nk) qualify for the memo: each a dictionary vector naming
 ** its dictionary, at most GB_MEMO_KEYS of them and GB_MEMO_MAX
 ** combinations? Their number of combinations into *prod. */
@@ -1008,6 +1006,18 @@ static int gb_memo_keys(const col_vector **kv, int nk, uint32_t *prod){
   return 1;
 }
 
+/* gb_part_lookup when every key is a dictionary vector that names its
+** dictionary for the row group (dict_id): the group of each entry, or with
+** several keys of each combination of entries, is looked up once and
+** remembered under the combination's number (the entries' codes as
+** digits, each dictionary's size the base, the last key's the highest):
+** the other rows of the row group with it take it without hashing,
+** probing or comparing keys again. In GROUP BY URL, half the row groups'
+** URLs are dictionary coded, and a probe's compare of a stored URL was a
+** cache miss and a memcmp; GROUP BY MobilePhone, MobilePhoneModel has a
+** few hundred combinations in a row group of 120k rows. Several keys
+** only up to GB_MEMO_KEYS of them and GB_MEMO_MAX combinations. Returns
+** -1 when the keys do not qualify (the caller looks rows up). */
 static int gb_part_lookup_codes(groupby *gb, gb_part *p, const col_vector **kv,
                                 uint64_t *hashes, int lazy, uint32_t n, uint32_t *nnew,
                                 col_error *err){
@@ -1040,9 +1050,7 @@ static int gb_part_lookup_codes(groupby *gb, gb_part *p, const col_vector **kv,
   }
   *nnew = 0;
   if( m==0 ) return COL_OK;
-  if( lazy && agg_hash_keys(&gb->hasher, kv, nk, p->rows2, m, hashes) ){
-    return col_error_set(err, COL_ENOMEM, "group_by: out of memory hashing keys");
-  }
+  if( lazy && gb_hash_rows(gb, kv, p->rows2, m, hashes, err) ) return err->code;
   int rc = agg_table_lookup(&p->table, kv, p->rows2, m, hashes, p->gid2, nnew, err);
   if( rc ) return rc;
   /* the rows looked up, at kpos */
@@ -1074,9 +1082,7 @@ static int gb_part_lookup(groupby *gb, gb_part *p, const col_vector **kv,
   }
   int rc = gb_part_lookup_codes(gb, p, kv, hashes, lazy, n, nnew, err);
   if( rc!=-1 ) return rc;
-  if( lazy && agg_hash_keys(&gb->hasher, kv, gb->nindep, p->rows, n, hashes) ){
-    return col_error_set(err, COL_ENOMEM, "group_by: out of memory hashing keys");
-  }
+  if( lazy && gb_hash_rows(gb, kv, p->rows, n, hashes, err) ) return err->code;
   return agg_table_lookup(&p->table, kv, p->rows, n, hashes, p->gid, nnew, err);
 }
 
@@ -1882,9 +1888,8 @@ int groupby_consume(groupby *gb, const col_batch *b0, col_error *err){
     gb->hashes = h; gb->hcap = b->n;
   }
   gb->hash_lazy = gb_hash_lazy(gb);
-  if( gb->keys.n && !gb->hash_lazy
-   && agg_hash_keys(&gb->hasher, gb->kv, gb->nindep, b->sel, nsel, gb->hashes) ){
-    return col_error_set(err, COL_ENOMEM, "group_by: out of memory hashing keys");
+  if( gb->keys.n && !gb->hash_lazy && gb_hash_rows(gb, gb->kv, b->sel, nsel, gb->hashes, err) ){
+    return err->code;
   }
   gb->batch = b;
   for(int i=0; i<gb->nthread; i++) col_error_clear(&gb->parts[i].err);

@@ -900,15 +900,17 @@ static void ord_sort(const agg_ordbuf *o, uint32_t *idx, uint32_t *tmp, uint32_t
 ** its distance divided by d: the order and the ties are the same, and the
 ** bits to pass over fewer (T10's month of seconds: 36 varying bits, 4
 ** passes, against 22 bits, 2 passes). d is guessed from the first keys'
-** distances and proved on all of them: x is a multiple of odd d exactly
-** when x times d's inverse mod 2^64 is at most (2^64-1)/d, and that
-** product is then x/d. *diff becomes the new keys' varying bits. */
-static void ord_radix_narrow(ord_key *a, uint32_t n, uint64_t least, uint64_t *diff){
-  /* the odd part of the first keys' distances' gcd (binary: no divisions),
-  ** given up as soon as it is 1, as it is at once for keys of every value */
-  uint64_t d = 0;
-  for(uint32_t i=0; i<n && i<32; i++){
-    uint64_t x = a[i].k - least;
+** distances from the first key and proved on all of them (a key is the
+** first's plus or minus a multiple of odd d exactly when that distance x
+** times d's inverse mod 2^64 is at most (2^64-1)/d, and that product is
+** then x/d). *diff becomes the new keys' varying bits. */
+static void ord_radix_narrow(ord_key *a, uint32_t n, uint64_t *diff){
+  /* the odd part of the gcd of the first keys' distances from a[0]
+  ** (binary: no divisions), given up as soon as it is 1, as it is at once
+  ** for keys of every value */
+  uint64_t d = 0, k0 = a[0].k;
+  for(uint32_t i=1; i<n && i<32; i++){
+    uint64_t x = a[i].k >= k0 ? a[i].k - k0 : k0 - a[i].k;
     if( x==0 ) continue;
     x >>= __builtin_ctzll(x);
     if( d==0 ){ d = x; continue; }
@@ -922,8 +924,12 @@ static void ord_radix_narrow(ord_key *a, uint32_t n, uint64_t least, uint64_t *d
   if( d<3 ) return;
   uint64_t inv = d;                  /* Newton: each step doubles the bits */
   for(int k=0; k<5; k++) inv *= 2 - d*inv;
-  uint64_t lim = UINT64_MAX / d;
-  for(uint32_t i=0; i<n; i++) if( (a[i].k - least)*inv > lim ) return;
+  uint64_t lim = UINT64_MAX / d, least = k0;
+  for(uint32_t i=0; i<n; i++){
+    uint64_t x = a[i].k >= k0 ? a[i].k - k0 : k0 - a[i].k;
+    if( x*inv > lim ) return;
+    if( a[i].k < least ) least = a[i].k;
+  }
   uint64_t all = ~0ull, any = 0;
   for(uint32_t i=0; i<n; i++){
     uint64_t q = (a[i].k - least)*inv;
@@ -941,14 +947,11 @@ static void ord_radix_narrow(ord_key *a, uint32_t n, uint64_t least, uint64_t *d
 ** every pass's counts come from one read of the keys, into cnt
 ** (ORD_RADIX_PASSES x ORD_RADIX_DIGITS). */
 static void ord_radix(ord_key *a, ord_key *b, uint32_t n, uint32_t (*cnt)[ORD_RADIX_DIGITS]){
-  uint64_t all = ~0ull, any = 0, least = ~0ull;
-  for(uint32_t i=0; i<n; i++){
-    all &= a[i].k; any |= a[i].k;
-    if( a[i].k < least ) least = a[i].k;
-  }
+  uint64_t all = ~0ull, any = 0;
+  for(uint32_t i=0; i<n; i++){ all &= a[i].k; any |= a[i].k; }
   uint64_t diff = all ^ any;
   if( diff==0 ) return;
-  if( n >= 4096 ) ord_radix_narrow(a, n, least, &diff);
+  if( n >= 4096 ) ord_radix_narrow(a, n, &diff);
   int lo = __builtin_ctzll(diff), bits = 64 - __builtin_clzll(diff) - lo;
   int most = n >= 4096 ? 11 : 8;
   int npass = (bits + most - 1) / most;
@@ -1034,8 +1037,8 @@ static int ord_plan_layout(agg_ordbuf *o, agg_ordplan *p){
   int radix = o->nterm>0 && o->pfx_cls!=CV_NULL && longest>64;
   p->end = at;
   p->ng = ng;
-  if( radix && (p->keys = agg_mem_realloc(0, (size_t)o->n*sizeof(ord_key)))==0 ) return -1;
   if( radix ){
+    if( (p->keys = agg_mem_realloc(0, (size_t)o->n*sizeof(ord_key)))==0 ) return -1;
     uint64_t flip = o->desc[0] ? ~0ull : 0;
     const uint8_t *type = o->cols[0].type;
     for(uint32_t e=0; e<o->n; e++){

@@ -84,6 +84,7 @@ static inline int cv_class(const col_vector *v){
   if( v->form==CV_DICT ) return v->dict->tags ? -1 : v->dict->type;
   return v->type;
 }
+
 /* Storage class of row i (resolving form and tags). */
 static inline int cv_tag(const col_vector *v, uint32_t i){
   uint32_t r = v->form==CV_CONST ? 0 : i;
