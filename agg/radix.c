@@ -201,13 +201,28 @@ static inline __attribute__((always_inline)) void radix_put(unsigned char *o, ag
   }
 }
 
-/* Does chunk c take row rr (dataset row row) as it is, text aside? */
-static inline int radix_fits(const agg_radix_chunk *c, const radix_src *src, int nf,
-                             uint32_t rr, int64_t row){
-  if( c==0 || c->n==c->cap || row<c->last ) return 0;
-  if( (uint64_t)(row - c->last) > (c->step_bytes==2 ? UINT16_MAX : UINT32_MAX) ) return 0;
+/* Partition p's sketch of the hashes of rows rows[0..n), kept in a local
+** array meanwhile: a store through p->hll is a store of bytes, which may
+** alias anything, so in the row loop it made every count be read back. */
+static inline void radix_sketch(agg_radix_part *p, const uint32_t *rows, uint32_t n,
+                                const uint64_t *hashes){
+  uint8_t m[AGG_RADIX_HLL];
+  memcpy(m, p->hll, sizeof(m));
+  for(uint32_t k=0; k<n; k++){
+    /* the sketch takes the low word of the hash: the partition and a
+    ** table's home bucket are the high word's */
+    uint32_t lo = (uint32_t)hashes[rows[k]];
+    uint32_t j = lo & (AGG_RADIX_HLL - 1), w = lo >> 6;
+    uint8_t rank = (uint8_t)(w ? __builtin_clz(w) - 5 : 27);
+    if( rank>m[j] ) m[j] = rank;
+  }
+  memcpy(p->hll, m, sizeof(m));
+}
+
+/* Do chunk forms fmt hold row rr's values? */
+static inline int radix_forms_hold(uint64_t fmt, const radix_src *src, int nf, uint32_t rr){
   for(int x=0; x<nf; x++){
-    if( !radix_holds(radix_fmt_of(c->fmt, x), radix_src_need(&src[x], rr)) ) return 0;
+    if( !radix_holds(radix_fmt_of(fmt, x), radix_src_need(&src[x], rr)) ) return 0;
   }
   return 1;
 }
@@ -224,18 +239,19 @@ int radix_append_rows(agg_radix *r, agg_radix_part *p, const radix_src *src,
   ** UserID), so the loops over a row's values fold away */
   int nvec = one ? 1 : r->nvec;
   int nf = nvec < AGG_RADIX_FMT_VALS ? nvec : AGG_RADIX_FMT_VALS;
-  for(uint32_t k=0; k<n; k++){
+  radix_sketch(p, rows, n, hashes);
+  uint32_t k = 0, text = 0;
+  int text_known = 0;     /* text is row k's, counted into vt already */
+  while( k<n ){
     uint32_t rr = rows[k];
     int64_t row = first_row + rr;
-    /* the sketch takes the low word of the hash: the partition and a
-    ** table's home bucket are the high word's */
-    uint32_t lo = (uint32_t)hashes[rr];
-    uint32_t j = lo & (AGG_RADIX_HLL - 1), w = lo >> 6;
-    uint8_t rank = (uint8_t)(w ? __builtin_clz(w) - 5 : 27);
-    if( rank>p->hll[j] ) p->hll[j] = rank;
     agg_radix_chunk *c = p->tail;
-    uint32_t text = any_text ? radix_src_text(src, nvec, rr, vt) : 0;
-    if( !radix_fits(c, src, nf, rr, row) || (any_text && text > c->text_cap - c->text_used) ){
+    if( any_text && !text_known ) text = radix_src_text(src, nvec, rr, vt);
+    text_known = 0;
+    if( c==0 || c->n==c->cap || row<c->last
+     || (uint64_t)(row - c->last) > (c->step_bytes==2 ? UINT16_MAX : UINT32_MAX)
+     || !radix_forms_hold(c->fmt, src, nf, rr)
+     || (any_text && text > c->text_cap - c->text_used) ){
       /* forms only widen along a partition: rows that alternate between
       ** classes settle in a form that takes both, not a chunk each; and
       ** a partition whose rows lie far apart (a selective filter) takes
@@ -250,14 +266,39 @@ int radix_append_rows(agg_radix *r, agg_radix_part *p, const radix_src *src,
       uint32_t sb = c && (c->step_bytes==4 || gap > UINT16_MAX) ? 4 : 2;
       if( (c = radix_chunk_new(r, p, row, fmt, sb, text))==0 ) return -1;
     }
-    unsigned char *o = c->data + (size_t)c->n*c->width;
-    if( c->step_bytes==2 ){ uint16_t st = (uint16_t)(row - c->last); memcpy(o, &st, 2); }
-    else{ uint32_t st = (uint32_t)(row - c->last); memcpy(o, &st, 4); }
-    radix_put(o + c->step_bytes, c, src, nvec, rr);
-    c->last = row;
-    c->n++;
-    (*held)++;
-    *text_held += text;
+    /* c takes row k, and the rows after it while they fit: its counters
+    ** in locals, as stores of row bytes may alias them */
+    const uint64_t fmt = c->fmt;
+    const uint32_t cap = c->cap, width = c->width, sb = c->step_bytes;
+    const uint64_t max_step = sb==2 ? UINT16_MAX : UINT32_MAX;
+    uint32_t cn = c->n;
+    int64_t last = c->last;
+    unsigned char *o = c->data + (size_t)cn*width;
+    uint64_t h = 0, th = 0;
+    for(;;){
+      if( sb==2 ){ uint16_t st = (uint16_t)(row - last); memcpy(o, &st, 2); }
+      else{ uint32_t st = (uint32_t)(row - last); memcpy(o, &st, 4); }
+      radix_put(o + sb, c, src, nvec, rr);
+      o += width;
+      last = row;
+      cn++;
+      h++;
+      th += text;
+      if( ++k==n || cn==cap ) break;
+      rr = rows[k];
+      row = first_row + rr;
+      if( row<last || (uint64_t)(row - last) > max_step || !radix_forms_hold(fmt, src, nf, rr) ) break;
+      if( any_text ){
+        text = radix_src_text(src, nvec, rr, vt);
+        text_known = 1;
+        if( text > c->text_cap - c->text_used ) break;
+        text_known = 0;
+      }
+    }
+    c->n = cn;
+    c->last = last;
+    *held += h;
+    *text_held += th;
   }
   return 0;
 }

@@ -1965,6 +1965,37 @@ static void test_radix_rows(void){
     }
     CHECK( got==N && bad2==0 );
     CHECK( nchunk < 12 );
+    agg_radix_free(&q);
+    /* rows far apart in one call: a row past a 2-byte step from the one
+    ** before ends the run a chunk takes within the call (the values and
+    ** hashes are read at rows[k], so they are laid out there) */
+    enum { M = 40, GAP = 65540 };
+    static uint32_t spread[M];
+    int64_t *bigw = calloc((size_t)M*GAP, sizeof(int64_t));
+    double *rew = calloc((size_t)M*GAP, sizeof(double));
+    uint64_t *hw = calloc((size_t)M*GAP, sizeof(uint64_t));
+    CHECK( bigw!=0 && rew!=0 && hw!=0 );
+    for(uint32_t i=0; bigw && rew && hw && i<M; i++){
+      spread[i] = i*GAP;
+      bigw[spread[i]] = big[i]; rew[spread[i]] = re[i]; hw[spread[i]] = hashes[i];
+    }
+    col_vector wbig = vbig, wre = vre;
+    wbig.n = wre.n = M*GAP;
+    wbig.i64 = bigw; wre.f64 = rew;
+    const col_vector *v3[2] = { &wbig, &wre };
+    CHECK( agg_radix_init(&q, 1, 2, pool)==0 );
+    CHECK( bigw && rew && hw && agg_radix_append(&q, 0, v3, spread, M, 7, hw)==0 );
+    got = 0; bad2 = 0;
+    for(const agg_radix_chunk *ch = q.parts[0].head; ch; ch = ch->next){
+      agg_radix_unpack(&q, ch, &c2);
+      for(uint32_t j=0; j<c2.n; j++, got++){
+        if( c2.row[j] != (uint64_t)got*GAP + 7 ) bad2++;
+        if( cv_tag(&c2.v[0], j)!=CV_INT || c2.v[0].i64[j]!=big[got] ) bad2++;
+        if( cv_tag(&c2.v[1], j)!=CV_REAL || c2.v[1].f64[j]!=re[got] ) bad2++;
+      }
+    }
+    CHECK( got==M && bad2==0 );
+    free(bigw); free(rew); free(hw);
     agg_radix_cols_free(&c2);
     agg_radix_free(&q);
   }
