@@ -1570,7 +1570,7 @@ static int gb_radix_stop(groupby *gb, col_error *err){
 
 /* This batch's rows, scattered already (gb_scatter), held back: 1 when
 ** they are, 0 when they must stream after all, -1 on an error. */
-static int gb_radix_hold(groupby *gb, const col_batch *b, col_error *err){
+static int gb_radix_hold(groupby *gb, const col_batch *b, uint32_t nsel, col_error *err){
   const col_vector *hv[64];
   const col_vector **v = hv;
   int nvec = gb->held.nvec, rc = 1;
@@ -1588,9 +1588,10 @@ static int gb_radix_hold(groupby *gb, const col_batch *b, col_error *err){
   if( !agg_radix_fits(&gb->held, rows, text) ){
     rc = gb_radix_stop(gb, err) ? -1 : 0;
   }else{
+    agg_radix_sketch(&gb->held, gb->hashes, b->sel, gb->spart, nsel);
     for(int w=0; w<gb->nthread; w++){
       gb_part *p = &gb->parts[w];
-      if( p->nfill && agg_radix_append(&gb->held, w, v, p->rows, p->nfill, b->first_row, gb->hashes) ){
+      if( p->nfill && agg_radix_append(&gb->held, w, v, p->rows, p->nfill, b->first_row) ){
         col_error_set(err, COL_ENOMEM, "group_by: out of memory holding rows");
         rc = -1;
         break;
@@ -1896,7 +1897,7 @@ int groupby_consume(groupby *gb, const col_batch *b0, col_error *err){
   if( gb->nthread>1 && gb->lane ){
     rc = gb->single ? gb_single_rows(gb, b, nsel, err) : gb_scatter(gb, b, nsel, err);
     if( rc ) return rc;
-    int held = gb->radix_on ? gb_radix_hold(gb, b, err) : 0;
+    int held = gb->radix_on ? gb_radix_hold(gb, b, nsel, err) : 0;
     if( held<0 ) return err->code;
     if( !held ) for(int w=0; w<gb->nthread; w++) gb_part_consume(gb, w);
     gb->live_rows += nsel;

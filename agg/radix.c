@@ -201,22 +201,18 @@ static inline __attribute__((always_inline)) void radix_put(unsigned char *o, ag
   }
 }
 
-/* Partition p's sketch of the hashes of rows rows[0..n), kept in a local
-** array meanwhile: a store through p->hll is a store of bytes, which may
-** alias anything, so in the row loop it made every count be read back. */
-static inline void radix_sketch(agg_radix_part *p, const uint32_t *rows, uint32_t n,
-                                const uint64_t *hashes){
-  uint8_t m[AGG_RADIX_HLL];
-  memcpy(m, p->hll, sizeof(m));
+void agg_radix_sketch(agg_radix *r, const uint64_t *hashes, const uint32_t *sel,
+                      const uint8_t *part, uint32_t n){
+  agg_radix_part *parts = r->parts;
   for(uint32_t k=0; k<n; k++){
     /* the sketch takes the low word of the hash: the partition and a
     ** table's home bucket are the high word's */
-    uint32_t lo = (uint32_t)hashes[rows[k]];
+    uint32_t lo = (uint32_t)hashes[sel ? sel[k] : k];
     uint32_t j = lo & (AGG_RADIX_HLL - 1), w = lo >> 6;
     uint8_t rank = (uint8_t)(w ? __builtin_clz(w) - 5 : 27);
-    if( rank>m[j] ) m[j] = rank;
+    uint8_t *reg = &parts[part ? part[k] : 0].hll[j];
+    if( rank>*reg ) *reg = rank;
   }
-  memcpy(p->hll, m, sizeof(m));
 }
 
 /* Do chunk forms fmt hold row rr's values? */
@@ -233,13 +229,12 @@ static inline int radix_forms_hold(uint64_t fmt, const radix_src *src, int nf, u
 static inline __attribute__((always_inline))
 int radix_append_rows(agg_radix *r, agg_radix_part *p, const radix_src *src,
                       const uint32_t *rows, uint32_t n, int64_t first_row,
-                      const uint64_t *hashes, const int any_text, uint64_t *vt,
+                      const int any_text, uint64_t *vt,
                       uint64_t *held, uint64_t *text_held, const int one){
   /* one: a constant 1 where the rows are one value (a key alone, GROUP BY
   ** UserID), so the loops over a row's values fold away */
   int nvec = one ? 1 : r->nvec;
   int nf = nvec < AGG_RADIX_FMT_VALS ? nvec : AGG_RADIX_FMT_VALS;
-  radix_sketch(p, rows, n, hashes);
   uint32_t k = 0, text = 0;
   int text_known = 0;     /* text is row k's, counted into vt already */
   while( k<n ){
@@ -304,8 +299,7 @@ int radix_append_rows(agg_radix *r, agg_radix_part *p, const radix_src *src,
 }
 
 int agg_radix_append(agg_radix *r, int part, const col_vector *const *v,
-                     const uint32_t *rows, uint32_t n, int64_t first_row,
-                     const uint64_t *hashes){
+                     const uint32_t *rows, uint32_t n, int64_t first_row){
   agg_radix_part *p = &r->parts[part];
   int nvec = r->nvec;
   radix_src stack[8], *src = stack;
@@ -327,11 +321,11 @@ int agg_radix_append(agg_radix *r, int part, const col_vector *const *v,
   }
   uint64_t held = 0, text_held = 0;
   int rc = any_text
-    ? radix_append_rows(r, p, src, rows, n, first_row, hashes, 1,
+    ? radix_append_rows(r, p, src, rows, n, first_row, 1,
                         r->vtext + (size_t)part*(size_t)nvec, &held, &text_held, 0)
     : nvec==1
-    ? radix_append_rows(r, p, src, rows, n, first_row, hashes, 0, 0, &held, &text_held, 1)
-    : radix_append_rows(r, p, src, rows, n, first_row, hashes, 0, 0, &held, &text_held, 0);
+    ? radix_append_rows(r, p, src, rows, n, first_row, 0, 0, &held, &text_held, 1)
+    : radix_append_rows(r, p, src, rows, n, first_row, 0, 0, &held, &text_held, 0);
   p->rows += held;
   r->rows += held;
   r->text += text_held;

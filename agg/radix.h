@@ -124,12 +124,17 @@ static inline int agg_radix_fits(const agg_radix *r, uint64_t n, uint64_t text){
   return r->text + text <= (r->rows + n) * AGG_RADIX_TEXT_ROW;
 }
 
-/* Append rows rows[0..n) of vectors v (dataset row first_row + rows[k],
-** keys' hash hashes[rows[k]]) to partition part. 0, or -1 when out of
-** memory. */
+/* Append rows rows[0..n) of vectors v (dataset row first_row + rows[k])
+** to partition part. 0, or -1 when out of memory. */
 int agg_radix_append(agg_radix *r, int part, const col_vector *const *v,
-                     const uint32_t *rows, uint32_t n, int64_t first_row,
-                     const uint64_t *hashes);
+                     const uint32_t *rows, uint32_t n, int64_t first_row);
+/* Count into the distinct-key sketches the keys' hashes of a batch's rows
+** k < n, row sel[k] (sel NULL: k) with hash hashes[sel[k]], held in
+** partition part[k] (part NULL: 0). One pass in the batch's order, apart
+** from agg_radix_append's per partition: its loads of the hashes were a
+** cache line each. */
+void agg_radix_sketch(agg_radix *r, const uint64_t *hashes, const uint32_t *sel,
+                      const uint8_t *part, uint32_t n);
 
 /* About how many distinct keys partition part holds over the n sets rs
 ** (HyperLogLog over 64 registers, within some 15%): what the table that

@@ -1871,7 +1871,6 @@ static void test_differential(void){
 static void test_radix_rows(void){
   enum { N = 5000 };
   static int64_t iv[N]; static double fv[N]; static uint8_t tags[N]; static uint32_t rows[N];
-  static uint64_t hashes[N];
   for(uint32_t i=0; i<N; i++){
     iv[i] = (int64_t)i * 7919 - 100000; fv[i] = i * 0.25; rows[i] = i;
     tags[i] = i % 5==0 ? CV_NULL : i % 3==0 ? CV_REAL : CV_INT;
@@ -1908,10 +1907,9 @@ static void test_radix_rows(void){
   agg_radix r;
   CHECK( agg_radix_init(&r, 4, 2, pool)==0 );
   CHECK( agg_radix_text(v, 2, rows, N, 0)==0 && agg_radix_fits(&r, N, 0) );
-  for(uint32_t i=0; i<N; i++) hashes[i] = agg_ipair_hash(1, (int64_t)i);
   /* two batches, the second's rows far on: a new chunk base */
-  CHECK( agg_radix_append(&r, 1, v, rows, N/2, 1000, hashes)==0 );
-  CHECK( agg_radix_append(&r, 1, v, rows + N/2, N - N/2, ((int64_t)1 << 33), hashes)==0 );
+  CHECK( agg_radix_append(&r, 1, v, rows, N/2, 1000)==0 );
+  CHECK( agg_radix_append(&r, 1, v, rows + N/2, N - N/2, ((int64_t)1 << 33))==0 );
   CHECK( !agg_radix_has(&r, 0) && agg_radix_has(&r, 1) );
   agg_radix_cols c;
   CHECK( agg_radix_cols_init(&c, 2)==0 );
@@ -1947,7 +1945,7 @@ static void test_radix_rows(void){
     CHECK( agg_radix_init(&q, 1, 2, pool)==0 );
     /* one row per call, each 70000 rows after the one before */
     for(uint32_t i=0; i<N; i++){
-      CHECK( agg_radix_append(&q, 0, v2, &far[i], 1, (int64_t)i*70000 - i, hashes)==0 );
+      CHECK( agg_radix_append(&q, 0, v2, &far[i], 1, (int64_t)i*70000 - i)==0 );
     }
     agg_radix_cols c2;
     CHECK( agg_radix_cols_init(&c2, 2)==0 );
@@ -1967,24 +1965,23 @@ static void test_radix_rows(void){
     CHECK( nchunk < 12 );
     agg_radix_free(&q);
     /* rows far apart in one call: a row past a 2-byte step from the one
-    ** before ends the run a chunk takes within the call (the values and
-    ** hashes are read at rows[k], so they are laid out there) */
+    ** before ends the run a chunk takes within the call (the values are
+    ** read at rows[k], so they are laid out there) */
     enum { M = 40, GAP = 65540 };
     static uint32_t spread[M];
     int64_t *bigw = calloc((size_t)M*GAP, sizeof(int64_t));
     double *rew = calloc((size_t)M*GAP, sizeof(double));
-    uint64_t *hw = calloc((size_t)M*GAP, sizeof(uint64_t));
-    CHECK( bigw!=0 && rew!=0 && hw!=0 );
-    for(uint32_t i=0; bigw && rew && hw && i<M; i++){
+    CHECK( bigw!=0 && rew!=0 );
+    for(uint32_t i=0; bigw && rew && i<M; i++){
       spread[i] = i*GAP;
-      bigw[spread[i]] = big[i]; rew[spread[i]] = re[i]; hw[spread[i]] = hashes[i];
+      bigw[spread[i]] = big[i]; rew[spread[i]] = re[i];
     }
     col_vector wbig = vbig, wre = vre;
     wbig.n = wre.n = M*GAP;
     wbig.i64 = bigw; wre.f64 = rew;
     const col_vector *v3[2] = { &wbig, &wre };
     CHECK( agg_radix_init(&q, 1, 2, pool)==0 );
-    CHECK( bigw && rew && hw && agg_radix_append(&q, 0, v3, spread, M, 7, hw)==0 );
+    CHECK( bigw && rew && agg_radix_append(&q, 0, v3, spread, M, 7)==0 );
     got = 0; bad2 = 0;
     for(const agg_radix_chunk *ch = q.parts[0].head; ch; ch = ch->next){
       agg_radix_unpack(&q, ch, &c2);
@@ -1995,7 +1992,7 @@ static void test_radix_rows(void){
       }
     }
     CHECK( got==M && bad2==0 );
-    free(bigw); free(rew); free(hw);
+    free(bigw); free(rew);
     agg_radix_cols_free(&c2);
     agg_radix_free(&q);
   }
@@ -2028,7 +2025,7 @@ static void test_radix_rows(void){
     agg_radix q;
     CHECK( agg_radix_init(&q, 2, 2, pool)==0 );
     CHECK( !agg_radix_fits(&q, 1, 20) && agg_radix_fits(&q, N, (uint64_t)N*AGG_RADIX_TEXT_ROW) );
-    CHECK( agg_radix_append(&q, 1, vt, rows, N, 0, hashes)==0 );
+    CHECK( agg_radix_append(&q, 1, vt, rows, N, 0)==0 );
     CHECK( q.rows==N && q.text==text && agg_radix_rows(&q, 1)==N && agg_radix_rows(&q, 0)==0 );
     CHECK( agg_radix_vtext(&q, 1, 0) + agg_radix_vtext(&q, 1, 1)==text );
     agg_radix_cols c3;
@@ -2081,8 +2078,10 @@ static void test_radix_rows(void){
       uint64_t h = agg_ipair_hash(7, (int64_t)(i % counts[t]) * 31);
       uint64_t h2 = h;
       /* every key twice: repeats must not count */
-      CHECK( agg_radix_append(&s, 0, vf, &r0, 1, i, &h)==0 );
-      CHECK( agg_radix_append(&s, 0, vf, &r0, 1, i, &h2)==0 );
+      CHECK( agg_radix_append(&s, 0, vf, &r0, 1, i)==0 );
+      agg_radix_sketch(&s, &h, 0, 0, 1);
+      CHECK( agg_radix_append(&s, 0, vf, &r0, 1, i)==0 );
+      agg_radix_sketch(&s, &h2, 0, 0, 1);
     }
     const agg_radix *sp = &s;
     double e = agg_radix_distinct(&sp, 1, 0);
