@@ -280,6 +280,21 @@ static void test_inline_short_keys(void){
   for(int i=0; i<2*NK; i++) CHECK_EQ_INT(gid[i], i % NK);
   agg_table_free(&t);
   tv_free(&pl);
+  /* an inline word holds the bytes where they lie in memory (the key is
+  ** read in place), each length of 0-7 from any offset, nothing past them */
+  {
+    const char src[] = "\x01\x82\x03\xf4\x05\x06\x87\x08\x09\x0a";
+    int bad = 0;
+    for(uint32_t n=0; n<=AGG_INLINE_BYTES; n++){
+      for(uint32_t off=0; off + n <= 10; off++){
+        uint64_t w = agg_inline_word(src + off, n);
+        unsigned char want[8] = {0};
+        memcpy(want, src + off, n);
+        if( memcmp(&w, want, 7)!=0 || (w >> 56)!=(0x80u | n) ) bad++;
+      }
+    }
+    CHECK_EQ_INT(bad, 0);
+  }
 }
 
 /* A table of several key columns keeps each group's words side by side
