@@ -266,6 +266,12 @@ int radix_append_rows(agg_radix *r, agg_radix_part *p, const radix_src *src,
     const uint64_t fmt = c->fmt;
     const uint32_t cap = c->cap, width = c->width, sb = c->step_bytes;
     const uint64_t max_step = sb==2 ? UINT16_MAX : UINT32_MAX;
+    /* forms that take any row of their source need no look at the rows */
+    int any_row = 1;
+    for(int x=0; x<nf && any_row; x++){
+      int f = radix_fmt_of(fmt, x);
+      any_row = f==AGG_RADIX_FULL || (f==AGG_RADIX_I64 && src[x].i) || (f==AGG_RADIX_F64 && src[x].f);
+    }
     uint32_t cn = c->n;
     int64_t last = c->last;
     unsigned char *o = c->data + (size_t)cn*width;
@@ -282,7 +288,7 @@ int radix_append_rows(agg_radix *r, agg_radix_part *p, const radix_src *src,
       if( ++k==n || cn==cap ) break;
       rr = rows[k];
       row = first_row + rr;
-      if( row<last || (uint64_t)(row - last) > max_step || !radix_forms_hold(fmt, src, nf, rr) ) break;
+      if( row<last || (uint64_t)(row - last) > max_step || (!any_row && !radix_forms_hold(fmt, src, nf, rr)) ) break;
       if( any_text ){
         text = radix_src_text(src, nvec, rr, vt);
         text_known = 1;
