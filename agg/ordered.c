@@ -762,9 +762,10 @@ static inline int ord_cmp_value(const agg_ordbuf *o, const agg_ordcol *c, uint32
   return agg_value_compare(&x, &y);
 }
 
-/* Stored rows a and b by the terms. */
-static int ord_cmp(const agg_ordbuf *o, uint32_t a, uint32_t b){
-  for(int t=0; t<o->nterm; t++){
+/* Stored rows a and b by the terms from t0 on (those before it are known
+** to be equal). */
+static int ord_cmp(const agg_ordbuf *o, uint32_t a, uint32_t b, int t0){
+  for(int t=t0; t<o->nterm; t++){
     const agg_ordcol *c = &o->cols[t];
     int na = ord_type(c, a)==CV_NULL, nb = ord_type(c, b)==CV_NULL;
     if( na || nb ){
@@ -873,22 +874,23 @@ static int ord_prefixes(agg_ordbuf *o){
   return 0;
 }
 
-/* Sort idx[0..n) by the terms, stably (merge sort; tmp holds n). */
-static void ord_sort(const agg_ordbuf *o, uint32_t *idx, uint32_t *tmp, uint32_t n){
+/* Sort idx[0..n) by the terms from t0 on (those before it equal in all
+** of them), stably (merge sort; tmp holds n). */
+static void ord_sort(const agg_ordbuf *o, uint32_t *idx, uint32_t *tmp, uint32_t n, int t0){
   if( n<=16 ){
     for(uint32_t i=1; i<n; i++){
       uint32_t x = idx[i], j = i;
-      while( j>0 && ord_cmp(o, idx[j-1], x)>0 ){ idx[j] = idx[j-1]; j--; }
+      while( j>0 && ord_cmp(o, idx[j-1], x, t0)>0 ){ idx[j] = idx[j-1]; j--; }
       idx[j] = x;
     }
     return;
   }
   uint32_t h = n/2;
-  ord_sort(o, idx, tmp, h);
-  ord_sort(o, idx+h, tmp, n-h);
-  if( ord_cmp(o, idx[h-1], idx[h])<=0 ) return;   /* already in order */
+  ord_sort(o, idx, tmp, h, t0);
+  ord_sort(o, idx+h, tmp, n-h, t0);
+  if( ord_cmp(o, idx[h-1], idx[h], t0)<=0 ) return;   /* already in order */
   uint32_t i = 0, j = h, k = 0;
-  while( i<h && j<n ) tmp[k++] = ord_cmp(o, idx[j], idx[i])<0 ? idx[j++] : idx[i++];
+  while( i<h && j<n ) tmp[k++] = ord_cmp(o, idx[j], idx[i], t0)<0 ? idx[j++] : idx[i++];
   while( i<h ) tmp[k++] = idx[i++];
   while( j<n ) tmp[k++] = idx[j++];
   memcpy(idx, tmp, (size_t)n*4);
@@ -997,12 +999,15 @@ static void ord_sort_run(const agg_ordbuf *o, ord_key *k, ord_key *kb, uint32_t 
   uint32_t *nulls = o->nulls_first[0] ? idx : idx + nn;
   for(uint32_t i=0; i<nn; i++) vals[i] = k[i].e;
   memcpy(nulls, tmp, (size_t)nl*4);
-  if( o->nterm>1 ) ord_sort(o, nulls, tmp, nl);
-  if( o->pfx==0 && o->nterm==1 ) return;   /* equal words, equal numbers */
+  /* the first term's NULLs are all equal in it; so are numbers of equal
+  ** words (a TEXT word is only a prefix) */
+  if( o->nterm>1 ) ord_sort(o, nulls, tmp, nl, 1);
+  if( o->pfx==0 && o->nterm==1 ) return;
+  int t0 = o->pfx ? 0 : 1;
   for(uint32_t i=0; i<nn; ){
     uint32_t j = i + 1;
     while( j<nn && k[j].k==k[i].k ) j++;
-    if( j - i > 1 ) ord_sort(o, vals + i, tmp, j - i);
+    if( j - i > 1 ) ord_sort(o, vals + i, tmp, j - i, t0);
     i = j;
   }
 }
@@ -1084,10 +1089,10 @@ static int ord_plan_sort(agg_ordplan *p, uint32_t g0, uint32_t g1,
         ord_sort_run(o, p->keys + from, kb, p->idx + from, tmp, len, cnt);
       }else{
         for(uint32_t i=0; i<len; i++) p->idx[from+i] = p->keys[from+i].e & ~ORD_KEY_NULL;
-        ord_sort(o, p->idx + from, tmp, len);
+        ord_sort(o, p->idx + from, tmp, len, 0);
       }
     }else{
-      ord_sort(o, p->idx + from, tmp, len);
+      ord_sort(o, p->idx + from, tmp, len, 0);
     }
   }
 done:
