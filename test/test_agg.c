@@ -686,6 +686,32 @@ static void test_text_limit(void){
     CHECK(strstr(err.msg, "string or blob too big")!=0);
     agg_state_free(&s);
   }
+  /* INTEGERs, whose digits go straight into the text: a limit of exactly
+  ** the text's length holds it (the room asked for the longest digits
+  ** past it is no error), one byte less does not */
+  {
+    pred_value iv[3] = { tv_int(-9223372036854775807LL - 1), tv_int(7), tv_int(1234) };
+    const col_vector *xi = tv_flat(&pl, iv, 3, 0);
+    uint32_t r3[3] = {0,1,2}, g3[3] = {0,0,0};
+    const char *want = "-9223372036854775808,7,1234";
+    for(int less=0; less<2; less++){
+      agg_state s;
+      CHECK(agg_state_init(&s, AGG_GROUP_CONCAT, 0, 0)==0);
+      s.text_max = strlen(want) - (size_t)less;
+      col_error err; col_error_clear(&err);
+      CHECK(agg_state_reserve(&s, 1, &err)==COL_OK);
+      int rc = agg_state_update(&s, xi, 0, 3, r3, g3, 3, &err);
+      if( less ){
+        CHECK(rc!=COL_OK && strstr(err.msg, "string or blob too big")!=0);
+      }else{
+        pred_value got;
+        char buf[64];
+        CHECK(rc==COL_OK && agg_state_result(&s, 0, &got, buf, &err)==COL_OK);
+        CHECK(got.type==CV_TEXT && got.n==strlen(want) && memcmp(got.p, want, got.n)==0);
+      }
+      agg_state_free(&s);
+    }
+  }
   tv_free(&pl);
 }
 
