@@ -608,6 +608,19 @@ static int agg_text_append(agg_state *s, agg_text *t, const char *p, uint64_t n)
   return 0;
 }
 
+/* The separator sp[0..sn), then p[0..n): one check of room, the separator
+** (a few bytes) copied by the byte. */
+static int agg_text_append_sep(agg_state *s, agg_text *t, const char *sp, uint32_t sn,
+                               const char *p, uint64_t n){
+  if( t->n + sn + n > s->text_max ){ s->toobig = 1; return -1; }
+  if( agg_text_reserve(s, t, t->n + sn + n) ) return -1;
+  char *o = t->p + t->n;
+  for(uint32_t i=0; i<sn; i++) o[i] = sp[i];
+  if( n ) memcpy(o + sn, p, (size_t)n);
+  t->n += sn + n;
+  return 0;
+}
+
 /* The separator sp[0..sn), then INTEGER v's digits, written where they go
 ** in t: through a buffer they were two copies of a length known only at
 ** run time, two calls to memmove a row (group_concat over 10M INTEGERs,
@@ -916,10 +929,9 @@ int agg_state_update(agg_state *s, const col_vector *arg, const col_vector *sep,
           if( agg_text_append_int(s, t, sp, sn, x.i) ) goto oom;
           continue;
         }
-        if( sn && agg_text_append(s, t, sp, sn) ) goto oom;
         uint32_t xn;
         const char *xp = agg_text_of(s, &x, buf, &xn);
-        if( agg_text_append(s, t, xp, xn) ) goto oom;
+        if( agg_text_append_sep(s, t, sp, sn, xp, xn) ) goto oom;
       }
       return COL_OK;
     }
