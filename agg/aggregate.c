@@ -587,8 +587,8 @@ static int agg_best_set(agg_state *s, agg_best *b, const pred_value *x){
 ** huge pages. malloc'd, a long group_concat's pages were faulted in 4 KiB
 ** at a time, in a query's second run in a process too (glibc's mmap
 ** threshold was still settling): the phrases of a counter, newest first,
-** at threads=2, second run 174-183 -> 134 ms. */
-/* Capacity for need bytes in t, doubling. */
+** at threads=2, second run 174-183 -> 134 ms. Capacity for need bytes in
+** t, doubling. */
 static int agg_text_reserve(agg_state *s, agg_text *t, uint64_t need){
   if( need <= t->cap ) return 0;
   uint64_t cap = t->cap ? t->cap*2 : 32;
@@ -600,25 +600,32 @@ static int agg_text_reserve(agg_state *s, agg_text *t, uint64_t need){
   return 0;
 }
 
-static int agg_text_append(agg_state *s, agg_text *t, const char *p, uint64_t n){
-  if( t->n + n > s->text_max ){ s->toobig = 1; return -1; }
-  if( agg_text_reserve(s, t, t->n + n) ) return -1;
-  if( n ) memcpy(t->p + t->n, p, (size_t)n);
-  t->n += n;
+/* Room for need more bytes past t's text, and the separator sp[0..sn)
+** written at its start (a few bytes, by the byte); *at is where a value
+** goes after it (NULL while t has no bytes at all). t->n is left for the
+** caller. -1 when out of memory. */
+static int agg_text_put_sep(agg_state *s, agg_text *t, const char *sp, uint32_t sn,
+                            uint64_t need, char **at){
+  if( agg_text_reserve(s, t, t->n + need) ) return -1;
+  char *o = t->p ? t->p + t->n : 0;
+  for(uint32_t i=0; i<sn; i++) o[i] = sp[i];
+  *at = o ? o + sn : 0;
   return 0;
 }
 
-/* The separator sp[0..sn), then p[0..n): one check of room, the separator
-** (a few bytes) copied by the byte. */
+/* The separator sp[0..sn), then p[0..n), with one check of room. */
 static int agg_text_append_sep(agg_state *s, agg_text *t, const char *sp, uint32_t sn,
                                const char *p, uint64_t n){
   if( t->n + sn + n > s->text_max ){ s->toobig = 1; return -1; }
-  if( agg_text_reserve(s, t, t->n + sn + n) ) return -1;
-  char *o = t->p + t->n;
-  for(uint32_t i=0; i<sn; i++) o[i] = sp[i];
-  if( n ) memcpy(o + sn, p, (size_t)n);
+  char *o;
+  if( agg_text_put_sep(s, t, sp, sn, sn + n, &o) ) return -1;
+  if( n ) memcpy(o, p, (size_t)n);
   t->n += sn + n;
   return 0;
+}
+
+static int agg_text_append(agg_state *s, agg_text *t, const char *p, uint64_t n){
+  return agg_text_append_sep(s, t, "", 0, p, n);
 }
 
 /* The separator sp[0..sn), then INTEGER v's digits, written where they go
@@ -628,10 +635,9 @@ static int agg_text_append_sep(agg_state *s, agg_text *t, const char *sp, uint32
 ** against text_max is the one written. */
 static int agg_text_append_int(agg_state *s, agg_text *t, const char *sp, uint32_t sn,
                                int64_t v){
-  if( agg_text_reserve(s, t, t->n + sn + 21) ) return -1;
-  char *o = t->p + t->n;
-  for(uint32_t i=0; i<sn; i++) o[i] = sp[i];
-  uint64_t n = sn + (uint64_t)agg_int_to_text(v, o + sn);
+  char *o;
+  if( agg_text_put_sep(s, t, sp, sn, sn + 21, &o) ) return -1;
+  uint64_t n = sn + (uint64_t)agg_int_to_text(v, o);
   if( t->n + n > s->text_max ){ s->toobig = 1; return -1; }
   t->n += n;
   return 0;
