@@ -402,7 +402,7 @@ static int ord_store_rows(agg_ordbuf *o, int j, const col_vector *v, const uint3
     if( ord_heap_room(o, total, err) || ord_col_arrays(o, c, 1, 1, err) ) return err->code;
     for(uint32_t k=0; k<m; k++){
       cv_str x = str[cv_slot(v, rows[k])];
-      if( x.n ) memcpy(o->heap + o->heap_len, x.p, x.n);
+      agg_copy_bytes(o->heap + o->heap_len, x.p, x.n);
       c->w[at+k] = (int64_t)o->heap_len;
       c->len[at+k] = x.n;
       o->heap_len += x.n;

@@ -191,7 +191,7 @@ static inline __attribute__((always_inline)) void radix_put(unsigned char *o, ag
         /* room checked by radix_fits or made by radix_chunk_new */
         cv_str b = cv_bytes(s->v, rr);
         uint32_t at[2] = { c->text_used, b.n };
-        if( b.n ) memcpy(c->data + (size_t)c->cap*c->width + c->text_used, b.p, b.n);
+        agg_copy_bytes(c->data + (size_t)c->cap*c->width + c->text_used, b.p, b.n);
         c->text_used += b.n;
         memcpy(o + 1, at, 8);
       }

@@ -51,6 +51,27 @@ static void test_bigmem_grow(void){
 
 /* Zeroed blocks, small (calloc) and mapped (prefaulted), read zero, and a
 ** zeroed block grows like any other. */
+/* agg_copy_bytes: every length up to past the inline bound, from and to
+** every alignment, copies exactly [0, n): the bytes around stay. */
+static void test_copy_bytes(void){
+  unsigned char src[96], dst[112];
+  for(int i=0; i<96; i++) src[i] = (unsigned char)(i*37 + 11);
+  int bad = 0;
+  for(size_t n=0; n<=70; n++){
+    for(size_t so=0; so<8; so++){
+      for(size_t d0=0; d0<8; d0++){
+        memset(dst, 0xEE, sizeof(dst));
+        agg_copy_bytes(dst + 8 + d0, src + so, n);
+        for(size_t i=0; i<sizeof(dst); i++){
+          int in = i >= 8 + d0 && i < 8 + d0 + n;
+          if( dst[i] != (in ? src[so + i - 8 - d0] : 0xEE) ) bad++;
+        }
+      }
+    }
+  }
+  CHECK( bad==0 );
+}
+
 static void test_bigmem_zero(void){
   size_t sizes[] = { 1, 4096, AGG_MEM_MAPPED - 100, AGG_MEM_MAPPED, (size_t)8<<20 };
   for(size_t k=0; k<sizeof(sizes)/sizeof(sizes[0]); k++){
@@ -363,6 +384,7 @@ static void test_batch_warm(void){
 int main(void){
   RUN(test_batch_warm);
   RUN(test_bigmem_grow);
+  RUN(test_copy_bytes);
   RUN(test_bigmem_zero);
   RUN(test_bigmem_grow_zeroed);
   RUN(test_pool_reuse);
