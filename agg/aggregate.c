@@ -601,14 +601,14 @@ static int agg_text_reserve(agg_state *s, agg_text *t, uint64_t need){
 }
 
 /* Room for need more bytes past t's text, and the separator sp[0..sn)
-** written at its start (a few bytes, by the byte); *at is where a value
-** goes after it (NULL while t has no bytes at all). t->n is left for the
-** caller. -1 when out of memory. */
+** written at its start; *at is where a value goes after it (NULL while t
+** has no bytes at all). t->n is left for the caller. -1 when out of
+** memory. */
 static int agg_text_put_sep(agg_state *s, agg_text *t, const char *sp, uint32_t sn,
                             uint64_t need, char **at){
   if( agg_text_reserve(s, t, t->n + need) ) return -1;
   char *o = t->p ? t->p + t->n : 0;
-  for(uint32_t i=0; i<sn; i++) o[i] = sp[i];
+  agg_copy_bytes(o, sp, sn);
   *at = o ? o + sn : 0;
   return 0;
 }
@@ -619,7 +619,7 @@ static int agg_text_append_sep(agg_state *s, agg_text *t, const char *sp, uint32
   if( t->n + sn + n > s->text_max ){ s->toobig = 1; return -1; }
   char *o;
   if( agg_text_put_sep(s, t, sp, sn, sn + n, &o) ) return -1;
-  if( n ) memcpy(o, p, (size_t)n);
+  agg_copy_bytes(o, p, (size_t)n);
   t->n += sn + n;
   return 0;
 }

@@ -66,7 +66,8 @@ void *agg_mem_carved(void *at, size_t len);
 /* Copy n bytes, inline for up to 64: overlapping 16-, 8- or 4-byte moves
 ** (none reads or writes outside [0, n)), where a call to memcpy for a
 ** value's few dozen bytes, a row at a time, cost its call and its length
-** dispatch (held text rows, ORDER BY text columns). */
+** dispatch (held text rows, ORDER BY text columns, group_concat's
+** separators and values). */
 static inline void agg_copy_bytes(void *dst, const void *src, size_t n){
   unsigned char *d = dst;
   const unsigned char *s = src;

@@ -215,6 +215,12 @@ void agg_radix_sketch(agg_radix *r, const uint64_t *hashes, const uint32_t *sel,
   }
 }
 
+/* Can a chunk of sb-byte steps whose last row is last take dataset row
+** row next? */
+static inline int radix_step_fits(int64_t row, int64_t last, uint32_t sb){
+  return row>=last && (uint64_t)(row - last) <= (sb==2 ? UINT16_MAX : UINT32_MAX);
+}
+
 /* Do chunk forms fmt hold row rr's values? */
 static inline int radix_forms_hold(uint64_t fmt, const radix_src *src, int nf, uint32_t rr){
   for(int x=0; x<nf; x++){
@@ -243,8 +249,7 @@ int radix_append_rows(agg_radix *r, agg_radix_part *p, const radix_src *src,
     agg_radix_chunk *c = p->tail;
     if( any_text && !text_known ) text = radix_src_text(src, nvec, rr, vt);
     text_known = 0;
-    if( c==0 || c->n==c->cap || row<c->last
-     || (uint64_t)(row - c->last) > (c->step_bytes==2 ? UINT16_MAX : UINT32_MAX)
+    if( c==0 || c->n==c->cap || !radix_step_fits(row, c->last, c->step_bytes)
      || !radix_forms_hold(c->fmt, src, nf, rr)
      || (any_text && text > c->text_cap - c->text_used) ){
       /* forms only widen along a partition: rows that alternate between
@@ -265,7 +270,6 @@ int radix_append_rows(agg_radix *r, agg_radix_part *p, const radix_src *src,
     ** in locals, as stores of row bytes may alias them */
     const uint64_t fmt = c->fmt;
     const uint32_t cap = c->cap, width = c->width, sb = c->step_bytes;
-    const uint64_t max_step = sb==2 ? UINT16_MAX : UINT32_MAX;
     /* forms that take any row of their source need no look at the rows */
     int any_row = 1;
     for(int x=0; x<nf && any_row; x++){
@@ -288,7 +292,7 @@ int radix_append_rows(agg_radix *r, agg_radix_part *p, const radix_src *src,
       if( ++k==n || cn==cap ) break;
       rr = rows[k];
       row = first_row + rr;
-      if( row<last || (uint64_t)(row - last) > max_step || (!any_row && !radix_forms_hold(fmt, src, nf, rr)) ) break;
+      if( !radix_step_fits(row, last, sb) || (!any_row && !radix_forms_hold(fmt, src, nf, rr)) ) break;
       if( any_text ){
         text = radix_src_text(src, nvec, rr, vt);
         text_known = 1;
