@@ -1029,11 +1029,24 @@ struct agg_ordplan {
 ** without touching the rows again. 0, or -1 on OOM. */
 static int ord_plan_layout(agg_ordbuf *o, agg_ordplan *p){
   if( o->nterm>0 && ord_prefixes(o) ) return -1;
-  uint32_t ng = 0;
-  for(uint32_t e=0; e<o->n; e++) if( o->gid[e] >= ng ) ng = o->gid[e] + 1;
-  uint32_t *at = calloc((size_t)ng + 1, 4);
+  /* the groups' counts and their number in one pass over gid (40 MB of
+  ** it in T10: a pass for each was an eighth of the layout) */
+  uint32_t ng = 0, acap = 1024;
+  uint32_t *at = calloc((size_t)acap + 1, 4);
   if( at==0 ) return -1;
-  for(uint32_t e=0; e<o->n; e++) at[o->gid[e]+1]++;
+  for(uint32_t e=0; e<o->n; e++){
+    uint32_t g = o->gid[e];
+    if( g>=acap ){
+      uint32_t c = acap;
+      while( c<=g ) c *= 2;
+      uint32_t *a = realloc(at, ((size_t)c + 1)*4);
+      if( a==0 ){ free(at); return -1; }
+      memset(a + acap + 1, 0, (size_t)(c - acap)*4);
+      at = a; acap = c;
+    }
+    at[g+1]++;
+    if( g>=ng ) ng = g + 1;
+  }
   uint32_t longest = 0;
   for(uint32_t g=0; g<ng; g++){
     if( at[g+1] > longest ) longest = at[g+1];
