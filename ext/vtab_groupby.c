@@ -701,6 +701,7 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
   spec.nproj = nproj; spec.proj = proj; spec.raw = raw;
   spec.npred = npred; spec.preds = preds;
   spec.threads = scan_threads;
+  spec.whole = 1;
   spec.batch_size = agg_threads>1 || lanes>1 ? 16384 : 0;
   sqlite3_stmt *probe = columnar_probe_open(t->db);
   ro.poll_ctx = probe;

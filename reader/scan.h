@@ -18,6 +18,9 @@
 **   scan_spec.max_rows  an upper bound on rows that will be consumed (0: no
 **                    bound). Overshooting is fine.
 **   scan_spec.threads   workers the reader may use; 0 or 1 is exactly serial.
+**   scan_spec.whole  nonzero: the consumer takes every row (a group by), so
+**                    workers may decode ahead from the first row group on,
+**                    not only once a second is asked for.
 **   scan_spec.batch_size rows per batch requested (a reader may return fewer).
 **   scan_spec.rows/nrows  rows!=NULL: emit only these rows (col_batch.first_row
 **                    numbering, ascending, no repeats) that also pass the
@@ -119,6 +122,7 @@ typedef struct scan_spec {
   const scan_pred *preds;
   int64_t max_rows;       /* 0: unbounded */
   int threads;            /* 0/1: serial */
+  int whole;              /* every row will be consumed */
   int batch_size;         /* 0: reader's default (2048) */
   int shard, nshard;      /* nshard<=1: every row */
   struct col_split *split;  /* NULL, or the split shard is a lane of */
