@@ -89,7 +89,7 @@ typedef struct gb_table {
 
 #define GB_MAX_SORT 16   /* ORDER BY terms the table will consume */
 #define GB_DISTINCT_SPLIT_AT 65536   /* pairs before a count(DISTINCT) splits */
-#define GB_LANE_MIN_ROWS (1 << 19) /* rows to decode before threads run lanes */
+#define GB_LANE_MIN_ROWS (1 << 21) /* rows to decode before threads run lanes */
 #define GB_RADIX_AFTER 65536     /* radix=auto: groups a lane holds before it holds
                                  ** rows back (its table outgrows L2) */
 
@@ -599,9 +599,14 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
   int lanes = t->ds->shardable && t->threads>1 && t->lanes>=0 ? t->threads : 1;
   if( lanes>1 && t->lanes==0 && t->ds->m->rows_unpruned ){
     /* Few rows to decode: lanes cost more than they share out (threads
-    ** made, their malloc arenas faulted in, tables merged). Q43 over 10M
-    ** rows, whose filter leaves 3 row groups (368640 rows): 6.0 ms in
-    ** lanes, 4.5 ms in one decoding ahead for one aggregating. */
+    ** made, their malloc arenas faulted in, tables merged, and each row
+    ** hashed for its lane's partitions). Q43 over 10M rows, whose filter
+    ** leaves 3 row groups (368640 rows): 6.0 ms in lanes, 4.5 ms in one
+    ** decoding ahead for one aggregating. ClickBench Q37-Q42 and T8 (13
+    ** row groups, 1.6M rows, of CounterID 62) at threads=2: Q37 91-96 ->
+    ** 86-88 ms, Q38 82 -> 68-70, Q39 44 -> 40-42, Q42 26 -> 23-24, T8
+    ** 38-48 -> 34-40; Q40 (five keys, one a CASE over Referer) 266-286
+    ** -> 284-286 ms. */
     scan_spec est;
     memset(&est, 0, sizeof(est));
     est.npred = npred; est.preds = preds;
