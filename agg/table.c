@@ -722,17 +722,49 @@ void agg_table_key_vector(const agg_table *t, int col, uint32_t from, uint32_t n
   }
 }
 
-/* Call fn for src's groups a chunk at a time: their stored keys as flat
-** vectors, hashed again. Flat vectors hash as the vectors the keys first
-** came in did (hash.h), so a group's hash leads another table's probe to
-** where the same key is. */
+/* A chunk of a table's groups: their stored keys as flat vectors, and
+** their hashes. Flat vectors hash as the vectors the keys first came in
+** did (hash.h), so a group's hash leads another table's probe to where
+** the same key is. */
 typedef int (*agg_chunk_fn)(void *ctx, const col_vector *const *keys, uint32_t from,
                             uint32_t n, const uint64_t *hashes, col_error *err);
 
-static int agg_table_rehash_chunks(const agg_table *src, agg_chunk_fn fn, void *ctx,
-                                   col_error *err){
+/* The top 32 bits of each of src's groups' hashes, by slot, read off its
+** buckets; NULL when src is wide (its buckets hold whole hashes, and a
+** wide table's probe compares them) or out of memory. A narrow table
+** reads no more of a hash than those bits (agg_home, AGG_FP), so a chunk
+** that feeds only narrow tables takes them for the whole hash, and the
+** stored keys are not hashed again: merging lanes' tables of URLs hashed
+** each of their strings a second time. */
+static uint32_t *agg_table_fingerprints(const agg_table *src){
+  if( src->wide || src->ngroup==0 ) return 0;
+  uint32_t *fp = malloc((size_t)src->ngroup * 4);
+  if( fp==0 ) return 0;
+  uint32_t found = 0;
+  for(uint32_t i=0; i<src->nbucket; i++){
+    uint64_t b = src->buckets[i];
+    uint32_t s = AGG_BUCKET_SLOT(b);
+    if( s!=AGG_EMPTY && s<src->ngroup ){ fp[s] = (uint32_t)(b>>32); found++; }
+  }
+  /* buckets given away (agg_table_release_buckets) place no group */
+  if( found!=src->ngroup ){ free(fp); return 0; }
+  return fp;
+}
+
+/* Are tables ts[0..nt) all narrow (agg_table_fingerprints)? */
+static int agg_tables_narrow(const agg_table *const *ts, int nt){
+  for(int i=0; i<nt; i++) if( ts[i]->wide ) return 0;
+  return 1;
+}
+
+/* Call fn for src's groups a chunk at a time: the hashes, when use_fp says
+** every table fn probes is narrow, from src's buckets
+** (agg_table_fingerprints), else hashed again. */
+static int agg_table_chunks(const agg_table *src, int use_fp, agg_chunk_fn fn, void *ctx,
+                            col_error *err){
   enum { CHUNK = 1024 };
   int nkey = src->nkey;
+  uint32_t *fp = use_fp ? agg_table_fingerprints(src) : 0;
   col_vector *vecs = calloc((size_t)nkey + 1, sizeof(col_vector));
   const col_vector **keys = calloc((size_t)nkey + 1, sizeof(col_vector*));
   cv_str *strs = malloc(((size_t)nkey + 1) * CHUNK * sizeof(cv_str));
@@ -752,7 +784,9 @@ static int agg_table_rehash_chunks(const agg_table *src, agg_chunk_fn fn, void *
                            words + (size_t)c*CHUNK);
       keys[c] = &vecs[c];
     }
-    if( agg_hash_keys(&hs, keys, nkey, 0, n, hashes) ){
+    if( fp ){
+      for(uint32_t k=0; k<n; k++) hashes[k] = (uint64_t)fp[from+k] << 32;
+    }else if( agg_hash_keys(&hs, keys, nkey, 0, n, hashes) ){
       rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory merging tables");
       break;
     }
@@ -760,7 +794,7 @@ static int agg_table_rehash_chunks(const agg_table *src, agg_chunk_fn fn, void *
   }
 done:
   agg_hasher_free(&hs);
-  free(vecs); free(keys); free(strs); free(words); free(hashes);
+  free(vecs); free(keys); free(strs); free(words); free(hashes); free(fp);
   return rc;
 }
 
@@ -776,7 +810,7 @@ static int agg_merge_chunk(void *ctx, const col_vector *const *keys, uint32_t fr
 int agg_table_merge(agg_table *dst, const agg_table *src, uint32_t *map,
                     col_error *err){
   agg_merge_ctx m = { dst, map };
-  return agg_table_rehash_chunks(src, agg_merge_chunk, &m, err);
+  return agg_table_chunks(src, !dst->wide, agg_merge_chunk, &m, err);
 }
 
 typedef struct agg_split_ctx {
@@ -817,7 +851,7 @@ int agg_table_split(agg_table *const *dsts, uint32_t mask, const agg_table *src,
   uint32_t count[256];
   memset(count, 0, sizeof(count));
   agg_count_ctx c = { mask & 255, count };
-  int rc = agg_table_rehash_chunks(src, agg_split_count, &c, err);
+  int rc = agg_table_chunks(src, 1, agg_split_count, &c, err);
   if( rc ) return rc;
   for(uint32_t p=0; p<=(mask & 255); p++){
     if( count[p] && agg_table_reserve(dsts[p], dsts[p]->ngroup + count[p]) ){
@@ -825,7 +859,7 @@ int agg_table_split(agg_table *const *dsts, uint32_t mask, const agg_table *src,
     }
   }
   agg_split_ctx m = { dsts, mask, part, map };
-  return agg_table_rehash_chunks(src, agg_split_chunk, &m, err);
+  return agg_table_chunks(src, agg_tables_narrow((const agg_table *const *)dsts, (int)(mask & 255) + 1), agg_split_chunk, &m, err);
 }
 
 typedef struct agg_find_ctx {
@@ -867,5 +901,5 @@ int agg_table_find_first(const agg_table *const *ts, int nt, const agg_table *sr
   for(int i=0; i<nt; i++) any |= ts[i]->ngroup>0;
   if( !any ) return COL_OK;   /* nothing to hash src's keys for */
   agg_find_ctx f = { ts, nt, found, which };
-  return agg_table_rehash_chunks(src, agg_find_chunk, &f, err);
+  return agg_table_chunks(src, agg_tables_narrow(ts, nt), agg_find_chunk, &f, err);
 }

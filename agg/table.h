@@ -244,7 +244,12 @@ uint64_t agg_table_owned(const agg_table *t);
 void agg_table_key_vector(const agg_table *t, int col, uint32_t from, uint32_t n,
                           col_vector *out, cv_str *strs, uint64_t *words);
 
-/* Add every group of src to dst (same key columns): map[s] gets the slot in
+/* The three below take a group's hash in src, and in the tables they
+** probe, to be agg_hash_keys() of its stored keys, as every table a group
+** by builds has (agg/hash.h): they read src's hashes off its buckets where
+** the tables are narrow, and hash the stored keys again otherwise.
+**
+** Add every group of src to dst (same key columns): map[s] gets the slot in
 ** dst of src's group s. Groups new to dst follow its own, in src's order,
 ** so folding tables built over consecutive runs of rows, in run order,
 ** keeps groups in first-seen order. */
@@ -260,7 +265,7 @@ int agg_table_split(agg_table *const *dsts, uint32_t mask, const agg_table *src,
 /* For every group of src (same key columns): the first of ts[0..nt) that
 ** has it (nt <= 256): which[s] gets its index and found[s] its slot
 ** there, or found[s] = AGG_EMPTY when none has; the tables are only read.
-** src's keys are hashed once for all of them. */
+** src's hashes are read or made once for all of them. */
 int agg_table_find_first(const agg_table *const *ts, int nt, const agg_table *src,
                          uint32_t *found, uint8_t *which, col_error *err);
 

@@ -333,6 +333,7 @@ static void test_interleaved_keys(void){
   const col_vector *keys[3] = { tv_flat(&pl, a, 2*N, 0), tv_flat(&pl, b, 2*N, 0), tv_flat(&pl, c, 2*N, 0) };
   uint64_t *h = tv_alloc(&pl, 2*N*8);
   uint32_t *gid = tv_alloc(&pl, 2*N*4);
+  /* hashes that agree only on the first key: a probe compares keys */
   for(int i=0; i<2*N; i++) h[i] = 0x9e3779b97f4a7c15ull * (uint64_t)(i % N / NL);
   agg_table t; CHECK(agg_table_init(&t, 3)==0);
   col_error err; col_error_clear(&err);
@@ -353,14 +354,19 @@ static void test_interleaved_keys(void){
   col_vector kv; cv_str strs[N]; uint64_t words[N];
   agg_table_key_vector(&t, 0, 10, 100, &kv, strs, words);
   for(uint32_t k=0; k<100; k++) CHECK_EQ_INT(kv.i64[k], (10 + k) / NL);
-  /* merged: dst already holds the odd groups, in its own order */
-  agg_table u; CHECK(agg_table_init(&u, 3)==0);
-  uint32_t *odd = tv_alloc(&pl, N*4), *map = tv_alloc(&pl, N*4), m = 0;
-  for(uint32_t r=N; r-- > 0; ) if( r & 1 ) odd[m++] = r;
-  /* a merge hashes t's keys with agg_hash_keys: so must u's lookups */
+  /* merged: dst already holds the odd groups, in its own order. A merge
+  ** takes t's groups' hashes to be agg_hash_keys() of their keys (read off
+  ** its buckets): t is built again with those, and u's lookups use them */
   agg_hasher hs; agg_hasher_init(&hs);
   agg_hash_keys(&hs, keys, 3, 0, N, h);
   agg_hasher_free(&hs);
+  agg_table_free(&t);
+  CHECK(agg_table_init(&t, 3)==0);
+  CHECK(agg_table_lookup(&t, keys, 0, N, h, gid, &nnew, &err)==COL_OK);
+  CHECK_EQ_INT(t.ngroup, N);
+  agg_table u; CHECK(agg_table_init(&u, 3)==0);
+  uint32_t *odd = tv_alloc(&pl, N*4), *map = tv_alloc(&pl, N*4), m = 0;
+  for(uint32_t r=N; r-- > 0; ) if( r & 1 ) odd[m++] = r;
   CHECK(agg_table_lookup(&u, keys, odd, m, h, gid, &nnew, &err)==COL_OK);
   CHECK(agg_table_merge(&u, &t, map, &err)==COL_OK);
   CHECK_EQ_INT(u.ngroup, N);
