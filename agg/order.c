@@ -40,8 +40,14 @@ typedef struct ord_ctx {
                           ** words differ); else NULL */
 } ord_ctx;
 
-/* Group (part, slot)'s fkey. */
-#define ORD_FKEY(o, part, slot) ((o)->fkey[(o)->base[part] + (slot)])
+/* Groups (pa, sa) and (pb, sb) by their fkey words, DESC applied: <0 when
+** the first comes before the second, 0 when the words tie (the values may
+** still differ past them). */
+static int ord_word_compare(const ord_ctx *o, int pa, uint32_t sa, int pb, uint32_t sb){
+  uint64_t x = o->fkey[o->base[pa] + sa], y = o->fkey[o->base[pb] + sb];
+  int c = x<y ? -1 : x>y;
+  return o->terms[0].desc ? -c : c;
+}
 
 /* Value of term i for group (part, slot), NaN read as NULL; buf >= 64. */
 static int ord_value(ord_ctx *o, int i, int part, uint32_t slot, pred_value *v, char *buf){
@@ -67,8 +73,8 @@ static int ord_compare(ord_ctx *o, uint64_t a, uint64_t b){
     /* a text key's words: most pairs differ there (ORDER BY a minute's
     ** text LIMIT 10 OFFSET 1000 of 2880 groups compared the strings a
     ** tenth of a 3 ms group by) */
-    uint64_t x = ORD_FKEY(o, pa, sa), y = ORD_FKEY(o, pb, sb);
-    if( x!=y ) return (x<y) == !o->terms[0].desc ? -1 : 1;
+    int c = ord_word_compare(o, pa, sa, pb, sb);
+    if( c ) return c;
   }else if( o->ifirst && o->ifirst[pa] && o->ifirst[pb] ){
     /* a count or an integer key: the words, no values made (the heap of
     ** ORDER BY c DESC LIMIT 10 OFFSET 10000 compares them most) */
@@ -252,12 +258,7 @@ int groupby_order(const groupby *gb, const groupby_sort_term *terms, int nterm,
         char buf[64];
         if( !top_ok && ord_top(&o, r[0], &topv, topbuf, &topseen, &ties_lose) ) break;
         top_ok = 1;
-        int c = 0;
-        if( o.fkey ){
-          uint64_t x = ORD_FKEY(&o, part, s), y = ORD_FKEY(&o, GROUPBY_GROUP_PART(r[0]), GROUPBY_GROUP_SLOT(r[0]));
-          c = x<y ? -1 : x>y;
-          if( o.terms[0].desc ) c = -c;
-        }
+        int c = o.fkey ? ord_word_compare(&o, part, s, GROUPBY_GROUP_PART(r[0]), GROUPBY_GROUP_SLOT(r[0])) : 0;
         if( c==0 ){
           if( ord_first(&o, g, &v, buf) ) break;
           c = agg_value_compare(&v, &topv);
