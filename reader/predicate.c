@@ -444,28 +444,37 @@ static uint32_t filter_codes_all(const uint32_t *codes, const uint32_t *hit, uin
   return filter_codes_scalar(codes, hit, 0, n, sel, 0);
 }
 
+/* Which entries of v's dictionary pass: *hit (a word each, 1 where one
+** does, gathered by code) and how many (*m). -1 when evaluating per entry
+** does not pay (rows must not be outnumbered by entries) or scratch is
+** short: the caller goes by rows. */
+static int dict_hits(const pred_ready *r, const col_vector *v, uint32_t nsel,
+                     col_arena *scratch, uint32_t **hit, uint32_t *m){
+  const col_vector *d = v->dict;
+  if( scratch==0 || (uint64_t)d->n > 4*(uint64_t)nsel + 64 ) return -1;
+  uint32_t *dsel = col_arena_alloc(scratch, (size_t)d->n * sizeof(uint32_t));
+  uint32_t *h = col_arena_alloc(scratch, (size_t)d->n * sizeof(uint32_t));
+  if( dsel==0 || h==0 ) return -1;
+  cv_iota(dsel, 0, d->n);
+  *m = filter_flat(r, d, dsel, d->n);
+  memset(h, 0, (size_t)d->n * sizeof(uint32_t));
+  for(uint32_t k=0; k<*m; k++) h[dsel[k]] = 1;
+  *hit = h;
+  return 0;
+}
+
 static uint32_t filter_dict(const pred_ready *r, const col_vector *v,
                             uint32_t *sel, uint32_t nsel, col_arena *scratch){
   const col_vector *d = v->dict;
-  uint32_t *dsel;
   uint32_t *hit;          /* 1 where entry passes, a word each (gathered) */
   uint32_t k, m, out = 0;
   int null_hit;
   pred_value nul;
   /* Evaluating every entry only pays when rows outnumber entries enough. */
-  if( scratch==0 || (uint64_t)d->n > 4*(uint64_t)nsel + 64 ){
-    return filter_rows(r, v, sel, nsel);
-  }
-  dsel = col_arena_alloc(scratch, (size_t)d->n * sizeof(uint32_t));
-  hit = col_arena_alloc(scratch, (size_t)d->n * sizeof(uint32_t));
-  if( dsel==0 || hit==0 ) return filter_rows(r, v, sel, nsel);
-  cv_iota(dsel, 0, d->n);
-  m = filter_flat(r, d, dsel, d->n);
+  if( dict_hits(r, v, nsel, scratch, &hit, &m) ) return filter_rows(r, v, sel, nsel);
   /* every entry or none passes (a row group of one CounterID, of dates all
   ** in range): without NULLs, every row or none, and no row to look at */
   if( v->tags==0 && (m==0 || m==d->n) ) return m ? nsel : 0;
-  memset(hit, 0, (size_t)d->n * sizeof(uint32_t));
-  for(k=0; k<m; k++) hit[dsel[k]] = 1;
   if( v->tags==0 ){
     /* every row selected (the first filter of a row group): sel is
     ** 0..n-1, so it need not be read, only written */
@@ -510,6 +519,28 @@ uint32_t pred_filter(const scan_pred *p, const col_vector *v, uint32_t *sel,
   }
   if( v->form==CV_DICT ) return filter_dict(&r, v, sel, nsel, scratch);
   return filter_flat(&r, v, sel, nsel);
+}
+
+uint32_t pred_filter_all(const scan_pred *p, const col_vector *v, uint32_t *sel,
+                         col_arena *scratch, int *written){
+  pred_ready r;
+  uint32_t n = v->n, *hit, m;
+  *written = 1;
+  if( n==0 ) return 0;
+  ready_init(&r, p, 1);
+  if( v->form==CV_CONST ){
+    pred_value x = pred_value_of(v, 0);
+    if( !ready_match(&r, &x) ) return 0;
+    *written = 0;
+    return n;
+  }
+  if( v->form==CV_DICT && v->tags==0 && dict_hits(&r, v, n, scratch, &hit, &m)==0 ){
+    if( m==0 ) return 0;
+    if( m==v->dict->n ){ *written = 0; return n; }
+    return filter_codes_all(v->codes, hit, v->dict->n, n, sel);
+  }
+  cv_iota(sel, 0, n);
+  return pred_filter(p, v, sel, n, scratch);
 }
 
 /* ---- statistics -------------------------------------------------------- */

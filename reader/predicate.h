@@ -60,6 +60,15 @@ int pred_match_value(const scan_pred *p, const pred_value *x);
 uint32_t pred_filter(const scan_pred *p, const col_vector *v, uint32_t *sel,
                      uint32_t nsel, col_arena *scratch);
 
+/* pred_filter over every row 0..v->n-1, sel holding nothing yet (room for
+** v->n). *written is 0 when every row passed and sel was left unwritten
+** (a constant that matches, a dictionary whose every entry does): the
+** caller's rows are still all of them. Else sel holds the survivors as
+** pred_filter leaves them. A row group's first filter starts here, with
+** no list of its 122880 rows written only to be read back. */
+uint32_t pred_filter_all(const scan_pred *p, const col_vector *v, uint32_t *sel,
+                         col_arena *scratch, int *written);
+
 /* Could any row match p, given what statistics say about a chunk: min and max
 ** over its non-null values (NULL pointer when unknown), whether it may hold
 ** nulls (has_nulls: 0 none, 1 some or unknown) and non-null values

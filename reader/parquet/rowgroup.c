@@ -178,10 +178,12 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
     out->sel = col_pool_get(out->sel_pool, sizeof(uint32_t)*(size_t)n);
     if( !out->sel ){ free(allowed); col_error_set(err, COL_ENOMEM, "out of memory"); return; }
     uint32_t nsel = 0;
+    /* every row, their list not written yet: the first filter writes it
+    ** (pred_filter_all), and while every row passes none is needed */
+    int all = allowed==0;
     if( allowed ){
       for(uint32_t i=0; i<n; i++) if( allowed[i] ) out->sel[nsel++] = i;
     }else{
-      cv_iota(out->sel, 0, n);
       nsel = n;
     }
     col_arena scratch;
@@ -224,13 +226,21 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
         }
         cv = fd->col.v;
       }
-      nsel = pred_filter(pr, &cv, out->sel, nsel, &scratch);
+      if( all ){
+        int written;
+        cv.n = n;
+        nsel = pred_filter_all(pr, &cv, out->sel, &scratch, &written);
+        all = !written;
+      }else{
+        nsel = pred_filter(pr, &cv, out->sel, nsel, &scratch);
+      }
       col_arena_reset(&scratch);
     }
     col_arena_free(&scratch);
     free(allowed);
     out->stats.rows_decoded += n;
-    out->nsel = nsel;
+    /* every row passed every filter: no selection, as without filters */
+    out->nsel = all && nsel==n ? -1 : (int64_t)nsel;
     if( nsel==0 ){ out->skipped = 1; return; }
   }else{
     out->stats.rows_decoded += R->num_rows;
