@@ -240,7 +240,7 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
     free(allowed);
     out->stats.rows_decoded += n;
     /* every row passed every filter: no selection, as without filters */
-    out->nsel = all && nsel==n ? -1 : (int64_t)nsel;
+    out->nsel = all ? -1 : (int64_t)nsel;
     if( nsel==0 ){ out->skipped = 1; return; }
   }else{
     out->stats.rows_decoded += R->num_rows;
