@@ -16,6 +16,7 @@
 #include "zone.h"
 #include "ordered.h"
 #include "radix.h"
+#include "order.h"
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -175,6 +176,12 @@ struct groupby {
   int64_t *lin_k;         /* per aggregate: its k */
   uint32_t ngroups;       /* output rows, after finish */
   int finished;           /* groupby_finish ran */
+  int ord_defer;          /* groupby_defer_ordered */
+  uint8_t **ord_done;     /* finish deferred the ORDER BY aggregates: per
+                          ** partition, per group, computed yet (the rows
+                          ** stay stored while any is not); else NULL */
+  uint8_t **ord_want;     /* during a replay: per partition, the groups to
+                          ** compute; NULL: all */
   /* workers (threads>1) */
   pthread_t *tids;        /* nthread-1 threads */
   int nstarted;           /* threads started */
@@ -188,6 +195,8 @@ struct groupby {
 };
 
 typedef struct gb_worker_arg { groupby *gb; int part; } gb_worker_arg;
+
+static void gb_ord_marks_free(groupby *gb);
 
 static int gb_radix_eligible(const groupby *gb, const col_schema *schema);
 static int gb_fold_into(const groupby *dg, gb_part *d, gb_part *s,
@@ -361,6 +370,7 @@ void groupby_free(groupby *gb){
   free(gb->proj); free(gb->raw); free(gb->key_ts); free(gb->hashes); free(gb->kv); free(gb->av); free(gb->sv);
   free(gb->ov); free(gb->ov_at); free(gb->ob_ts);
   free(gb->order_part); free(gb->order_slot); free(gb->order_at); free(gb->order_heap);
+  gb_ord_marks_free(gb);
   agg_radix_free(&gb->held);
   free(gb->bases); free(gb->lin_base); free(gb->lin_k);
   free(gb->kcol);
@@ -2465,6 +2475,11 @@ static int gb_replay_check(void *arg){
   return 0;
 }
 
+/* The groups of partition part a replay computes (NULL: all). */
+static const uint8_t *gb_ord_want(const groupby *gb, int part){
+  return gb->ord_want ? gb->ord_want[part] : 0;
+}
+
 /* The team's jobs, taken one at a time until none is left. */
 static void gb_team_work(gb_replay *r){
   gb_team *tm = r->team;
@@ -2478,7 +2493,7 @@ static void gb_team_work(gb_replay *r){
     int rc;
     if( tm->layout ){
       rc = agg_state_reserve(&p->states[j->agg], p->table.ngroup, &r->err);
-      if( rc==COL_OK ) rc = agg_ordbuf_plan(&p->ord[j->agg], plan, &r->err);
+      if( rc==COL_OK ) rc = agg_ordbuf_plan(&p->ord[j->agg], gb_ord_want(gb, j->part), plan, &r->err);
     }else{
       rc = agg_ordplan_run(*plan, j->g0, j->g1, &j->fork, gb_replay_check, r, &r->err);
     }
@@ -2498,7 +2513,8 @@ static void *gb_replay_main(void *arg){
     for(int a=0; a<gb->aggs.n && p->ord; a++){
       if( gb->aggs.items[a].nob==0 ) continue;
       int rc = agg_state_reserve(&p->states[a], p->table.ngroup, &r->err);
-      if( rc==COL_OK ) rc = agg_ordbuf_replay(&p->ord[a], &p->states[a], gb_replay_check, r, &r->err);
+      if( rc==COL_OK ) rc = agg_ordbuf_replay_groups(&p->ord[a], gb_ord_want(gb, i), &p->states[a],
+                                                     gb_replay_check, r, &r->err);
       if( rc ){
         atomic_store_explicit(r->stop, 1, memory_order_relaxed);
         return 0;
@@ -2594,7 +2610,7 @@ static int gb_replay_team(groupby *gb, gb_replay *r, int nt, col_error *err){
       g0 = g1;
     }
   }
-  qsort(tm.jobs, (size_t)tm.njob, sizeof(gb_job), gb_job_cmp);
+  if( tm.njob>1 ) qsort(tm.jobs, (size_t)tm.njob, sizeof(gb_job), gb_job_cmp);
   tm.layout = 0;
   atomic_store(&tm.next, 0);
   rc = gb_replay_round(r, nt, err);
@@ -2603,10 +2619,7 @@ static int gb_replay_team(groupby *gb, gb_replay *r, int nt, col_error *err){
     agg_state_join(&gb->parts[j->part].states[j->agg], &j->fork);
   }
 done:
-  for(int i=0; tm.plans && i<nplan; i++){
-    agg_ordplan_free(tm.plans[i]);
-    if( gb->parts[i/na].ord && gb->aggs.items[i%na].nob ) agg_ordbuf_free(&gb->parts[i/na].ord[i%na]);
-  }
+  for(int i=0; tm.plans && i<nplan; i++) agg_ordplan_free(tm.plans[i]);
   free(tm.plans);
   free(tm.jobs);
   return rc;
@@ -2648,9 +2661,103 @@ int groupby_finish(groupby *gb, col_error *err){
   return groupby_finish_polled(gb, 0, 0, err);
 }
 
+/* The ORDER BY aggregates' stored rows, once every group is computed. */
+static void gb_ord_free(groupby *gb){
+  for(int i=0; i<gb->nparts; i++){
+    gb_part *p = &gb->parts[i];
+    for(int a=0; a<gb->aggs.n && p->ord; a++){
+      if( gb->aggs.items[a].nob ) agg_ordbuf_free(&p->ord[a]);
+    }
+  }
+}
+
+static void gb_ord_marks_free(groupby *gb){
+  for(int i=0; i<gb->nparts; i++){
+    if( gb->ord_done ) free(gb->ord_done[i]);
+    if( gb->ord_want ) free(gb->ord_want[i]);
+  }
+  free(gb->ord_done); free(gb->ord_want);
+  gb->ord_done = 0; gb->ord_want = 0;
+}
+
+/* May the ORDER BY aggregates wait for groupby_replay_groups? Only when
+** computing a group's value cannot fail: group_concat and json_group_array
+** fail alone on a text past text_max, and no group's can reach it when all
+** the bytes its partition stored could not (a value's text is at most 6
+** times its bytes, json's escapes; a number's at most 64 bytes, and so is
+** the room left for quotes and a separator given once). */
+static int gb_ord_deferrable(const groupby *gb){
+  for(int a=0; a<gb->aggs.n; a++){
+    const agg_item *it = &gb->aggs.items[a];
+    if( it->nob==0 ) continue;
+    if( it->kind!=AGG_GROUP_CONCAT && it->kind!=AGG_JSON_ARRAY ) return 0;
+    for(int i=0; i<gb->nparts; i++){
+      const gb_part *p = &gb->parts[i];
+      if( p->ord==0 ) continue;
+      const agg_ordbuf *o = &p->ord[a];
+      uint64_t bound = 6*o->heap_len + (uint64_t)o->n*(64 + (o->has_sep ? (uint64_t)o->sep.n : 0));
+      if( bound >= p->states[a].text_max ) return 0;
+    }
+  }
+  return 1;
+}
+
+void groupby_defer_ordered(groupby *gb){ gb->ord_defer = 1; }
+
+int groupby_replay_groups(groupby *gb, const uint64_t *groups, uint32_t n,
+                          int (*poll)(void *ctx), void *poll_ctx, col_error *err){
+  if( gb->ord_done==0 ) return COL_OK;
+  if( (gb->ord_want = calloc((size_t)gb->nparts, sizeof(uint8_t*)))==0 ) goto oom;
+  for(int i=0; i<gb->nparts; i++){
+    uint32_t ng = gb->parts[i].table.ngroup;
+    if( (gb->ord_want[i] = calloc((size_t)ng + 1, 1))==0 ) goto oom;
+  }
+  int any = 0, left = 0;
+  if( groups ){
+    for(uint32_t k=0; k<n; k++){
+      int part = GROUPBY_GROUP_PART(groups[k]);
+      uint32_t slot = GROUPBY_GROUP_SLOT(groups[k]);
+      if( part<0 || part>=gb->nparts || slot>=gb->parts[part].table.ngroup ) continue;
+      if( gb->ord_done[part][slot] ) continue;
+      gb->ord_done[part][slot] = gb->ord_want[part][slot] = 1;
+      any = 1;
+    }
+    for(int i=0; i<gb->nparts && !left; i++){
+      for(uint32_t g=0; g<gb->parts[i].table.ngroup; g++) if( !gb->ord_done[i][g] ){ left = 1; break; }
+    }
+  }else{
+    for(int i=0; i<gb->nparts; i++){
+      for(uint32_t g=0; g<gb->parts[i].table.ngroup; g++){
+        if( gb->ord_done[i][g] ) continue;
+        gb->ord_done[i][g] = gb->ord_want[i][g] = 1;
+        any = 1;
+      }
+    }
+  }
+  int rc = any ? gb_replay_all(gb, poll, poll_ctx, err) : COL_OK;
+  for(int i=0; i<gb->nparts; i++) free(gb->ord_want[i]);
+  free(gb->ord_want);
+  gb->ord_want = 0;
+  if( !left ){
+    gb_ord_free(gb);
+    gb_ord_marks_free(gb);
+  }
+  return rc;
+oom:
+  return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+}
+
 int groupby_finish_polled(groupby *gb, int (*poll)(void *ctx), void *poll_ctx, col_error *err){
-  int rc0 = gb_replay_all(gb, poll, poll_ctx, err);
-  if( rc0 ) return rc0;
+  if( gb->ord_defer && gb_ord_deferrable(gb) ){
+    if( (gb->ord_done = calloc((size_t)gb->nparts, sizeof(uint8_t*)))==0 ) goto oom;
+    for(int i=0; i<gb->nparts; i++){
+      if( (gb->ord_done[i] = calloc((size_t)gb->parts[i].table.ngroup + 1, 1))==0 ) goto oom;
+    }
+  }else{
+    int rc0 = gb_replay_all(gb, poll, poll_ctx, err);
+    gb_ord_free(gb);
+    if( rc0 ) return rc0;
+  }
   for(int i=0; i<gb->nparts; i++){
     for(int a=0; a<gb->aggs.n; a++){
       int rc = agg_state_settle(&gb->parts[i].states[a], err);
@@ -2675,6 +2782,8 @@ int groupby_finish_polled(groupby *gb, int (*poll)(void *ctx), void *poll_ctx, c
   }
   gb->finished = 1;
   return COL_OK;
+oom:
+  return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
 }
 
 uint32_t groupby_ngroups(const groupby *gb){ return gb->ngroups; }
@@ -2772,6 +2881,9 @@ int groupby_value_at(const groupby *gb, int part, uint32_t slot, int col,
     return COL_OK;
   }
   int a = col - gb->keys.n;
+  if( gb->ord_done && gb->aggs.items[a].nob && !gb->ord_done[part][slot] ){
+    return col_error_set(err, COL_ERROR, "group_by: internal error: an ORDER BY aggregate read before it was computed");
+  }
   int bi = gb->lin_base[a];
   if( bi>=0 && gb->bases[bi].active ){
     int64_t S = slot<p->lcap ? p->lsum[bi][slot] : 0;

@@ -104,6 +104,19 @@ int groupby_consume(groupby *gb, const col_batch *b, col_error *err);
 
 /* Done consuming: fixes the output order. */
 int groupby_finish(groupby *gb, col_error *err);
+/* Before groupby_finish: an aggregate with ORDER BY in its call is computed
+** only for the groups groupby_replay_groups names, where that cannot fail
+** (group_concat and json_group_array whose texts cannot grow too long);
+** its rows stay stored until every group has been named. Reading such a
+** column of a group not named yet is an error. Otherwise finish computes
+** them all, as without this call. */
+void groupby_defer_ordered(groupby *gb);
+/* Compute the deferred ORDER BY aggregates of groups[0..n) (GROUPBY_GROUP
+** values; those done already are skipped), or of every group left when
+** groups is NULL. poll as groupby_finish_polled's. A no-op when nothing
+** was deferred. */
+int groupby_replay_groups(groupby *gb, const uint64_t *groups, uint32_t n,
+                          int (*poll)(void *ctx), void *ctx, col_error *err);
 /* Bytes groupby_finish takes beyond groupby_memory while it sorts ORDER BY
 ** aggregates' rows (0 without them). */
 uint64_t groupby_finish_memory(const groupby *gb);

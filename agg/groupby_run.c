@@ -406,5 +406,6 @@ int groupby_run(groupby **gbp, col_dataset *ds, const scan_spec *spec,
         "the rows of ORDER BY aggregates); raise memory_limit=",
         (unsigned long long)o->memory_limit, (unsigned long long)held, (unsigned long long)sort);
   }
+  if( o->defer_ordered ) groupby_defer_ordered(*gbp);
   return groupby_finish_polled(*gbp, o->poll, o->poll_ctx, err);
 }

@@ -60,6 +60,7 @@ typedef struct groupby_run_opts {
   int steal_min;           /* a lane out of jobs splits another's that has at
                            ** least this many not started (0: the default) */
   int *lanes_used;         /* NULL, or set to the lanes the last pass made */
+  int defer_ordered;       /* finish as groupby_defer_ordered says */
 } groupby_run_opts;
 
 /* Will groupby_run use lanes for gb over ds? */

@@ -825,6 +825,9 @@ static inline uint64_t ord_word(const agg_ordbuf *o, uint32_t e){
 ** memory. */
 static int ord_prefixes(agg_ordbuf *o){
   const agg_ordcol *c = &o->cols[0];
+  /* a buffer replayed a second time (agg_ordbuf_replay_groups) */
+  agg_mem_free(o->pfx);
+  o->pfx = 0;
   int cls = CV_NULL;
   uint32_t first = 0, minlen = UINT32_MAX;
   o->pfx_cls = CV_NULL;
@@ -1024,10 +1027,11 @@ struct agg_ordplan {
 };
 
 /* Lay the stored rows out by group (counting sort, rows of a group in row
-** order) into p. With words, each row's key (word, row, NULL) is laid out
+** order) into p: only the rows of groups g with want[g] set, unless want
+** is NULL. With words, each row's key (word, row, NULL) is laid out
 ** in group order in the same pass, so a run is sorted from its own keys
 ** without touching the rows again. 0, or -1 on OOM. */
-static int ord_plan_layout(agg_ordbuf *o, agg_ordplan *p){
+static int ord_plan_layout(agg_ordbuf *o, const uint8_t *want, agg_ordplan *p){
   if( o->nterm>0 && ord_prefixes(o) ) return -1;
   /* the groups' counts and their number in one pass over gid (40 MB of
   ** it in T10: a pass for each was an eighth of the layout) */
@@ -1036,6 +1040,7 @@ static int ord_plan_layout(agg_ordbuf *o, agg_ordplan *p){
   if( at==0 ) return -1;
   for(uint32_t e=0; e<o->n; e++){
     uint32_t g = o->gid[e];
+    if( want && !want[g] ) continue;
     if( g>=acap ){
       uint32_t c = acap;
       while( c<=g ) c *= 2;
@@ -1055,17 +1060,25 @@ static int ord_plan_layout(agg_ordbuf *o, agg_ordplan *p){
   int radix = o->nterm>0 && o->pfx_cls!=CV_NULL && longest>64;
   p->end = at;
   p->ng = ng;
+  /* bigmem blocks, for huge pages: 10M rows' were 80 MB of fresh 4 KiB
+  ** pages, their faults a fifth of the replay */
+  uint32_t nrow = ng ? at[ng] : 0;
+  if( nrow && (p->idx = agg_mem_realloc(0, (size_t)nrow*4))==0 ) return -1;
   if( radix ){
-    if( (p->keys = agg_mem_realloc(0, (size_t)o->n*sizeof(ord_key)))==0 ) return -1;
+    if( (p->keys = agg_mem_realloc(0, (size_t)nrow*sizeof(ord_key)))==0 ) return -1;
     uint64_t flip = o->desc[0] ? ~0ull : 0;
     const uint8_t *type = o->cols[0].type;
     for(uint32_t e=0; e<o->n; e++){
+      if( want && !want[o->gid[e]] ) continue;
       ord_key *q = &p->keys[at[o->gid[e]]++];
       q->k = ord_word(o, e) ^ flip;
       q->e = e | (type && type[e]==CV_NULL ? ORD_KEY_NULL : 0);
     }
   }else{
-    for(uint32_t e=0; e<o->n; e++) p->idx[at[o->gid[e]]++] = e;
+    for(uint32_t e=0; e<o->n; e++){
+      if( want && !want[o->gid[e]] ) continue;
+      p->idx[at[o->gid[e]]++] = e;
+    }
   }
   /* at[g] is now where group g+1 starts, that is where group g ends */
   return 0;
@@ -1117,15 +1130,12 @@ done:
 
 /* ---- feeding the state -------------------------------------------------- */
 
-int agg_ordbuf_plan(agg_ordbuf *o, agg_ordplan **out, col_error *err){
+int agg_ordbuf_plan(agg_ordbuf *o, const uint8_t *want, agg_ordplan **out, col_error *err){
   *out = 0;
   agg_ordplan *p = calloc(1, sizeof(*p));
   if( p==0 ) goto oom;
   p->o = o;
-  /* bigmem blocks, for huge pages: 10M rows' were 80 MB of fresh 4 KiB
-  ** pages, their faults a fifth of the replay */
-  if( o->n && (p->idx = agg_mem_realloc(0, (size_t)o->n*4))==0 ) goto oom;
-  if( o->n && ord_plan_layout(o, p) ) goto oom;
+  if( o->n && ord_plan_layout(o, want, p) ) goto oom;
   *out = p;
   return COL_OK;
 oom:
@@ -1204,12 +1214,18 @@ done:
   return rc;
 }
 
-int agg_ordbuf_replay(agg_ordbuf *o, agg_state *s, agg_ordbuf_check check, void *ctx,
-                      col_error *err){
+int agg_ordbuf_replay_groups(agg_ordbuf *o, const uint8_t *want, agg_state *s,
+                             agg_ordbuf_check check, void *ctx, col_error *err){
   agg_ordplan *p;
-  int rc = agg_ordbuf_plan(o, &p, err);
+  int rc = agg_ordbuf_plan(o, want, &p, err);
   if( rc==COL_OK ) rc = agg_ordplan_run(p, 0, p->ng, s, check, ctx, err);
   agg_ordplan_free(p);
+  return rc;
+}
+
+int agg_ordbuf_replay(agg_ordbuf *o, agg_state *s, agg_ordbuf_check check, void *ctx,
+                      col_error *err){
+  int rc = agg_ordbuf_replay_groups(o, 0, s, check, ctx, err);
   agg_ordbuf_free(o);
   return rc;
 }

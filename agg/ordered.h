@@ -133,15 +133,22 @@ typedef int (*agg_ordbuf_check)(void *ctx);
 int agg_ordbuf_replay(agg_ordbuf *o, agg_state *s, agg_ordbuf_check check, void *ctx,
                       col_error *err);
 
+/* agg_ordbuf_replay for the groups g with want[g] set alone (want NULL:
+** all), leaving the buffer as it is: the rest may be replayed later, by
+** another call whose want sets only those. */
+int agg_ordbuf_replay_groups(agg_ordbuf *o, const uint8_t *want, agg_state *s,
+                             agg_ordbuf_check check, void *ctx, col_error *err);
+
 /* agg_ordbuf_replay in parts, for threads to share one buffer's groups:
 ** a plan lays the stored rows out by group (o must stay as it is while the
-** plan lives); agg_ordplan_run then sorts and feeds the runs of groups
+** plan lives), those of groups g with want[g] set (want NULL: all; want
+** covers every group stored); agg_ordplan_run then sorts and feeds the runs of groups
 ** [g0, g1) into s, and runs over disjoint groups may go at once (each with
 ** a state of its own whose per-group array is s's: agg_state_update
 ** touches only the groups' own states then, save for counters the caller
 ** adds up). agg_ordplan_free frees the plan (not the buffer). */
 typedef struct agg_ordplan agg_ordplan;
-int agg_ordbuf_plan(agg_ordbuf *o, agg_ordplan **out, col_error *err);
+int agg_ordbuf_plan(agg_ordbuf *o, const uint8_t *want, agg_ordplan **out, col_error *err);
 uint32_t agg_ordplan_groups(const agg_ordplan *p);
 /* Rows of groups [g0, g1). */
 uint32_t agg_ordplan_rows(const agg_ordplan *p, uint32_t g0, uint32_t g1);

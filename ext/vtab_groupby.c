@@ -642,7 +642,7 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
   }
   groupby_run_opts ro = { t->keys, t->aggs, &t->ds->schema, t->filter.where,
                           lanes, o.memory_limit, columnar_probe_interrupted, 0, 0, 0,
-                          t->cc->slab_pool, 0, 0 };
+                          t->cc->slab_pool, 0, 0, 0 };
   if( groupby_new(t->keys, t->aggs, &t->ds->schema, &o, &c->gb, &err) ) goto filter_error;
   /* auto: one numeric key and count(*)-like aggregates held always (they
   ** gained in every case measured); other shapes where the groups and the
@@ -708,9 +708,30 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
   spec.threads = scan_threads;
   spec.whole = 1;
   spec.batch_size = agg_threads>1 || lanes>1 ? 16384 : 0;
+  /* ORDER BY ... LIMIT on other columns than ORDER BY aggregates: those
+  ** are computed for the groups returned alone (sorting each group's rows
+  ** is most of such a query; T10 keeps 10 of 9000 groups) */
+  if( c->nsort>0 && has_limit==1 && limit>=0 ){
+    const agg_item_list *al = groupby_aggs(c->gb);
+    int nk = groupby_ncols(c->gb) - al->n, on_ordered = 0;
+    for(int i=0; i<c->nsort; i++){
+      int col = sort[i].col;
+      on_ordered |= col>=nk && al->items[col-nk].nob>0;
+    }
+    ro.defer_ordered = !on_ordered;
+  }
   sqlite3_stmt *probe = columnar_probe_open(t->db);
   ro.poll_ctx = probe;
   int grc = groupby_run(&c->gb, t->ds, &spec, &ro, &err);
+  if( grc==COL_OK && c->nsort>0 ){
+    /* LIMIT < 0 is no limit; OFFSET < 0 is none */
+    uint64_t k = has_limit==1 && limit>=0 ? (uint64_t)limit + (uint64_t)(offset>0 ? offset : 0) : UINT64_MAX;
+    for(int col=0; col<t->ncol && grc==COL_OK; col++){
+      if( used[col] ) grc = groupby_column_check(c->gb, col, &err);
+    }
+    if( grc==COL_OK ) grc = groupby_order(c->gb, sort, c->nsort, k, &c->order, &c->norder, &err);
+    if( grc==COL_OK ) grc = groupby_replay_groups(c->gb, c->order, c->norder, columnar_probe_interrupted, probe, &err);
+  }
   sqlite3_finalize(probe);
   if( grc==COL_EINTERRUPT ){
     rc = SQLITE_INTERRUPT;
@@ -720,14 +741,6 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
   }
   if( grc ) goto filter_error;
   c->nrow = groupby_ngroups(c->gb);
-  if( c->nsort>0 ){
-    /* LIMIT < 0 is no limit; OFFSET < 0 is none */
-    uint64_t k = has_limit==1 && limit>=0 ? (uint64_t)limit + (uint64_t)(offset>0 ? offset : 0) : UINT64_MAX;
-    for(int col=0; col<t->ncol; col++){
-      if( used[col] && groupby_column_check(c->gb, col, &err) ) goto filter_error;
-    }
-    if( groupby_order(c->gb, sort, c->nsort, k, &c->order, &c->norder, &err) ) goto filter_error;
-  }
   rc = SQLITE_OK;
   goto filter_done;
 filter_error:
@@ -796,6 +809,16 @@ static int gb_next(sqlite3_vtab_cursor *cur){
     }
     free(c->order);
     c->order = all; c->norder = nall;
+    /* ORDER BY aggregates computed for the first LIMIT groups alone */
+    gb_table *t = (gb_table*)cur->pVtab;
+    sqlite3_stmt *probe = columnar_probe_open(t->db);
+    int rc = groupby_replay_groups(c->gb, 0, 0, columnar_probe_interrupted, probe, &err);
+    sqlite3_finalize(probe);
+    if( rc ){
+      sqlite3_free(cur->pVtab->zErrMsg);
+      cur->pVtab->zErrMsg = sqlite3_mprintf("%s", err.msg);
+      return rc==COL_EINTERRUPT ? SQLITE_INTERRUPT : rc==COL_ENOMEM ? SQLITE_NOMEM : SQLITE_ERROR;
+    }
   }
   return SQLITE_OK;
 }
