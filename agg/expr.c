@@ -2462,9 +2462,17 @@ static int ex_dict_out(agg_expr *e, const col_batch *b, const col_vector *entrie
   return COL_OK;
 }
 
+/* The tag of a cached entry not computed yet. A NULL row still names an
+** entry by its code, and a consumer that remembers groups per entry
+** (agg/groupby.c, gb_row_is_entry) takes the row for that entry's when
+** their tags agree: an entry left with the tag of another dictionary's
+** (a NULL date) had a NULL row give its group to every later row of the
+** entry, whose value is a date. No row carries this tag. */
+#define EX_TAG_UNSET 0xff
+
 /* The cache of e's entries made ready for dictionary d (nd entries) of
-** column vector cv: room for every entry, and none done when cv names
-** another dictionary than the one cached. */
+** column vector cv: room for every entry, and none done (each tagged
+** EX_TAG_UNSET) when cv names another dictionary than the one cached. */
 static int ex_cache_for(agg_expr *e, const col_vector *cv, uint32_t nd, col_error *err){
   if( nd > e->ec_cap ){
     uint32_t cap = nd;
@@ -2481,12 +2489,16 @@ static int ex_cache_for(agg_expr *e, const col_vector *cv, uint32_t nd, col_erro
     }
     memset(e->ec_bits, 0, ((size_t)cap/64 + 1)*8);   /* ex_sort_codes keeps it so */
     /* entries of the current dictionary past the old capacity: not done */
-    if( e->ec_id ) memset(e->ec_done + e->ec_cap, 0, cap - e->ec_cap);
+    if( e->ec_id ){
+      memset(e->ec_done + e->ec_cap, 0, cap - e->ec_cap);
+      memset(e->ec_tags + e->ec_cap, EX_TAG_UNSET, cap - e->ec_cap);
+    }
     e->ec_cap = cap;
   }
   if( cv->dict_id!=e->ec_id ){
     e->ec_id = cv->dict_id;
     memset(e->ec_done, 0, e->ec_cap);   /* all: this one may grow */
+    memset(e->ec_tags, EX_TAG_UNSET, e->ec_cap);
     e->ec_ndone = 0;
     col_arena_reset(&e->ec_bytes);
     e->ec_class = -2;

@@ -913,7 +913,9 @@ static int gb_part_scratch(gb_part *p, uint32_t n){
 
 /* Is row r's key dictionary entry c itself? A row's own tag (NULL, or a
 ** class its entry does not have) makes it something else: such a row is
-** looked up, never remembered. */
+** looked up, never remembered. An expression's dictionary may hold NULL
+** entries (date() of a text that is none), which a NULL row is; an entry
+** no live row computed is tagged as no row is (agg/expr.c, EX_TAG_UNSET). */
 static inline int gb_row_is_entry(const col_vector *v, uint32_t r, uint32_t c){
   const col_vector *d = v->dict;
   return v->tags==0 || v->tags[r]==(d->tags ? d->tags[c] : d->type);
