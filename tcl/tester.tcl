@@ -25,8 +25,19 @@
 # Expected results: do_execsql_test and do_catchsql_test compare Tcl lists
 # (as SQLite's tester does: {1 2 3} equals "1 2 3"). An expected value of the
 # form /REGEXP/ is matched as a regular expression against the result text.
+#
+# COLUMNAR_SEED=n mixes n into every srand() the randomized tests call, so
+# that a sweep over n generates other data and queries than the fixed seeds
+# (every such test compares against SQLite, whatever it generates).
 
 package require sqlite3
+
+if {[info exists ::env(COLUMNAR_SEED)] && [string is integer -strict $::env(COLUMNAR_SEED)]} {
+    rename ::tcl::mathfunc::srand ::tcl::mathfunc::srand_fixed
+    proc ::tcl::mathfunc::srand {n} {
+        ::tcl::mathfunc::srand_fixed [expr {($n * 7919 + $::env(COLUMNAR_SEED) * 104729) % 2147483647}]
+    }
+}
 
 namespace eval tester {
     variable npass 0        ;# tests that passed
