@@ -182,6 +182,7 @@ struct groupby {
                           ** stay stored while any is not); else NULL */
   uint8_t **ord_want;     /* during a replay: per partition, the groups to
                           ** compute; NULL: all */
+  uint64_t ord_left;      /* groups ord_done does not mark yet */
   /* workers (threads>1) */
   pthread_t *tids;        /* nthread-1 threads */
   int nstarted;           /* threads started */
@@ -2682,16 +2683,18 @@ static void gb_ord_marks_free(groupby *gb){
   gb->ord_done = 0; gb->ord_want = 0;
 }
 
-/* May the ORDER BY aggregates wait for groupby_replay_groups? Only when
-** computing a group's value cannot fail: group_concat and json_group_array
-** fail alone on a text past text_max, and no group's can reach it when all
-** the bytes its partition stored could not (a value's text is at most 6
-** times its bytes, json's escapes; a number's at most 64 bytes, and so is
-** the room left for quotes and a separator given once). */
+/* May the ORDER BY aggregates wait for groupby_replay_groups? When there
+** are some, and computing a group's value cannot fail: group_concat and
+** json_group_array fail alone on a text past text_max, and no group's can
+** reach it when all the bytes its partition stored could not (a value's
+** text is at most 6 times its bytes, json's escapes; a number's at most 64
+** bytes, and so is the room left for quotes and a separator given once). */
 static int gb_ord_deferrable(const groupby *gb){
+  int any = 0;
   for(int a=0; a<gb->aggs.n; a++){
     const agg_item *it = &gb->aggs.items[a];
     if( it->nob==0 ) continue;
+    any = 1;
     if( it->kind!=AGG_GROUP_CONCAT && it->kind!=AGG_JSON_ARRAY ) return 0;
     for(int i=0; i<gb->nparts; i++){
       const gb_part *p = &gb->parts[i];
@@ -2701,7 +2704,7 @@ static int gb_ord_deferrable(const groupby *gb){
       if( bound >= p->states[a].text_max ) return 0;
     }
   }
-  return 1;
+  return any;
 }
 
 void groupby_defer_ordered(groupby *gb){ gb->ord_defer = 1; }
@@ -2709,51 +2712,57 @@ void groupby_defer_ordered(groupby *gb){ gb->ord_defer = 1; }
 int groupby_replay_groups(groupby *gb, const uint64_t *groups, uint32_t n,
                           int (*poll)(void *ctx), void *poll_ctx, col_error *err){
   if( gb->ord_done==0 ) return COL_OK;
-  if( (gb->ord_want = calloc((size_t)gb->nparts, sizeof(uint8_t*)))==0 ) goto oom;
-  for(int i=0; i<gb->nparts; i++){
-    uint32_t ng = gb->parts[i].table.ngroup;
-    if( (gb->ord_want[i] = calloc((size_t)ng + 1, 1))==0 ) goto oom;
-  }
-  int any = 0, left = 0;
+  int rc = COL_OK;
   if( groups ){
+    if( (gb->ord_want = calloc((size_t)gb->nparts, sizeof(uint8_t*)))==0 ) goto oom;
+    for(int i=0; i<gb->nparts; i++){
+      if( (gb->ord_want[i] = calloc((size_t)gb->parts[i].table.ngroup + 1, 1))==0 ) goto oom;
+    }
+    int any = 0;
     for(uint32_t k=0; k<n; k++){
       int part = GROUPBY_GROUP_PART(groups[k]);
       uint32_t slot = GROUPBY_GROUP_SLOT(groups[k]);
       if( part<0 || part>=gb->nparts || slot>=gb->parts[part].table.ngroup ) continue;
       if( gb->ord_done[part][slot] ) continue;
       gb->ord_done[part][slot] = gb->ord_want[part][slot] = 1;
+      gb->ord_left--;
       any = 1;
     }
-    for(int i=0; i<gb->nparts && !left; i++){
-      for(uint32_t g=0; g<gb->parts[i].table.ngroup; g++) if( !gb->ord_done[i][g] ){ left = 1; break; }
-    }
+    if( any ) rc = gb_replay_all(gb, poll, poll_ctx, err);
   }else{
+    /* the rest: those done are left out */
+    gb->ord_want = gb->ord_done;
     for(int i=0; i<gb->nparts; i++){
-      for(uint32_t g=0; g<gb->parts[i].table.ngroup; g++){
-        if( gb->ord_done[i][g] ) continue;
-        gb->ord_done[i][g] = gb->ord_want[i][g] = 1;
-        any = 1;
-      }
+      uint8_t *w = gb->ord_want[i];
+      for(uint32_t g=0; g<gb->parts[i].table.ngroup; g++) w[g] ^= 1;
     }
+    rc = gb_replay_all(gb, poll, poll_ctx, err);
+    gb->ord_want = 0;
+    gb->ord_left = 0;
   }
-  int rc = any ? gb_replay_all(gb, poll, poll_ctx, err) : COL_OK;
-  for(int i=0; i<gb->nparts; i++) free(gb->ord_want[i]);
-  free(gb->ord_want);
-  gb->ord_want = 0;
-  if( !left ){
+  if( gb->ord_want ){
+    for(int i=0; i<gb->nparts; i++) free(gb->ord_want[i]);
+    free(gb->ord_want);
+    gb->ord_want = 0;
+  }
+  if( gb->ord_left==0 ){
     gb_ord_free(gb);
     gb_ord_marks_free(gb);
   }
   return rc;
 oom:
+  gb_ord_marks_free(gb);
+  gb_ord_free(gb);
   return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
 }
 
 int groupby_finish_polled(groupby *gb, int (*poll)(void *ctx), void *poll_ctx, col_error *err){
   if( gb->ord_defer && gb_ord_deferrable(gb) ){
     if( (gb->ord_done = calloc((size_t)gb->nparts, sizeof(uint8_t*)))==0 ) goto oom;
+    gb->ord_left = 0;
     for(int i=0; i<gb->nparts; i++){
       if( (gb->ord_done[i] = calloc((size_t)gb->parts[i].table.ngroup + 1, 1))==0 ) goto oom;
+      gb->ord_left += gb->parts[i].table.ngroup;
     }
   }else{
     int rc0 = gb_replay_all(gb, poll, poll_ctx, err);
