@@ -43,6 +43,8 @@ typedef struct agg_dt {
 #define DT_SUBSEC   32    /* date_subsec */
 #define DT_YMD      64    /* date_ymd_mod */
 #define DT_FLOOR   128    /* date_floor */
+#define DT_ATOF_EXACT 256 /* atof_exact (dt_read's rules alone: agg_dt.rules
+                          ** keeps the bits above) */
 
 static int dt_rules(const col_dialect *d){
   if( d==0 ) return DT_LOCAL_340;
@@ -51,7 +53,8 @@ static int dt_rules(const col_dialect *d){
        | (d->date_local==AGG_LOCAL_340 ? DT_LOCAL_340 : 0)
        | (d->date_local==AGG_LOCAL_342 ? DT_LOCAL_342 : 0)
        | (d->date_subsec ? DT_SUBSEC : 0)
-       | (d->date_ymd_mod ? DT_YMD : 0) | (d->date_floor ? DT_FLOOR : 0);
+       | (d->date_ymd_mod ? DT_YMD : 0) | (d->date_floor ? DT_FLOOR : 0)
+       | (d->atof_exact ? DT_ATOF_EXACT : 0);
 }
 
 static int dt_days_of_month(int Y, int M){
@@ -241,7 +244,7 @@ static int dt_read(const pred_value *x, int rules, agg_dt *p){
     double r;
     if( dt_ymd(buf, p)==0 ){
     }else if( (dt_clear(p, rules), dt_hms(buf, p)==0) ){
-    }else if( dt_clear(p, rules), agg_atof(buf, len, &r)>0 ){
+    }else if( dt_clear(p, rules), agg_atof((rules & DT_ATOF_EXACT)!=0, buf, len, &r)>0 ){
       dt_raw_number(p, r);
     }else{
       return 1;
@@ -401,7 +404,7 @@ int agg_date_mod_parse(const char *z, uint32_t n, agg_date_mod *m){
   if( dt_same(buf, n, "subsec") || dt_same(buf, n, "subsecond") ){ m->kind = AGG_DM_SUBSEC; return 0; }
   if( dt_prefix(buf, n, "weekday ") ){
     double r;
-    if( agg_atof(buf+8, n-8, &r)<=0 || !(r>=0.0 && r<7.0) || (int)r!=r ) return 1;
+    if( agg_atof(0, buf+8, n-8, &r)<=0 || !(r>=0.0 && r<7.0) || (int)r!=r ) return 1;
     m->kind = AGG_DM_WEEKDAY; m->n = (int)r;
     return 0;
   }
@@ -412,7 +415,8 @@ int agg_date_mod_parse(const char *z, uint32_t n, agg_date_mod *m){
   uint32_t k = 1;
   while( k<n && buf[k]!=':' && !dt_isspace(buf[k]) ) k++;
   double r;
-  if( agg_atof(buf, k, &r)<=0 ) return 1;
+  /* parsed before a dialect is known: 3.40's arithmetic (agg_atof) */
+  if( agg_atof(0, buf, k, &r)<=0 ) return 1;
   if( k<n && buf[k]==':' ){
     /* (+|-)HH:MM[:SS[.FFF]]: a time of day as an offset, hour below 24 */
     const char *t = dt_isdigit(buf[0]) ? buf : buf + 1;

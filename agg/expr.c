@@ -302,7 +302,8 @@ static agg_expr *ex_number(ex_parser *p, int neg){
     e->lit.type = CV_INT;
   }else{
     e->lit.type = CV_REAL;
-    agg_atof(s, (uint32_t)strlen(s), &e->lit.f);
+    /* parsed before a dialect is known: 3.40's arithmetic (agg_atof) */
+    agg_atof(0, s, (uint32_t)strlen(s), &e->lit.f);
   }
   ex_next(p);
   return e;
@@ -1396,8 +1397,9 @@ static int ex_arith(const agg_expr *e, int op, const pred_value *l, const pred_v
   }
   int64_t il = l->i, ir = r->i;
   double fl, fr;
-  int tl = l->type==CV_INT ? CV_INT : agg_numeric_type(l, &il, &fl);
-  int tr = r->type==CV_INT ? CV_INT : agg_numeric_type(r, &ir, &fr);
+  int exact = agg_atof_exact(e->dialect);
+  int tl = l->type==CV_INT ? CV_INT : agg_numeric_type(exact, l, &il, &fl);
+  int tr = r->type==CV_INT ? CV_INT : agg_numeric_type(exact, r, &ir, &fr);
   if( tl==CV_INT && tr==CV_INT ){
     int64_t v;
     switch( op ){
@@ -1419,7 +1421,7 @@ static int ex_arith(const agg_expr *e, int op, const pred_value *l, const pred_v
     return 0;
   }
 fp:;
-  double a1 = agg_real_value(l), b1 = agg_real_value(r), v;
+  double a1 = agg_real_value(exact, l), b1 = agg_real_value(exact, r), v;
   switch( op ){
     case '+': v = a1 + b1; break;
     case '-': v = a1 - b1; break;
@@ -1546,7 +1548,7 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
         out->type = CV_INT; out->i = x[0].i<0 ? -x[0].i : x[0].i;
         return 0;
       }
-      double r = agg_real_value(&x[0]);
+      double r = agg_real_value(agg_atof_exact(e->dialect), &x[0]);
       out->type = CV_REAL; out->f = r<0 ? -r : r;
       return 0;
     }
@@ -1604,7 +1606,7 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
         if( places<0 ) places = 0;
       }
       if( x[0].type==CV_NULL ) return 0;
-      double r = agg_real_value(&x[0]);
+      double r = agg_real_value(agg_atof_exact(e->dialect), &x[0]);
       if( r<-4503599627370496.0 || r>4503599627370496.0 ){
         /* no fraction to round */
       }else if( places==0 ){
@@ -1614,7 +1616,7 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
         int len = e->dialect && e->dialect->fixed_text
                 ? e->dialect->fixed_text(r, (int)places, buf, sizeof(buf))
                 : snprintf(buf, sizeof(buf), "%.*f", (int)places, r);
-        agg_atof(buf, (uint32_t)len, &r);
+        agg_atof(agg_atof_exact(e->dialect), buf, (uint32_t)len, &r);
       }
       out->type = CV_REAL; out->f = r;
       return 0;
@@ -1648,7 +1650,7 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
         out->type = e->aff==AGG_CAST_TEXT ? CV_TEXT : CV_BLOB; out->p = z; out->n = n;
         return 0;
       }
-      *out = agg_cast_number(&x[0], e->aff);
+      *out = agg_cast_number(agg_atof_exact(e->dialect), &x[0], e->aff);
       return 0;
     }
     default: {
@@ -1684,7 +1686,7 @@ static int ex_cmp_aff(const agg_expr *l, const agg_expr *r){
 /* What OP_Eq..OP_Ge do to an operand under affinity aff. */
 static void ex_apply_aff(const agg_expr *e, int aff, pred_value *v, char *buf){
   if( aff==AFF_NUM ){
-    if( v->type==CV_TEXT ) *v = agg_numeric_affinity(v);
+    if( v->type==CV_TEXT ) *v = agg_numeric_affinity(agg_atof_exact(e->dialect), v);
   }else if( aff==AFF_TEXT ){
     if( v->type==CV_INT || v->type==CV_REAL ){
       int n = v->type==CV_INT ? agg_int_to_text(v->i, buf) : agg_real_to_text(e->dialect, v->f, buf);
@@ -1715,11 +1717,11 @@ static int ex_compare(const agg_expr *e, int op, int aff, pred_value l, pred_val
 }
 
 /* sqlite3VdbeBooleanValue: 1 true, 0 false, -1 NULL. */
-static int ex_truth(const pred_value *v){
+static int ex_truth(const agg_expr *e, const pred_value *v){
   switch( v->type ){
     case CV_NULL: return -1;
     case CV_INT: return v->i!=0;
-    default: return agg_real_value(v)!=0.0;
+    default: return agg_real_value(agg_atof_exact(e->dialect), v)!=0.0;
   }
 }
 
@@ -1774,14 +1776,14 @@ static int ex_row(agg_expr *e, const pred_value *x, col_arena *a, pred_value *ou
       return 0;
     }
     case EX_LOGIC: {
-      int t0 = ex_truth(&x[0]);
+      int t0 = ex_truth(e, &x[0]);
       switch( e->sub ){
         case LG_NOT: ex_bool(out, t0<0 ? -1 : !t0); return 0;
         case LG_ISNULL: ex_bool(out, x[0].type==CV_NULL); return 0;
         case LG_NOTNULL: ex_bool(out, x[0].type!=CV_NULL); return 0;
         default: break;
       }
-      int t1 = ex_truth(&x[1]);
+      int t1 = ex_truth(e, &x[1]);
       if( e->sub==LG_AND ) ex_bool(out, (t0==0 || t1==0) ? 0 : (t0<0 || t1<0) ? -1 : 1);
       else ex_bool(out, (t0==1 || t1==1) ? 1 : (t0<0 || t1<0) ? -1 : 0);
       return 0;
@@ -1844,7 +1846,7 @@ static inline void ex_case_row(agg_expr *e, const col_vector **arg, uint32_t r){
   for(int p=0, i=e->has_base; p<npair; p++, i+=2){
     pred_value w = agg_value_at(arg[i], r);
     int t = e->has_base ? ex_compare(e, CMP_EQ, ex_cmp_aff(e->args[0], e->args[i]), base, w)
-                        : ex_truth(&w);
+                        : ex_truth(e, &w);
     if( t==1 ){ pick = i+1; break; }
   }
   res = pick<0 ? ex_null() : agg_value_at(arg[pick], r);
@@ -2732,7 +2734,7 @@ static int ex_scalar_andor(agg_expr *e, const col_batch *b, uint32_t r, col_aren
   int ljn = (lctx==ctx) ? jn : !jn;
   int rc = ex_scalar(e->args[0], b, r, a, lctx, ljn, &x[0]);
   if( rc ) return rc;
-  int t = ex_truth(&x[0]);
+  int t = ex_truth(e, &x[0]);
   /* the left side jumps (away from the right side) when it is what its
   ** context jumps on: false for IfFalse, true for IfTrue, NULL with ljn */
   skip = (lctx==EXC_IFFALSE ? t==0 : t==1) || (t<0 && ljn);
@@ -2762,7 +2764,7 @@ static int ex_scalar(agg_expr *e, const col_batch *b, uint32_t r, col_arena *a,
         rc = ex_scalar(e->args[i], b, r, a, e->has_base ? EXC_VALUE : EXC_IFFALSE, 1, &w);
         if( rc ) return rc;
         int t = e->has_base ? ex_compare(e, CMP_EQ, ex_cmp_aff(e->args[0], e->args[i]), x[0], w)
-                            : ex_truth(&w);
+                            : ex_truth(e, &w);
         if( t==1 ) return ex_scalar(e->args[i+1], b, r, a, EXC_VALUE, 0, out);
       }
       return e->has_else ? ex_scalar(e->args[e->nargs-1], b, r, a, EXC_VALUE, 0, out) : 0;

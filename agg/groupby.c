@@ -1797,7 +1797,7 @@ static int gb_where(groupby *gb, const col_batch *b, col_batch *wb, col_error *e
   for(uint32_t k=0; k<nsel; k++){
     uint32_t r = b->sel ? b->sel[k] : k;
     pred_value x = agg_value_at(v, r);
-    int t = x.type==CV_NULL ? 0 : x.type==CV_INT ? x.i!=0 : agg_real_value(&x)!=0.0;
+    int t = x.type==CV_NULL ? 0 : x.type==CV_INT ? x.i!=0 : agg_real_value(gb->dialect.atof_exact, &x)!=0.0;
     if( t ) gb->wsel[m++] = r;
   }
   *wb = *b;

@@ -109,20 +109,76 @@ static uint32_t agg_num_prefix(const char *z, uint32_t n, uint32_t *start,
   return i;
 }
 
-int agg_atof(const char *z, uint32_t n, double *r){
+/* 10^e in long double, squared up bit by bit as SQLite 3.40 builds its
+** scale (each product rounded to long double's 64 bits). */
+static long double agg_pow10_ld(int e){
+  long double x = 10.0, r = 1.0;
+  for(;;){
+    if( e & 1 ) r *= x;
+    e >>= 1;
+    if( e==0 ) return r;
+    x *= x;
+  }
+}
+
+/* SQLite 3.40's arithmetic (agg_atof) over z[0..n), a number that
+** agg_num_prefix accepted: sign, digits, '.', digits, exponent. */
+static double agg_atof_340(const char *z, uint32_t n){
+  const int64_t keep = (INT64_MAX - 9)/10;    /* digits past this only scale */
+  uint32_t i = 0;
+  int neg = 0, shift = 0, e = 0, esign = 1;
+  int64_t s = 0;
+  if( i<n && (z[i]=='-' || z[i]=='+') ){ neg = z[i]=='-'; i++; }
+  while( i<n && z[i]>='0' && z[i]<='9' ){
+    s = s*10 + (z[i++] - '0');
+    if( s>=keep ) while( i<n && z[i]>='0' && z[i]<='9' ){ i++; shift++; }
+  }
+  if( i<n && z[i]=='.' ){
+    for(i++; i<n && z[i]>='0' && z[i]<='9'; i++){
+      if( s<keep ){ s = s*10 + (z[i] - '0'); shift--; }
+    }
+  }
+  if( i<n && (z[i]=='e' || z[i]=='E') ){
+    i++;
+    if( i<n && (z[i]=='-' || z[i]=='+') ){ esign = z[i]=='-' ? -1 : 1; i++; }
+    for(; i<n && z[i]>='0' && z[i]<='9'; i++) e = e<10000 ? e*10 + (z[i] - '0') : 10000;
+  }
+  e = e*esign + shift;
+  esign = e<0 ? -1 : 1;
+  if( e<0 ) e = -e;
+  if( s==0 ) return neg ? -0.0 : 0.0;
+  /* as few powers of ten as the integer can take in */
+  for(; e>0; e--){
+    if( esign>0 ){ if( s>=INT64_MAX/10 ) break; s *= 10; }
+    else{ if( s%10!=0 ) break; s /= 10; }
+  }
+  if( neg ) s = -s;
+  if( e==0 ) return (double)s;
+  if( e>=342 ) return esign<0 ? 0.0*(double)s : (double)s*INFINITY;
+  long double scale = agg_pow10_ld(e>307 ? e - 308 : e);
+  double r = (double)(esign<0 ? s / scale : s * scale);
+  if( e>307 ) r = esign<0 ? r / 1.0e+308 : r * 1.0e+308;
+  return r;
+}
+
+int agg_atof(int exact, const char *z, uint32_t n, double *r){
   uint32_t start;
   int digits, real;
   uint32_t end = agg_num_prefix(z, n, &start, &digits, &real);
   *r = 0.0;
   if( !digits ) return 0;
-  char small[128];
-  size_t len = end - start;
-  char *buf = len<sizeof(small) ? small : malloc(len+1);
-  if( buf ){
-    memcpy(buf, z+start, len);
-    buf[len] = 0;
-    *r = strtod(buf, 0);
-    if( buf!=small ) free(buf);
+  if( !exact ){
+    *r = agg_atof_340(z + start, end - start);
+  }else{
+    char small[128];
+    size_t len = end - start;
+    char *buf = len<sizeof(small) ? small : malloc(len+1);
+    if( buf ){
+      memcpy(buf, z+start, len);
+      buf[len] = 0;
+      *r = strtod(buf, 0);
+      if( buf!=small ) free(buf);
+    }
   }
   uint32_t k = end;
   while( k<n && agg_isspace(z[k]) ) k++;
@@ -161,11 +217,11 @@ int agg_atoi64(const char *z, uint32_t n, int64_t *v){
   return neg ? rc : 3;
 }
 
-pred_value agg_numeric_affinity(const pred_value *v){
+pred_value agg_numeric_affinity(int exact, const pred_value *v){
   pred_value out = *v;
   if( v->type!=CV_TEXT ) return out;
   double r;
-  int rc = agg_atof(v->p, v->n, &r);
+  int rc = agg_atof(exact, v->p, v->n, &r);
   if( rc<=0 ) return out;
   int64_t i;
   if( rc==1 && agg_atoi64(v->p, v->n, &i)==0 ){
@@ -176,12 +232,12 @@ pred_value agg_numeric_affinity(const pred_value *v){
   return out;
 }
 
-double agg_real_value(const pred_value *v){
+double agg_real_value(int exact, const pred_value *v){
   double r = 0.0;
   switch( v->type ){
     case CV_INT: return (double)v->i;
     case CV_REAL: return v->f;
-    case CV_TEXT: case CV_BLOB: agg_atof(v->p, v->n, &r); return r;
+    case CV_TEXT: case CV_BLOB: agg_atof(exact, v->p, v->n, &r); return r;
     default: return 0.0;
   }
 }
@@ -199,10 +255,10 @@ int64_t agg_int_value(const pred_value *v){
   }
 }
 
-int agg_numeric_type(const pred_value *v, int64_t *i, double *r){
+int agg_numeric_type(int exact, const pred_value *v, int64_t *i, double *r){
   if( v->type==CV_INT ){ *i = v->i; return CV_INT; }
   if( v->type==CV_REAL ){ *r = v->f; return CV_REAL; }
-  int rc = agg_atof(v->p, v->n, r);
+  int rc = agg_atof(exact, v->p, v->n, r);
   int64_t ix;
   if( rc<=0 ){
     if( rc==0 && agg_atoi64(v->p, v->n, &ix)<=1 ){ *i = ix; return CV_INT; }

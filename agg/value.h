@@ -33,8 +33,16 @@ int agg_int_to_text(int64_t i, char *buf);
 
 /* sqlite3AtoF: parse z[0..n). Returns 1 for a pure integer, 2 for a real,
 ** 0 when no prefix is a number, -1 when a prefix is a number followed by
-** other text; *r gets the value of the longest numeric prefix (0.0 if none). */
-int agg_atof(const char *z, uint32_t n, double *r);
+** other text; *r gets the value of the longest numeric prefix (0.0 if none).
+** exact (agg_atof_exact): the correctly rounded value; else SQLite 3.40's:
+** up to 19 significant digits in an integer, times or divided by a power
+** of ten squared up in long double, which is one unit of the last place
+** off the correctly rounded value for about one text in 10000 of 7 or
+** more digits, one in 1000 of 20 or more (round(x, 15) prints those). */
+int agg_atof(int exact, const char *z, uint32_t n, double *r);
+/* Does d's SQLite convert text to REAL correctly rounded (col_dialect.
+** atof_exact)? NULL: 3.40, which does not. */
+static inline int agg_atof_exact(const col_dialect *d){ return d && d->atof_exact; }
 
 /* sqlite3Atoi64: 0 ok, 1 extra text after the integer (or none at all),
 ** 2 too large (saturated), 3 exactly 9223372036854775808. *v gets the
@@ -43,18 +51,19 @@ int agg_atoi64(const char *z, uint32_t n, int64_t *v);
 
 /* sqlite3_value_numeric_type's conversion of TEXT (applyNumericAffinity):
 ** the value itself when it is not TEXT, else INTEGER/REAL when the text is a
-** well-formed number, else the TEXT unchanged. */
-pred_value agg_numeric_affinity(const pred_value *v);
+** well-formed number, else the TEXT unchanged. exact: as agg_atof's (so
+** for the two below). */
+pred_value agg_numeric_affinity(int exact, const pred_value *v);
 
 /* sqlite3VdbeRealValue: any value as a double (NULL is 0.0). */
-double agg_real_value(const pred_value *v);
+double agg_real_value(int exact, const pred_value *v);
 
 /* sqlite3VdbeIntValue: any value as an int64 (REAL saturates). */
 int64_t agg_int_value(const pred_value *v);
 
 /* The arithmetic operand class of a value (numericType in vdbe.c):
 ** CV_INT (with *i set) or CV_REAL (with *r set). v must not be NULL. */
-int agg_numeric_type(const pred_value *v, int64_t *i, double *r);
+int agg_numeric_type(int exact, const pred_value *v, int64_t *i, double *r);
 
 
 

@@ -13,6 +13,7 @@
 #include <string.h>
 #include "../reader/dialect.h"
 #include "../agg/datetime.h"
+#include "../agg/value.h"
 
 #ifndef SQLITE_DBCONFIG_FP_DIGITS
 # define SQLITE_DBCONFIG_FP_DIGITS 1023   /* 3.52 */
@@ -188,6 +189,23 @@ static void columnar_dialect_ask(sqlite3 *db, col_dialect *d){
     /* 20 places of 0.30000000000000004: 16 digits print 0.3 */
     d->round_alt = sqlite3_column_int(st, 5)!=0;
     if( d->round_alt ) d->fixed_text = columnar_fixed_text_alt;
+  }
+  sqlite3_finalize(st);
+  st = 0;
+  /* Texts whose REAL 3.40's long double arithmetic puts a unit of the
+  ** last place off the correctly rounded value: where this SQLite gives
+  ** another value than agg_atof's emulation for any, its conversion is
+  ** not 3.40's, and the correctly rounded one stands in (agg/value.h). */
+  if( sqlite3_prepare_v2(db, "SELECT CAST('-8.9753444' AS REAL), CAST('510678.502794' AS REAL),"
+        " CAST('6.154779' AS REAL), CAST('-67200329381233571.7667035197e-197' AS REAL)", -1, &st, 0)==SQLITE_OK
+   && sqlite3_step(st)==SQLITE_ROW ){
+    static const char *const texts[] = { "-8.9753444", "510678.502794", "6.154779",
+                                         "-67200329381233571.7667035197e-197" };
+    for(int i=0; i<4; i++){
+      double want = sqlite3_column_double(st, i), got;
+      agg_atof(0, texts[i], (uint32_t)strlen(texts[i]), &got);
+      if( memcmp(&want, &got, sizeof(got)) ) d->atof_exact = 1;
+    }
   }
   sqlite3_finalize(st);
   st = 0;

@@ -93,6 +93,9 @@ typedef struct col_dialect {
   ** library's "%.*f" */
   int (*fixed_text)(double r, int n, char *buf, size_t sz);
   uint8_t round_alt;      /* roundFunc prints with "%!.*f" (see fixed_text) */
+  uint8_t atof_exact;     /* text to REAL is not 3.40's long double
+                          ** arithmetic (agg/value.h, agg_atof): the
+                          ** correctly rounded value stands in for it */
   /* json_group_array and json_group_object (agg/json.h) */
   uint8_t json_refused;   /* the SQLite has no JSON functions
                           ** (SQLITE_OMIT_JSON), or renders a REAL in JSON
