@@ -36,6 +36,9 @@ enum { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_IS, CMP_ISNOT };
 enum { LG_AND, LG_OR, LG_NOT, LG_ISNULL, LG_NOTNULL };
 /* affinities (sqlite3AffinityType, reduced to what comparisons need) */
 enum { AFF_NONE = 0, AFF_BLOB = 'B', AFF_TEXT = 'T', AFF_NUM = 'N' };
+/* agg_expr.known */
+#define EX_KNOWN_TRUE  1
+#define EX_KNOWN_FALSE 2
 
 #define EX_MAXARG 33
 
@@ -61,6 +64,9 @@ struct agg_expr {
   int aff;                /* EX_COL: the declared type's affinity (AFF_*);
                           ** AFF_NONE after a unary + */
   int neg;                /* EX_LIKE: NOT LIKE / NOT GLOB */
+  int known;              /* SQLite knows the truth without a row
+                          ** (EP_IsTrue/EP_IsFalse): EX_KNOWN_TRUE or
+                          ** _FALSE, else 0 (ex_and_or_simplified) */
   uint32_t esc;           /* EX_LIKE: the ESCAPE character, or 0 */
   int like_known;         /* EX_LIKE with a TEXT literal pattern: like_shape
                           ** found (once; its bytes stay put in lit_mem) */
@@ -300,6 +306,8 @@ static agg_expr *ex_number(ex_parser *p, int neg){
     e->lit.type = CV_INT; e->lit.i = neg ? -(int64_t)u : (int64_t)u;
   }else if( p->tk==TK_INT && agg_atoi64(s, (uint32_t)strlen(s), &e->lit.i)==0 ){
     e->lit.type = CV_INT;
+    /* an INTEGER token that fits 32 bits carries its truth (sqlite3ExprAlloc) */
+    if( !neg && e->lit.i<=2147483647 ) e->known = e->lit.i ? EX_KNOWN_TRUE : EX_KNOWN_FALSE;
   }else{
     e->lit.type = CV_REAL;
     /* parsed before a dialect is known: 3.40's arithmetic (agg_atof) */
@@ -682,6 +690,33 @@ static agg_expr *ex_dup_simple(ex_parser *p, const agg_expr *a){
   return e;
 }
 
+/* resolve.c's NOT NULL strength reduction: x IS NULL, x ISNULL, x IS NOT
+** NULL and x NOTNULL over a literal that is not NULL are known false or
+** true. */
+static agg_expr *ex_null_test(agg_expr *e){
+  if( e==0 ) return 0;
+  int is = e->op==EX_LOGIC ? e->sub==LG_ISNULL : e->sub==CMP_IS;
+  const agg_expr *x = e->args[0];
+  if( e->op==EX_CMP && !(e->args[1]->op==EX_LIT && e->args[1]->lit.type==CV_NULL) ) return e;
+  if( x->op==EX_LIT && x->lit.type!=CV_NULL ) e->known = is ? EX_KNOWN_FALSE : EX_KNOWN_TRUE;
+  return e;
+}
+
+/* sqlite3ExprAnd: an AND one of whose sides is an INTEGER literal known
+** false is the literal 0 as it is parsed (neither side is computed, not
+** even for a value) */
+static agg_expr *ex_and_fold(ex_parser *p, agg_expr *e){
+  if( e==0 ) return 0;
+  const agg_expr *l = e->args[0], *r = e->args[1];
+  if( !((l->op==EX_LIT && l->known==EX_KNOWN_FALSE) || (r->op==EX_LIT && r->known==EX_KNOWN_FALSE)) ) return e;
+  ex_free(e);
+  agg_expr *z = ex_node(EX_LIT);
+  if( z==0 ) return ex_oom(p);
+  z->lit.type = CV_INT;
+  z->known = EX_KNOWN_FALSE;
+  return z;
+}
+
 /* = == != <> IS [NOT] ISNULL NOTNULL [NOT] NULL [NOT] LIKE/GLOB [NOT] BETWEEN */
 static agg_expr *ex_equality(ex_parser *p){
   agg_expr *e = ex_relational(p);
@@ -696,15 +731,15 @@ static agg_expr *ex_equality(ex_parser *p){
       ex_next(p);
       int op = CMP_IS;
       if( ex_kw(p, "NOT") ){ op = CMP_ISNOT; ex_next(p); }
-      e = ex_node2(p, EX_CMP, op, e, ex_relational(p));
+      e = ex_null_test(ex_node2(p, EX_CMP, op, e, ex_relational(p)));
       continue;
     }
-    if( ex_kw(p, "ISNULL") ){ ex_next(p); e = ex_node1(p, EX_LOGIC, LG_ISNULL, e); continue; }
-    if( ex_kw(p, "NOTNULL") ){ ex_next(p); e = ex_node1(p, EX_LOGIC, LG_NOTNULL, e); continue; }
+    if( ex_kw(p, "ISNULL") ){ ex_next(p); e = ex_null_test(ex_node1(p, EX_LOGIC, LG_ISNULL, e)); continue; }
+    if( ex_kw(p, "NOTNULL") ){ ex_next(p); e = ex_null_test(ex_node1(p, EX_LOGIC, LG_NOTNULL, e)); continue; }
     int neg = 0;
     if( ex_kw(p, "NOT") ){
       ex_next(p);
-      if( ex_kw(p, "NULL") ){ ex_next(p); e = ex_node1(p, EX_LOGIC, LG_NOTNULL, e); continue; }
+      if( ex_kw(p, "NULL") ){ ex_next(p); e = ex_null_test(ex_node1(p, EX_LOGIC, LG_NOTNULL, e)); continue; }
       neg = 1;
       if( !ex_kw(p, "LIKE") && !ex_kw(p, "GLOB") && !ex_kw(p, "BETWEEN") && !ex_kw(p, "IN") ){ ex_free(e); ex_syntax(p); return 0; }
     }
@@ -804,7 +839,7 @@ static agg_expr *ex_not(ex_parser *p){
 
 static agg_expr *ex_and(ex_parser *p){
   agg_expr *e = ex_not(p);
-  while( e && ex_kw(p, "AND") ){ ex_next(p); e = ex_node2(p, EX_LOGIC, LG_AND, e, ex_not(p)); }
+  while( e && ex_kw(p, "AND") ){ ex_next(p); e = ex_and_fold(p, ex_node2(p, EX_LOGIC, LG_AND, e, ex_not(p))); }
   return e;
 }
 
@@ -897,7 +932,7 @@ static uint64_t ex_node_hash(const agg_expr *e){
 static int ex_fields_same(const agg_expr *a, const agg_expr *b){
   if( a->op!=b->op || a->sub!=b->sub || a->src!=b->src || a->aff!=b->aff || a->neg!=b->neg
    || a->esc!=b->esc || a->has_base!=b->has_base || a->has_else!=b->has_else
-   || a->nargs!=b->nargs ) return 0;
+   || a->nargs!=b->nargs || a->known!=b->known ) return 0;
   if( a->op!=EX_LIT ) return 1;
   if( a->lit.type!=b->lit.type ) return 0;
   switch( a->lit.type ){
@@ -2724,8 +2759,26 @@ static int ex_scalar(agg_expr *e, const col_batch *b, uint32_t r, col_arena *a,
 
 /* AND/OR in a condition: the left side, then the right unless the left
 ** decides the jump (exprIfFalse's and exprIfTrue's own recursion). */
+/* sqlite3ExprSimplifiedAndOr: the AND or OR e as SQLite codes it for a
+** condition, without its sides whose truth is known (x AND false is
+** false, x OR true is true, x AND true is x): those are never computed. */
+static agg_expr *ex_and_or_simplified(agg_expr *e){
+  if( e->op!=EX_LOGIC || (e->sub!=LG_AND && e->sub!=LG_OR) ) return e;
+  agg_expr *r = ex_and_or_simplified(e->args[1]);
+  agg_expr *l = ex_and_or_simplified(e->args[0]);
+  int is_and = e->sub==LG_AND;
+  if( l->known==EX_KNOWN_TRUE || r->known==EX_KNOWN_FALSE ) return is_and ? r : l;
+  if( r->known==EX_KNOWN_TRUE || l->known==EX_KNOWN_FALSE ) return is_and ? l : r;
+  return e;
+}
+
+static int ex_scalar(agg_expr *e, const col_batch *b, uint32_t r, col_arena *a,
+                     int ctx, int jn, pred_value *out);
+
 static int ex_scalar_andor(agg_expr *e, const col_batch *b, uint32_t r, col_arena *a,
                            int ctx, int jn, pred_value *out){
+  agg_expr *s = ex_and_or_simplified(e);
+  if( s!=e ) return ex_scalar(s, b, r, a, ctx, jn, out);
   int is_and = e->sub==LG_AND, skip;
   pred_value x[2];
   /* AND's left side jumps on false, OR's on true; its jumpIfNull flips
@@ -2852,6 +2905,46 @@ int agg_expr_eval(agg_expr *e, const col_batch *b, col_arena *arena,
 int agg_expr_eval_where(agg_expr *e, const col_batch *b, col_arena *arena,
                         const col_vector **out, col_error *err){
   return ex_eval_root(e, b, arena, EXC_IFFALSE, out, err);
+}
+
+/* Does e read no column? */
+static int ex_constant(const agg_expr *e){
+  if( e->op==EX_COL ) return 0;
+  for(int i=0; i<e->nargs; i++) if( !ex_constant(e->args[i]) ) return 0;
+  return 1;
+}
+
+/* Forget what e's nodes computed last: a later root's evaluation must not
+** take it for its own (ex_eval's seen) */
+static void ex_forget(agg_expr *e){
+  e->seen = 0;
+  e->last = 0;
+  for(int i=0; i<e->nargs; i++) ex_forget(e->args[i]);
+}
+
+int agg_expr_where_never(agg_expr *e, col_arena *arena, int *never, col_error *err){
+  *never = 0;
+  if( e==0 ) return COL_OK;
+  if( e->op==EX_LOGIC && e->sub==LG_AND ){
+    for(int i=0; i<e->nargs && !*never; i++){
+      int rc = agg_expr_where_never(e->args[i], arena, never, err);
+      if( rc ) return rc;
+    }
+    return COL_OK;
+  }
+  if( !ex_constant(e) ) return COL_OK;
+  col_batch one;
+  memset(&one, 0, sizeof(one));
+  one.n = one.nsel = 1;
+  const col_vector *v;
+  int rc = agg_expr_eval_where(e, &one, arena, &v, err);
+  if( rc==COL_OK ){
+    pred_value x = agg_value_at(v, 0);
+    *never = x.type==CV_NULL ? 1 : x.type==CV_INT ? x.i==0
+           : agg_real_value(agg_atof_exact(e->dialect), &x)==0.0;
+  }
+  ex_forget(e);
+  return rc;
 }
 
 /* ---- shapes the driver specializes --------------------------------------- */

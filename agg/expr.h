@@ -127,6 +127,14 @@ int agg_expr_eval(agg_expr *e, const col_batch *b, col_arena *arena,
 int agg_expr_eval_where(agg_expr *e, const col_batch *b, col_arena *arena,
                         const col_vector **out, col_error *err);
 
+/* SQLite evaluates the AND-terms of a WHERE clause that read no column
+** once, before the first row, and reads no row when one is not true: then
+** no row raises an error the others would. Over WHERE clause e's terms
+** (every AND split, parentheses or not), left to right: *never = 1 at
+** the first such term that is not true (false or NULL). Returns COL_OK, or
+** the error that term's evaluation raised. */
+int agg_expr_where_never(agg_expr *e, col_arena *arena, int *never, col_error *err);
+
 /* Is e `column`, `column + k`, `k + column` or `column - k` with k an
 ** INTEGER literal (|k| <= 2^40)? Then 1, with the column's batch index
 ** (after agg_expr_bind) and k (0 for a bare column). */

@@ -97,6 +97,8 @@ struct groupby {
                           ** GB_DERIVED_LAZY */
   agg_item_list aggs;     /* parsed aggregates */
   agg_expr *where;        /* rows must make this true, or NULL */
+  int where_never;        /* 0 where's constant terms not evaluated yet, 1
+                          ** all true, 2 one is not: no row passes */
   uint32_t *wsel;         /* the rows of a batch that pass where */
   uint32_t wcap;          /* capacity of wsel */
   int cut_state;          /* gb_cut_prefilter: 0 set not made yet, 1 made,
@@ -1786,13 +1788,25 @@ uint64_t groupby_memory(const groupby *gb){
 ** false), as a batch sharing b's columns. */
 static int gb_where(groupby *gb, const col_batch *b, col_batch *wb, col_error *err){
   const col_vector *v;
+  if( b->n+1 > gb->wcap ){
+    uint32_t *w = realloc(gb->wsel, ((size_t)b->n + 1)*4);
+    if( w==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+    gb->wsel = w; gb->wcap = b->n + 1;
+  }
+  if( gb->where_never==0 ){
+    /* at the first batch, as SQLite at the first row (agg_expr_where_never) */
+    int never;
+    int rc = agg_expr_where_never(gb->where, &gb->arena, &never, err);
+    if( rc ) return rc;
+    gb->where_never = never ? 2 : 1;
+  }
+  if( gb->where_never==2 ){
+    *wb = *b;
+    wb->sel = gb->wsel; wb->nsel = 0;
+    return COL_OK;
+  }
   int rc = agg_expr_eval_where(gb->where, b, &gb->arena, &v, err);
   if( rc ) return rc;
-  if( b->n > gb->wcap ){
-    uint32_t *w = realloc(gb->wsel, (size_t)b->n*4);
-    if( w==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
-    gb->wsel = w; gb->wcap = b->n;
-  }
   uint32_t nsel = b->sel ? b->nsel : b->n, m = 0;
   for(uint32_t k=0; k<nsel; k++){
     uint32_t r = b->sel ? b->sel[k] : k;
