@@ -2757,8 +2757,6 @@ enum { EXC_VALUE, EXC_IFFALSE, EXC_IFTRUE };
 static int ex_scalar(agg_expr *e, const col_batch *b, uint32_t r, col_arena *a,
                      int ctx, int jn, pred_value *out);
 
-/* AND/OR in a condition: the left side, then the right unless the left
-** decides the jump (exprIfFalse's and exprIfTrue's own recursion). */
 /* sqlite3ExprSimplifiedAndOr: the AND or OR e as SQLite codes it for a
 ** condition, without its sides whose truth is known (x AND false is
 ** false, x OR true is true, x AND true is x): those are never computed. */
@@ -2772,9 +2770,8 @@ static agg_expr *ex_and_or_simplified(agg_expr *e){
   return e;
 }
 
-static int ex_scalar(agg_expr *e, const col_batch *b, uint32_t r, col_arena *a,
-                     int ctx, int jn, pred_value *out);
-
+/* AND/OR in a condition: the left side, then the right unless the left
+** decides the jump (exprIfFalse's and exprIfTrue's own recursion). */
 static int ex_scalar_andor(agg_expr *e, const col_batch *b, uint32_t r, col_arena *a,
                            int ctx, int jn, pred_value *out){
   agg_expr *s = ex_and_or_simplified(e);
@@ -2940,8 +2937,7 @@ int agg_expr_where_never(agg_expr *e, col_arena *arena, int *never, col_error *e
   int rc = agg_expr_eval_where(e, &one, arena, &v, err);
   if( rc==COL_OK ){
     pred_value x = agg_value_at(v, 0);
-    *never = x.type==CV_NULL ? 1 : x.type==CV_INT ? x.i==0
-           : agg_real_value(agg_atof_exact(e->dialect), &x)==0.0;
+    *never = ex_truth(e, &x)!=1;
   }
   ex_forget(e);
   return rc;
