@@ -882,9 +882,10 @@ int agg_state_update(agg_state *s, const col_vector *arg, const col_vector *sep,
         if( s->kbn ) AGG_SUM_RUN(agg_kbn_real, x, c[rows[k]]);
         else AGG_SUM_RUN(agg_plain_real, x, c[rows[k]]);
       }else{
+        int exact = agg_atof_exact(s->dialect);
         for(uint32_t k=0; k<n; k++){
           pred_value x = agg_value_at(arg, rows[k]);
-          if( x.type!=CV_NULL ) agg_sum_add(&a[gid[k]], &x, &s->absum, s->kbn, agg_atof_exact(s->dialect));
+          if( x.type!=CV_NULL ) agg_sum_add(&a[gid[k]], &x, &s->absum, s->kbn, exact);
         }
       }
 #undef AGG_SUM_RUN

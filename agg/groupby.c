@@ -2688,13 +2688,16 @@ static void gb_ord_free(groupby *gb){
   }
 }
 
+/* Free per-partition marks *m (NULL: none) and clear it. */
+static void gb_marks_free(const groupby *gb, uint8_t ***m){
+  for(int i=0; *m && i<gb->nparts; i++) free((*m)[i]);
+  free(*m);
+  *m = 0;
+}
+
 static void gb_ord_marks_free(groupby *gb){
-  for(int i=0; i<gb->nparts; i++){
-    if( gb->ord_done ) free(gb->ord_done[i]);
-    if( gb->ord_want ) free(gb->ord_want[i]);
-  }
-  free(gb->ord_done); free(gb->ord_want);
-  gb->ord_done = 0; gb->ord_want = 0;
+  gb_marks_free(gb, &gb->ord_done);
+  gb_marks_free(gb, &gb->ord_want);
 }
 
 /* May the ORDER BY aggregates wait for groupby_replay_groups? When there
@@ -2754,11 +2757,7 @@ int groupby_replay_groups(groupby *gb, const uint64_t *groups, uint32_t n,
     gb->ord_want = 0;
     gb->ord_left = 0;
   }
-  if( gb->ord_want ){
-    for(int i=0; i<gb->nparts; i++) free(gb->ord_want[i]);
-    free(gb->ord_want);
-    gb->ord_want = 0;
-  }
+  gb_marks_free(gb, &gb->ord_want);
   if( gb->ord_left==0 ){
     gb_ord_free(gb);
     gb_ord_marks_free(gb);

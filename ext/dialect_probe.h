@@ -196,14 +196,16 @@ static void columnar_dialect_ask(sqlite3 *db, col_dialect *d){
   ** last place off the correctly rounded value: where this SQLite gives
   ** another value than agg_atof's emulation for any, its conversion is
   ** not 3.40's, and the correctly rounded one stands in (agg/value.h). */
-  if( sqlite3_prepare_v2(db, "SELECT CAST('-8.9753444' AS REAL), CAST('510678.502794' AS REAL),"
-        " CAST('6.154779' AS REAL), CAST('-67200329381233571.7667035197e-197' AS REAL)", -1, &st, 0)==SQLITE_OK
-   && sqlite3_step(st)==SQLITE_ROW ){
-    static const char *const texts[] = { "-8.9753444", "510678.502794", "6.154779",
-                                         "-67200329381233571.7667035197e-197" };
-    for(int i=0; i<4; i++){
-      double want = sqlite3_column_double(st, i), got;
-      agg_atof(0, texts[i], (uint32_t)strlen(texts[i]), &got);
+  static const char *const atof_texts[] = { "-8.9753444", "510678.502794", "6.154779",
+                                            "-67200329381233571.7667035197e-197" };
+  if( sqlite3_prepare_v2(db, "SELECT CAST(?1 AS REAL)", -1, &st, 0)==SQLITE_OK ){
+    for(size_t i=0; i<sizeof(atof_texts)/sizeof(atof_texts[0]); i++){
+      double got;
+      sqlite3_bind_text(st, 1, atof_texts[i], -1, SQLITE_STATIC);
+      if( sqlite3_step(st)!=SQLITE_ROW ) break;
+      double want = sqlite3_column_double(st, 0);
+      sqlite3_reset(st);
+      agg_atof(0, atof_texts[i], (uint32_t)strlen(atof_texts[i]), &got);
       if( memcmp(&want, &got, sizeof(got)) ) d->atof_exact = 1;
     }
   }

@@ -802,18 +802,16 @@ static int gb_next(sqlite3_vtab_cursor *cur){
     uint32_t nall;
     col_error err;
     col_error_clear(&err);
-    if( groupby_order(c->gb, c->sort, c->nsort, UINT64_MAX, &all, &nall, &err) ){
-      sqlite3_free(cur->pVtab->zErrMsg);
-      cur->pVtab->zErrMsg = sqlite3_mprintf("%s", err.msg);
-      return err.code==COL_ENOMEM ? SQLITE_NOMEM : SQLITE_ERROR;
+    int rc = groupby_order(c->gb, c->sort, c->nsort, UINT64_MAX, &all, &nall, &err);
+    if( rc==COL_OK ){
+      free(c->order);
+      c->order = all; c->norder = nall;
+      /* ORDER BY aggregates computed for the first LIMIT groups alone */
+      gb_table *t = (gb_table*)cur->pVtab;
+      sqlite3_stmt *probe = columnar_probe_open(t->db);
+      rc = groupby_replay_groups(c->gb, 0, 0, columnar_probe_interrupted, probe, &err);
+      sqlite3_finalize(probe);
     }
-    free(c->order);
-    c->order = all; c->norder = nall;
-    /* ORDER BY aggregates computed for the first LIMIT groups alone */
-    gb_table *t = (gb_table*)cur->pVtab;
-    sqlite3_stmt *probe = columnar_probe_open(t->db);
-    int rc = groupby_replay_groups(c->gb, 0, 0, columnar_probe_interrupted, probe, &err);
-    sqlite3_finalize(probe);
     if( rc ){
       sqlite3_free(cur->pVtab->zErrMsg);
       cur->pVtab->zErrMsg = sqlite3_mprintf("%s", err.msg);
