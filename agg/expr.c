@@ -27,6 +27,9 @@ enum { FN_LENGTH, FN_SUBSTR, FN_LOWER, FN_UPPER, FN_STRFTIME, FN_DATE,
        FN_TYPEOF, FN_TRIM, FN_LTRIM, FN_RTRIM, FN_REPLACE, FN_ROUND, FN_MIN, FN_MAX,
        FN_JULIANDAY, FN_UNIXEPOCH,
        FN_CAST /* CAST(x AS type): aff holds the AGG_CAST_* */,
+       /* a column SQLite's constant propagation fixed (agg_where_split):
+       ** its constant args[0] under the column's affinity */
+       FN_FIXED,
        /* no SQL names: json_group_array(x) and json_group_object(k, v)
        ** aggregate these fragments of their arguments (agg/json.h) */
        FN_JSON_VALUE, FN_JSON_MEMBER };
@@ -73,6 +76,11 @@ struct agg_expr {
   int like_shape;         /* the pattern's pred_like_shape, and its lit */
   const char *like_lit;
   uint32_t like_m;
+  int fix_class;          /* FN_FIXED: the column's AGG_CAST_* class, what
+                          ** OP_Affinity applies (AGG_CAST_BLOB: nothing) */
+  uint8_t between;        /* EX_CMP or LG_AND made of a BETWEEN */
+  size_t t0, t1;          /* where the parser read it: an EX_COL's token,
+                          ** an AND-term's or a comparison operand's text */
   int has_base;           /* EX_CASE: CASE base WHEN ...: args[0] is base */
   int has_else;           /* EX_CASE: the last arg is the ELSE value */
   agg_expr *args[EX_MAXARG]; /* children */
@@ -168,6 +176,8 @@ typedef struct ex_parser {
   const col_schema *schema; /* columns names resolve against */
   col_error *err;         /* where errors go */
   int depth;              /* nesting of parentheses and calls */
+  int internal;           /* $(column, constant) is read (agg_where_split) */
+  size_t prev_end;        /* where the token before the current one ended */
 } ex_parser;
 
 static int ex_isid(char c){
@@ -177,6 +187,7 @@ static int ex_isid(char c){
 static void ex_next(ex_parser *p){
   const char *z = p->z;
   size_t i = p->pos;
+  p->prev_end = p->ts + p->tn;
   while( z[i]==' '||z[i]=='\t'||z[i]=='\n'||z[i]=='\r'||z[i]=='\f'||z[i]=='\v' ) i++;
   p->ts = i;
   char c = z[i];
@@ -229,7 +240,7 @@ static void ex_next(ex_parser *p){
   if( c=='=' ){ p->tk = TK_PUNCT; p->punct = '='; p->tn = z[i+1]=='=' ? 2 : 1; p->pos = i+p->tn; return; }
   if( (c=='!' && z[i+1]=='=') || (c=='<' && z[i+1]=='>') ){ p->tk = TK_PUNCT; p->punct = 'N'; p->tn = 2; p->pos = i+2; return; }
   if( (c=='<' || c=='>') && z[i+1]=='=' ){ p->tk = TK_PUNCT; p->punct = c=='<' ? 'L' : 'G'; p->tn = 2; p->pos = i+2; return; }
-  if( strchr("(),*+-/%<>", c) ){ p->tk = TK_PUNCT; p->punct = c; p->tn = 1; p->pos = i+1; return; }
+  if( strchr("(),*+-/%<>$", c) ){ p->tk = TK_PUNCT; p->punct = c; p->tn = 1; p->pos = i+1; return; }
   p->tk = TK_BAD; p->tn = 1; p->pos = i+1;
 }
 
@@ -488,6 +499,36 @@ static agg_expr *ex_cast(ex_parser *p){
   return e;
 }
 
+/* $(column index, constant): the column SQLite's constant propagation
+** replaced by the constant of a `column = constant` term (agg_where_split
+** writes these; users cannot: only the internal parse reads them). It
+** compares with the column's affinity, and its value is the constant with
+** that affinity applied (expr.c's EP_FixedCol, an OP_Affinity). */
+static agg_expr *ex_fixed(ex_parser *p){
+  ex_next(p);
+  if( !ex_is(p, '(') ){ ex_syntax(p); return 0; }
+  ex_next(p);
+  int64_t col;
+  if( p->tk!=TK_INT || agg_atoi64(p->z+p->ts, (uint32_t)p->tn, &col) || col<0 || col>=p->schema->n ){
+    ex_syntax(p); return 0;
+  }
+  ex_next(p);
+  if( !ex_is(p, ',') ){ ex_syntax(p); return 0; }
+  ex_next(p);
+  agg_expr *v = ex_parse_expr(p);
+  if( v==0 ) return 0;
+  if( !ex_is(p, ')') ){ ex_free(v); ex_syntax(p); return 0; }
+  ex_next(p);
+  agg_expr *e = ex_node(EX_FUNC);
+  if( e==0 ){ ex_free(v); return ex_oom(p); }
+  const char *d = p->schema->cols[col].decl;
+  e->sub = FN_FIXED;
+  e->aff = ex_decl_aff(d);
+  e->fix_class = d && d[0] ? agg_cast_affinity(d, strlen(d)) : AGG_CAST_BLOB;
+  e->nargs = 1; e->args[0] = v;
+  return e;
+}
+
 static agg_expr *ex_primary(ex_parser *p){
   agg_expr *e = 0;
   switch( p->tk ){
@@ -522,7 +563,7 @@ static agg_expr *ex_primary(ex_parser *p){
       if( name==0 ) return ex_oom(p);
       e = ex_column(p, name, n);
       free(name);
-      if( e ) ex_next(p);
+      if( e ){ e->t0 = p->ts; e->t1 = p->ts + p->tn; ex_next(p); }
       return e;
     }
     case TK_ID: {
@@ -536,7 +577,11 @@ static agg_expr *ex_primary(ex_parser *p){
       if( ex_kw(p, "CASE") ) return ex_case(p);
       if( ex_kw(p, "CAST") ) return ex_cast(p);
       ex_next(p);
-      if( !ex_is(p, '(') ) return ex_column(p, p->z+ts, tn);
+      if( !ex_is(p, '(') ){
+        e = ex_column(p, p->z+ts, tn);
+        if( e ){ e->t0 = ts; e->t1 = ts + tn; }
+        return e;
+      }
       int fn = -1, lo = 0, hi = 0;
       for(size_t i=0; i<sizeof(ex_funcs)/sizeof(ex_funcs[0]); i++){
         if( strlen(ex_funcs[i].name)==tn && strncasecmp(ex_funcs[i].name, p->z+ts, tn)==0 ){
@@ -584,6 +629,7 @@ static agg_expr *ex_primary(ex_parser *p){
       return e;
     }
     case TK_PUNCT:
+      if( p->punct=='$' && p->internal ) return ex_fixed(p);
       if( p->punct=='(' ){
         ex_next(p);
         e = ex_parse_expr(p);
@@ -620,7 +666,8 @@ static agg_expr *ex_unary(ex_parser *p, int depth){
   if( ex_is(p, '+') ){
     ex_next(p);
     agg_expr *e = ex_unary(p, depth+1);
-    if( e && e->op==EX_COL ) e->aff = AFF_NONE;   /* TK_UPLUS has no affinity */
+    /* TK_UPLUS has no affinity */
+    if( e && (e->op==EX_COL || (e->op==EX_FUNC && e->sub==FN_FIXED)) ) e->aff = AFF_NONE;
     return e;
   }
   return ex_primary(p);
@@ -675,11 +722,17 @@ static agg_expr *ex_relational(ex_parser *p){
   return e;
 }
 
-/* a copy of a column reference or literal (BETWEEN's left side appears in
-** two comparisons); anything else gets an error. */
+/* a copy of a column reference, literal or fixed column (BETWEEN's left
+** side appears in two comparisons) */
 static agg_expr *ex_dup_simple(ex_parser *p, const agg_expr *a){
   agg_expr *e = ex_node(a->op);
   if( e==0 ) return ex_oom(p);
+  if( a->op==EX_FUNC ){
+    /* a fixed column: its constant shared (refs) */
+    e->sub = a->sub; e->aff = a->aff; e->fix_class = a->fix_class;
+    e->nargs = 1; e->args[0] = a->args[0]; a->args[0]->refs++;
+    return e;
+  }
   e->src = a->src; e->bcol = a->bcol; e->aff = a->aff; e->lit = a->lit;
   if( a->op==EX_LIT && a->lit_mem ){
     e->lit_mem = malloc(a->lit.n + 1);
@@ -717,14 +770,25 @@ static agg_expr *ex_and_fold(ex_parser *p, agg_expr *e){
   return z;
 }
 
+/* The text a node was read from (agg_where_split): the innermost, set
+** first (`(x = 1)` is the term `x = 1`); a column keeps its token's. */
+static void ex_set_span(agg_expr *e, size_t t0, size_t t1){
+  if( e && e->op!=EX_COL && e->t1==0 ){ e->t0 = t0; e->t1 = t1; }
+}
+
 /* = == != <> IS [NOT] ISNULL NOTNULL [NOT] NULL [NOT] LIKE/GLOB [NOT] BETWEEN */
 static agg_expr *ex_equality(ex_parser *p){
+  size_t s0 = p->ts;
   agg_expr *e = ex_relational(p);
   while( e ){
     if( ex_is(p, '=') || ex_is(p, 'N') ){
       int op = ex_is(p, '=') ? CMP_EQ : CMP_NE;
+      ex_set_span(e, s0, p->prev_end);
       ex_next(p);
-      e = ex_node2(p, EX_CMP, op, e, ex_relational(p));
+      size_t s = p->ts;
+      agg_expr *r = ex_relational(p);
+      ex_set_span(r, s, p->prev_end);
+      e = ex_node2(p, EX_CMP, op, e, r);
       continue;
     }
     if( ex_kw(p, "IS") ){
@@ -755,8 +819,10 @@ static agg_expr *ex_equality(ex_parser *p){
           col_error_set(p->err, COL_ERROR, "IN list too long (at most %d values)", EX_MAXARG-1);
           return 0;
         }
+        size_t s = p->ts;
         agg_expr *v = ex_parse_expr(p);
         if( v==0 ){ ex_free(in); return 0; }
+        ex_set_span(v, s, p->prev_end);
         in->args[in->nargs++] = v;
         if( ex_is(p, ',') ){ ex_next(p); continue; }
         if( ex_is(p, ')') ){ ex_next(p); break; }
@@ -803,7 +869,7 @@ static agg_expr *ex_equality(ex_parser *p){
       ex_next(p);
       agg_expr *hi = ex_relational(p);
       if( hi==0 ){ ex_free(e); ex_free(lo); return 0; }
-      if( e->op!=EX_COL && e->op!=EX_LIT ){
+      if( e->op!=EX_COL && e->op!=EX_LIT && !(e->op==EX_FUNC && e->sub==FN_FIXED) ){
         ex_free(e); ex_free(lo); ex_free(hi);
         col_error_set(p->err, COL_ERROR, "BETWEEN is supported on a column or literal only (write a >= lo AND a <= hi)");
         return 0;
@@ -813,7 +879,9 @@ static agg_expr *ex_equality(ex_parser *p){
       agg_expr *ge = ex_node2(p, EX_CMP, CMP_GE, e, lo);
       agg_expr *le = ex_node2(p, EX_CMP, CMP_LE, e2, hi);
       if( ge==0 || le==0 ){ ex_free(ge); ex_free(le); return 0; }
+      ge->between = le->between = 1;
       e = ex_node2(p, EX_LOGIC, LG_AND, ge, le);
+      if( e ) e->between = 1;
       if( neg ) e = ex_node1(p, EX_LOGIC, LG_NOT, e);
       continue;
     }
@@ -838,8 +906,17 @@ static agg_expr *ex_not(ex_parser *p){
 }
 
 static agg_expr *ex_and(ex_parser *p){
+  size_t s0 = p->ts;
   agg_expr *e = ex_not(p);
-  while( e && ex_kw(p, "AND") ){ ex_next(p); e = ex_and_fold(p, ex_node2(p, EX_LOGIC, LG_AND, e, ex_not(p))); }
+  ex_set_span(e, s0, p->prev_end);
+  while( e && ex_kw(p, "AND") ){
+    ex_next(p);
+    size_t s = p->ts;
+    agg_expr *r = ex_not(p);
+    ex_set_span(r, s, p->prev_end);
+    e = ex_and_fold(p, ex_node2(p, EX_LOGIC, LG_AND, e, r));
+    ex_set_span(e, s0, p->prev_end);
+  }
   return e;
 }
 
@@ -931,6 +1008,7 @@ static uint64_t ex_node_hash(const agg_expr *e){
 /* a and b alike but for their arguments */
 static int ex_fields_same(const agg_expr *a, const agg_expr *b){
   if( a->op!=b->op || a->sub!=b->sub || a->src!=b->src || a->aff!=b->aff || a->neg!=b->neg
+   || a->fix_class!=b->fix_class
    || a->esc!=b->esc || a->has_base!=b->has_base || a->has_else!=b->has_else
    || a->nargs!=b->nargs || a->known!=b->known ) return 0;
   if( a->op!=EX_LIT ) return 1;
@@ -1231,6 +1309,8 @@ int agg_expr_parse(const char *text, const col_schema *schema, int term,
   p.schema = schema;
   p.err = err;
   *out = 0;
+  p.internal = term==2;
+  if( term==2 ) term = 0;
   ex_next(&p);
   agg_expr *e = term ? ex_not(&p) : ex_parse_expr(&p);
   if( e==0 ) return err->code ? err->code : COL_ERROR;
@@ -1241,6 +1321,168 @@ int agg_expr_parse(const char *text, const col_schema *schema, int term,
 }
 
 void agg_expr_free(agg_expr *e){ ex_free(e); }
+
+/* ---- a WHERE clause's terms, and SQLite's constant propagation ----------- */
+
+static int ex_constant(const agg_expr *e);
+static int ex_aff(const agg_expr *e);
+
+typedef struct ws_ctx {
+  const col_schema *schema;
+  agg_where_terms *out;
+  int cap;                /* sites out->site holds */
+  struct ws_fixed { const agg_expr *col, *val; } *fix; /* column = constant terms */
+  int nfix, fixcap;
+  int blob;               /* one of their columns has BLOB affinity */
+  const agg_expr **done;  /* the column references rewritten */
+  int ndone;
+} ws_ctx;
+
+/* An AND that whereSplit splits (not a BETWEEN's) */
+static int ws_split_and(const agg_expr *e){
+  return e->op==EX_LOGIC && e->sub==LG_AND && !e->between;
+}
+
+/* A TK_COLUMN: a column reference without a unary + */
+static int ws_column(const agg_expr *e){ return e->op==EX_COL && e->aff!=AFF_NONE; }
+
+static int ws_decl_aff(const ws_ctx *c, int src){
+  return ex_decl_aff(c->schema->cols[src].decl);
+}
+
+/* constInsert: the first `column = constant` of a column holds */
+static int ws_fix(ws_ctx *c, const agg_expr *col, const agg_expr *val){
+  for(int i=0; i<c->nfix; i++) if( c->fix[i].col->src==col->src ) return 0;
+  if( c->nfix==c->fixcap ){
+    int cap = c->fixcap ? c->fixcap*2 : 8;
+    void *nf = realloc(c->fix, (size_t)cap*sizeof(*c->fix));
+    if( nf==0 ) return -1;
+    c->fix = nf; c->fixcap = cap;
+  }
+  c->fix[c->nfix].col = col; c->fix[c->nfix++].val = val;
+  c->blob |= ws_decl_aff(c, col->src)==AFF_BLOB;
+  return 0;
+}
+
+/* findConstInWhere: the AND-terms right to left, `column = constant` (a
+** constant of no affinity) either way round. The parser makes `x IN (c)`
+** the comparison `x = +c`. */
+static int ws_find(ws_ctx *c, const agg_expr *e){
+  if( ws_split_and(e) ) return ws_find(c, e->args[1]) || ws_find(c, e->args[0]);
+  if( e->op==EX_CMP && e->sub==CMP_EQ && !e->between ){
+    const agg_expr *l = e->args[0], *r = e->args[1];
+    if( ws_column(r) && ex_constant(l) && ex_aff(l)==AFF_NONE && ws_fix(c, r, l) ) return -1;
+    if( ws_column(l) && ex_constant(r) && ex_aff(r)==AFF_NONE && ws_fix(c, l, r) ) return -1;
+  }else if( e->op==EX_IN && e->nargs==2 && ws_column(e->args[0]) && ex_constant(e->args[1]) ){
+    if( ws_fix(c, e->args[0], e->args[1]) ) return -1;
+  }
+  return 0;
+}
+
+/* propagateConstantExprRewriteOne: x, a reference to a fixed column other
+** than its own term's, becomes the constant (ignore_blob: not for a column
+** of BLOB affinity). */
+static int ws_rewrite(ws_ctx *c, const agg_expr *x, int ignore_blob, int term){
+  if( x->op!=EX_COL || x->t1==0 ) return 0;   /* BETWEEN's copy goes with its original */
+  for(int i=0; i<c->nfix; i++) if( c->fix[i].col==x ) return 0;
+  for(int i=0; i<c->ndone; i++) if( c->done[i]==x ) return 0;
+  int k = -1;
+  for(int i=0; i<c->nfix && k<0; i++) if( c->fix[i].col->src==x->src ) k = i;
+  if( k<0 || (ignore_blob && ws_decl_aff(c, x->src)==AFF_BLOB) ) return 0;
+  agg_where_terms *o = c->out;
+  if( o->nsite==c->cap ){
+    int cap = c->cap ? c->cap*2 : 8;
+    agg_where_site *ns = realloc(o->site, (size_t)cap*sizeof(*ns));
+    const agg_expr **nd = realloc(c->done, (size_t)cap*sizeof(*nd));
+    if( ns ) o->site = ns;
+    if( nd ) c->done = nd;
+    if( ns==0 || nd==0 ) return -1;
+    c->cap = cap;
+  }
+  agg_where_site *s = &o->site[o->nsite++];
+  s->t0 = x->t0; s->t1 = x->t1;
+  s->v0 = c->fix[k].val->t0; s->v1 = c->fix[k].val->t1;
+  s->src = x->src; s->term = term;
+  c->done[c->ndone++] = x;
+  return 0;
+}
+
+/* propagateConstantExprRewrite over the tree, parents first. Where a
+** fixed column has BLOB affinity, its references are rewritten only as
+** operands of = < <= > >= IS (the right one unless the left has TEXT
+** affinity); others' everywhere. */
+static int ws_walk(ws_ctx *c, const agg_expr *e, int term){
+  int cmp = (e->op==EX_CMP && !e->between && e->sub!=CMP_NE && e->sub!=CMP_ISNOT
+             && !(e->sub==CMP_IS && e->args[1]->op==EX_LIT && e->args[1]->lit.type==CV_NULL))
+         || (e->op==EX_IN && e->nargs==2);
+  if( c->blob && cmp ){
+    if( ws_column(e->args[0]) && ws_rewrite(c, e->args[0], 0, term) ) return -1;
+    if( e->op==EX_CMP && ex_aff(e->args[0])!=AFF_TEXT && ws_column(e->args[1])
+     && ws_rewrite(c, e->args[1], 0, term) ) return -1;
+  }
+  if( ws_rewrite(c, e, c->blob, term) ) return -1;
+  for(int i=0; i<e->nargs; i++) if( ws_walk(c, e->args[i], term) ) return -1;
+  return 0;
+}
+
+static int ws_terms(ws_ctx *c, const agg_expr *e){
+  if( ws_split_and(e) ) return ws_terms(c, e->args[0]) || ws_terms(c, e->args[1]);
+  agg_where_terms *o = c->out;
+  agg_where_term *t = realloc(o->term, ((size_t)o->nterm + 1)*sizeof(*t));
+  if( t==0 ) return -1;
+  o->term = t;
+  t[o->nterm].t0 = e->t0; t[o->nterm].t1 = e->t1; t[o->nterm].nsite = 0;
+  int term = o->nterm++;
+  if( c->nfix && ws_walk(c, e, term) ) return -1;
+  return 0;
+}
+
+static int ws_site_cmp(const void *a, const void *b){
+  size_t x = ((const agg_where_site*)a)->t0, y = ((const agg_where_site*)b)->t0;
+  return x<y ? -1 : x>y;
+}
+
+int agg_where_split(const char *text, const col_schema *schema, agg_where_terms *out,
+                    col_error *err){
+  memset(out, 0, sizeof(*out));
+  ex_parser p;
+  memset(&p, 0, sizeof(p));
+  p.z = text ? text : ""; p.schema = schema; p.err = err;
+  ex_next(&p);
+  agg_expr *root = ex_parse_expr(&p);
+  if( root==0 ) return err->code ? err->code : COL_ERROR;
+  if( p.tk!=TK_END ){ ex_free(root); return ex_syntax(&p); }
+  ws_ctx c;
+  memset(&c, 0, sizeof(c));
+  c.schema = schema; c.out = out;
+  int rc = 0;
+  if( ws_split_and(root) ){
+    /* propagateConstants runs on a WHERE whose top is an AND */
+    rc = ws_find(&c, root) || ws_terms(&c, root);
+  }else{
+    out->term = malloc(sizeof(*out->term));
+    if( out->term==0 ) rc = -1;
+    else{
+      size_t n = strlen(p.z);
+      out->nterm = 1;
+      out->term[0].t0 = 0; out->term[0].t1 = n; out->term[0].nsite = 0;
+    }
+  }
+  for(int i=0; rc==0 && i<out->nsite; i++) out->term[out->site[i].term].nsite++;
+  if( rc==0 && out->nsite>1 ) qsort(out->site, (size_t)out->nsite, sizeof(*out->site), ws_site_cmp);
+  free(c.done); free(c.fix);
+  ex_free(root);
+  if( rc ){
+    agg_where_split_free(out);
+    return col_error_set(err, COL_ENOMEM, "out of memory parsing \"%s\"", p.z);
+  }
+  return COL_OK;
+}
+
+void agg_where_split_free(agg_where_terms *w){
+  free(w->term); free(w->site);
+  memset(w, 0, sizeof(*w));
+}
 
 uint64_t agg_expr_memory(const agg_expr *e){
   if( e==0 ) return 0;
@@ -1281,7 +1523,6 @@ void agg_expr_set_dialect(agg_expr *e, const col_dialect *d){
   for(int i=0; i<e->nargs && i<EX_MAXARG; i++) agg_expr_set_dialect(e->args[i], d);
 }
 
-int agg_expr_is_or(const agg_expr *e){ return e && e->op==EX_LOGIC && e->sub==LG_OR; }
 
 /* ---- binding ------------------------------------------------------------ */
 
@@ -1677,6 +1918,30 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
       }
       return rc==AGG_JSON_TOOBIG ? EX_TOOBIG : rc;
     }
+    case FN_FIXED: {
+      *out = x[0];
+      if( e->fix_class==AGG_CAST_TEXT ){
+        if( x[0].type==CV_INT || x[0].type==CV_REAL ){
+          const char *z; uint32_t n;
+          if( ex_text(e, &x[0], a, &z, &n) ) return -1;
+          out->type = CV_TEXT; out->p = z; out->n = n;
+        }
+      }else if( e->fix_class!=AGG_CAST_BLOB ){
+        /* applyAffinity: TEXT that reads as a number becomes one, a REAL
+        ** that is an integer becomes INTEGER (sqlite3VdbeIntegerAffinity);
+        ** OP_Affinity then makes REAL's numbers REAL */
+        if( out->type==CV_TEXT ) *out = agg_numeric_affinity(agg_atof_exact(e->dialect), out);
+        if( out->type==CV_REAL && out->f > -9223372036854775808.0 && out->f < 9223372036854775807.0
+         && out->f==(double)(int64_t)out->f
+         && (int64_t)out->f > INT64_MIN && (int64_t)out->f < INT64_MAX ){
+          out->type = CV_INT; out->i = (int64_t)out->f;
+        }
+        if( e->fix_class==AGG_CAST_REAL && out->type==CV_INT ){
+          out->type = CV_REAL; out->f = (double)out->i;
+        }
+      }
+      return 0;
+    }
     case FN_CAST: {
       if( x[0].type==CV_NULL ) return 0;
       if( e->aff==AGG_CAST_TEXT || e->aff==AGG_CAST_BLOB ){
@@ -1706,7 +1971,7 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
 /* sqlite3ExprAffinity: a column's declared one, a CAST's target (INTEGER
 ** and REAL compare as NUMERIC), none for anything else. */
 static int ex_aff(const agg_expr *e){
-  if( e->op==EX_COL ) return e->aff;
+  if( e->op==EX_COL || (e->op==EX_FUNC && e->sub==FN_FIXED) ) return e->aff;
   if( e->op==EX_FUNC && e->sub==FN_CAST ) return ex_cmp_affinity(e->aff);
   return AFF_NONE;
 }

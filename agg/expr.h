@@ -71,10 +71,45 @@ void agg_item_list_free(agg_item_list *l);
 /* Parse one expression over schema. term==0: text must be exactly one
 ** expression. term==1: parse one AND-term of a WHERE clause (an expression
 ** of NOT's precedence: it stops before a top-level AND or OR) and set *used
-** to the bytes consumed (up to the next token). */
+** to the bytes consumed (up to the next token). term==2: as 0, reading
+** agg_where_split's $(column, constant) as well. */
 int agg_expr_parse(const char *text, const col_schema *schema, int term,
                    agg_expr **out, size_t *used, col_error *err);
 void agg_expr_free(agg_expr *e);
+
+/* A WHERE clause as SQLite's planner sees it (agg/filter.c builds the
+** scan's predicates and the rest from it). Its AND-terms, split as
+** whereSplit splits them (parentheses or not; a BETWEEN is one term), left
+** to right; and the column references SQLite's constant propagation
+** (select.c propagateConstants, 3.40) replaces: under a WHERE whose top is
+** an AND, the last `column = constant` term of a column (the constant of
+** no affinity: a literal, arithmetic, not a CAST) fixes that column, and
+** its other references become the constant under the column's affinity
+** (only as operands of = < <= > >= IS where the column has BLOB
+** affinity). A term reading no column but fixed ones is then computed
+** once before the first row, as SQLite computes it (agg_expr_where_never),
+** which can raise an error no row reaches, or read no row at all.
+** agg_expr_parse(term=2) reads the form `$(column index, constant)` that
+** replaces such a reference. */
+typedef struct agg_where_term {
+  size_t t0, t1;          /* the term's text */
+  int nsite;              /* references rewritten in it */
+} agg_where_term;
+typedef struct agg_where_site {
+  size_t t0, t1;          /* the column reference's token */
+  size_t v0, v1;          /* the constant's text */
+  int src;                /* the column */
+  int term;               /* the term it is in */
+} agg_where_site;
+typedef struct agg_where_split {
+  int nterm;
+  agg_where_term *term;   /* malloc'd array of nterm */
+  int nsite;
+  agg_where_site *site;   /* malloc'd, in the order of their text */
+} agg_where_terms;
+int agg_where_split(const char *text, const col_schema *schema, agg_where_terms *out,
+                    col_error *err);
+void agg_where_split_free(agg_where_terms *w);
 
 /* Give e and every node under it the answers of the SQLite d describes
 ** (reader/dialect.h; NULL: 3.40's); d must outlive e. */
@@ -98,8 +133,6 @@ int agg_expr_uses(const agg_expr *e, int what);
 ** (a subtree shared by two owners counts twice). */
 uint64_t agg_expr_memory(const agg_expr *e);
 
-/* Is e an OR at its top (so not a conjunction of terms)? */
-int agg_expr_is_or(const agg_expr *e);
 
 /* Call fn(ctx, source column) for every column reference in e. */
 void agg_expr_columns(const agg_expr *e, void (*fn)(void *, int), void *ctx);

@@ -317,6 +317,37 @@ static int fl_term(fl_parser *p){
   return fl_error(p, "cannot push this condition");
 }
 
+/* Append "(text)" to the where text, joined by AND; the column references
+** of sites (sorted, inside text) written as $(column, constant). */
+static int fl_where_add(agg_filter *f, size_t *wn, size_t *wcap, const char *z,
+                        size_t t0, size_t t1, const agg_where_site *site, int nsite){
+  size_t need = *wn + (t1 - t0) + 8;
+  for(int i=0; i<nsite; i++) need += (site[i].v1 - site[i].v0) + 24;
+  if( need>*wcap ){
+    size_t cap = need*2;
+    char *w = realloc(f->where, cap);
+    if( w==0 ) return COL_ENOMEM;
+    f->where = w; *wcap = cap;
+  }
+  char *o = f->where;
+  size_t n = *wn;
+  if( n ){ memcpy(o+n, " AND ", 5); n += 5; }
+  o[n++] = '(';
+  size_t at = t0;
+  for(int i=0; i<nsite; i++){
+    memcpy(o+n, z+at, site[i].t0 - at); n += site[i].t0 - at;
+    n += (size_t)sprintf(o+n, "$(%d, ", site[i].src);
+    memcpy(o+n, z+site[i].v0, site[i].v1 - site[i].v0); n += site[i].v1 - site[i].v0;
+    o[n++] = ')';
+    at = site[i].t1;
+  }
+  memcpy(o+n, z+at, t1 - at); n += t1 - at;
+  o[n++] = ')';
+  o[n] = 0;
+  *wn = n;
+  return COL_OK;
+}
+
 int agg_filter_parse(const char *text, const col_schema *schema,
                      const col_dialect *d, agg_filter *out, col_error *err){
   memset(out, 0, sizeof(*out));
@@ -326,73 +357,41 @@ int agg_filter_parse(const char *text, const col_schema *schema,
   p.dialect = d;
   fl_space(&p);
   if( p.z[p.pos]==0 ) return COL_OK;
-  size_t wn = 0, wcap = 0;
-  /* An OR at the top: nothing can be pushed; the whole text is the
-  ** expression. (Otherwise the top is a conjunction: split it.) */
-  agg_expr *whole = 0;
-  if( agg_expr_parse(p.z, schema, 0, &whole, 0, err)==COL_OK ){
-    int is_or = agg_expr_is_or(whole);
-    agg_expr_free(whole);
-    if( is_or ){
-      size_t n = strlen(p.z);
-      out->where = malloc(n + 3);
-      if( out->where==0 ){ col_error_set(err, COL_ENOMEM, "out of memory"); goto fail; }
-      out->where[0] = '(';
-      memcpy(out->where+1, p.z, n);
-      out->where[n+1] = ')'; out->where[n+2] = 0;
-      return COL_OK;
-    }
-  }else{
-    /* every filter the split below accepts is also an expression */
+  /* The terms SQLite's planner sees, each pushed into the scan when it is
+  ** a predicate the reader applies exactly, else kept in `where` (with the
+  ** references constant propagation fixed). */
+  agg_where_terms ws;
+  if( agg_where_split(p.z, schema, &ws, err) ){
     col_error_prefix(err, "group_by: filter: ");
-    goto fail;
+    return err->code;
   }
-  for(;;){
-    fl_space(&p);
-    size_t start = p.pos;
-    int np0 = out->npred;
-    if( fl_term(&p)==COL_OK ){
-      size_t save = p.pos;
-      if( fl_kw(&p, "AND") ) continue;
-      fl_space(&p);
-      if( p.z[p.pos]==0 ) break;
-      p.pos = save;
-    }else if( err->code==COL_ENOMEM ){
+  size_t wn = 0, wcap = 0;
+  const agg_where_site *site = ws.site;
+  for(int i=0; i<ws.nterm; i++){
+    const agg_where_term *t = &ws.term[i];
+    if( t->nsite==0 ){
+      p.pos = t->t0;
+      int np0 = out->npred;
+      if( fl_term(&p)==COL_OK ){
+        size_t e = p.pos;
+        while( e<t->t1 && (p.z[e]==' '||p.z[e]=='\t'||p.z[e]=='\n'||p.z[e]=='\r'||p.z[e]=='\f'||p.z[e]=='\v') ) e++;
+        if( e==t->t1 ) continue;
+      }else if( err->code==COL_ENOMEM ){
+        goto fail;
+      }
+      out->npred = np0;
+      col_error_clear(err);
+    }
+    if( fl_where_add(out, &wn, &wcap, p.z, t->t0, t->t1, site, t->nsite) ){
+      col_error_set(err, COL_ENOMEM, "out of memory");
       goto fail;
     }
-    /* Not a pushable term: an expression applied to each batch after the
-    ** scan (the rows where it is true pass). */
-    out->npred = np0;
-    col_error_clear(err);
-    agg_expr *e = 0;
-    size_t used = 0;
-    if( agg_expr_parse(p.z+start, schema, 1, &e, &used, err) ){
-      col_error_prefix(err, "group_by: filter: ");
-      goto fail;
-    }
-    agg_expr_free(e);
-    while( used>0 && (p.z[start+used-1]==' '||p.z[start+used-1]=='\t'||p.z[start+used-1]=='\n'||p.z[start+used-1]=='\r') ) used--;
-    size_t need = wn + used + 8;
-    if( need>wcap ){
-      wcap = need*2;
-      char *w = realloc(out->where, wcap);
-      if( w==0 ){ col_error_set(err, COL_ENOMEM, "out of memory"); goto fail; }
-      out->where = w;
-    }
-    if( wn ){ memcpy(out->where+wn, " AND ", 5); wn += 5; }
-    out->where[wn++] = '(';
-    memcpy(out->where+wn, p.z+start, used); wn += used;
-    out->where[wn++] = ')';
-    out->where[wn] = 0;
-    p.pos = start + used;
-    if( fl_kw(&p, "AND") ) continue;
-    fl_space(&p);
-    if( p.z[p.pos]==0 ) break;
-    fl_error(&p, "expected AND");
-    goto fail;
+    site += t->nsite;
   }
+  agg_where_split_free(&ws);
   return COL_OK;
 fail:
+  agg_where_split_free(&ws);
   agg_filter_free(out);
   return err->code ? err->code : COL_ERROR;
 }

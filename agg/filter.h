@@ -14,6 +14,11 @@
 ** functions, comparisons between columns) is parsed as an expression (see
 ** expr.h) and kept in `where`: the group by evaluates it on each batch after
 ** the scan and keeps the rows where it is true (non-NULL, non-zero).
+** The AND-terms are those SQLite's planner sees (agg_where_split): split
+** at any depth of parentheses, and with the column references SQLite's
+** constant propagation fixes written as constants; a term holding one stays
+** in `where`, where it may read no column and be computed once, before the
+** scan, as SQLite computes it.
 */
 #ifndef COLUMNAR_AGG_FILTER_H
 #define COLUMNAR_AGG_FILTER_H

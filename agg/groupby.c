@@ -724,7 +724,7 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
     goto fail;
   }
   if( opt && opt->where && opt->where[strspn(opt->where, " \t\r\n")] ){
-    if( agg_expr_parse(opt->where, schema, 0, &gb->where, 0, err) ){
+    if( agg_expr_parse(opt->where, schema, 2, &gb->where, 0, err) ){
       col_error_prefix(err, "group_by: filter: ");
       goto fail;
     }
@@ -1784,6 +1784,17 @@ uint64_t groupby_memory(const groupby *gb){
   return m;
 }
 
+int groupby_where_never(groupby *gb, int *never, col_error *err){
+  if( gb->where_never==0 ){
+    int nv;
+    int rc = agg_expr_where_never(gb->where, &gb->arena, &nv, err);
+    if( rc ) return rc;
+    gb->where_never = nv ? 2 : 1;
+  }
+  *never = gb->where_never==2;
+  return COL_OK;
+}
+
 /* The rows of b where gb->where is true (sqlite3VdbeBooleanValue, NULL
 ** false), as a batch sharing b's columns. */
 static int gb_where(groupby *gb, const col_batch *b, col_batch *wb, col_error *err){
@@ -1793,19 +1804,15 @@ static int gb_where(groupby *gb, const col_batch *b, col_batch *wb, col_error *e
     if( w==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
     gb->wsel = w; gb->wcap = b->n + 1;
   }
-  if( gb->where_never==0 ){
-    /* at the first batch, as SQLite at the first row (agg_expr_where_never) */
-    int never;
-    int rc = agg_expr_where_never(gb->where, &gb->arena, &never, err);
-    if( rc ) return rc;
-    gb->where_never = never ? 2 : 1;
-  }
-  if( gb->where_never==2 ){
+  int never;
+  int rc = groupby_where_never(gb, &never, err);
+  if( rc ) return rc;
+  if( never ){
     *wb = *b;
     wb->sel = gb->wsel; wb->nsel = 0;
     return COL_OK;
   }
-  int rc = agg_expr_eval_where(gb->where, b, &gb->arena, &v, err);
+  rc = agg_expr_eval_where(gb->where, b, &gb->arena, &v, err);
   if( rc ) return rc;
   uint32_t nsel = b->sel ? b->nsel : b->n, m = 0;
   for(uint32_t k=0; k<nsel; k++){

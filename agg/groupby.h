@@ -103,6 +103,12 @@ const agg_item_list *groupby_aggs(const groupby *gb);
 int groupby_consume(groupby *gb, const col_batch *b, col_error *err);
 
 /* Done consuming: fixes the output order. */
+/* SQLite computes the filter's terms that read no column (or only
+** columns constant propagation fixed) once, before it opens the table
+** (agg_expr_where_never): *never = 1 when one is not true, and no row is
+** to be read. The first batch asks otherwise; groupby_run asks first. */
+int groupby_where_never(groupby *gb, int *never, col_error *err);
+
 int groupby_finish(groupby *gb, col_error *err);
 /* Before groupby_finish: an aggregate with ORDER BY in its call is computed
 ** only for the groups groupby_replay_groups names, where that cannot fail

@@ -385,8 +385,11 @@ int groupby_run(groupby **gbp, col_dataset *ds, const scan_spec *spec,
   int nlane = groupby_run_uses_lanes(*gbp, ds, o) ? o->lanes : 1;
   /* a lane scans whole row groups: more lanes than those would idle */
   if( ds->nparts>0 && nlane>ds->nparts ) nlane = ds->nparts>1 ? (int)ds->nparts : 1;
-  int rc = run_pass(gbp, ds, spec, o, nlane, err);
-  if( rc==COL_OK && nlane>1 && !groupby_merge_exact(*gbp) ){
+  /* before any row, even where the scan would bring none */
+  int never = 0;
+  int rc = groupby_where_never(*gbp, &never, err);
+  if( rc==COL_OK && !never ) rc = run_pass(gbp, ds, spec, o, nlane, err);
+  if( rc==COL_OK && !never && nlane>1 && !groupby_merge_exact(*gbp) ){
     col_dialect dialect = *groupby_dialect(*gbp);
     groupby_free(*gbp);
     *gbp = 0;
