@@ -76,6 +76,15 @@ struct agg_expr {
   int like_shape;         /* the pattern's pred_like_shape, and its lit */
   const char *like_lit;
   uint32_t like_m;
+  int konst;              /* reads no column (and is not a literal): its
+                          ** value is computed once per evaluation and
+                          ** returned as a CONST vector (ex_eval), so a node
+                          ** shared by parents over different dictionaries
+                          ** has no size to disagree on */
+  pred_value kval;        /* konst: the value, and its CONST vector */
+  uint8_t ktag;
+  cv_str kstr;
+  col_vector kout;
   int fix_class;          /* FN_FIXED: the column's AGG_CAST_* class, what
                           ** OP_Affinity applies (AGG_CAST_BLOB: nothing) */
   uint8_t between;        /* EX_CMP or LG_AND made of a BETWEEN */
@@ -1582,6 +1591,7 @@ static int ex_mark_dict(agg_expr *e){
   }
   e->dcol = col>=0 ? col : -1;
   e->dstrict = strict;
+  e->konst = col==-1;
   return col;
 }
 
@@ -2948,8 +2958,37 @@ static int ex_eval_dict(agg_expr *e, const col_batch *b, col_arena *arena,
   return ex_dict_out(e, b, fv, out, err, tick);
 }
 
+static int ex_eval_node(agg_expr *e, const col_batch *b, col_arena *arena,
+                        const col_vector **out, col_error *err, uint64_t tick);
+
 static int ex_eval(agg_expr *e, const col_batch *b, col_arena *arena,
                    const col_vector **out, col_error *err, uint64_t tick){
+  if( !e->konst ) return ex_eval_node(e, b, arena, out, err, tick);
+  if( e->seen==tick ){ *out = e->last; return COL_OK; }
+  /* over one row of no column: the value, then as a constant */
+  col_batch one;
+  memset(&one, 0, sizeof(one));
+  one.n = 1;
+  const col_vector *fv;
+  int rc = ex_eval_node(e, &one, arena, &fv, err, tick);
+  if( rc ) return rc;
+  e->kval = agg_value_at(fv, 0);
+  col_vector *v = &e->kout;
+  memset(v, 0, sizeof(*v));
+  v->form = CV_CONST; v->n = b->n; v->type = e->kval.type;
+  e->ktag = e->kval.type;
+  v->tags = &e->ktag;
+  v->i64 = &e->kval.i; v->f64 = &e->kval.f;
+  e->kstr.p = e->kval.p; e->kstr.n = e->kval.n;
+  v->str = &e->kstr;
+  e->seen = tick;
+  e->last = v;
+  *out = v;
+  return COL_OK;
+}
+
+static int ex_eval_node(agg_expr *e, const col_batch *b, col_arena *arena,
+                        const col_vector **out, col_error *err, uint64_t tick){
   if( e->op==EX_COL ){ *out = &b->cols[e->bcol]; return COL_OK; }
   col_vector *v = &e->out;
   if( e->seen==tick ){ *out = e->last; return COL_OK; }

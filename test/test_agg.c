@@ -1451,6 +1451,12 @@ static const char *filter_choices[] = {
   "k3 = 12", "k1 = '1'", "v3 > 5", "d >= '2024'", "1 < k1", "NOT (k3 LIKE 'a%')",
   "k3 IS 'a'", "(k1 > 0 AND k2 > 0)", "length(k3) > 2", "v3 NOT LIKE '1%'",
   "k1 NOT IN (1, 3)", "k1 IN (1, 2) OR k3 IN ('a', 'b')", "k3 IN ('a', 'b') AND k1 > 0",
+  /* column = constant: SQLite's constant propagation fixes the column's
+  ** other references (agg_where_split), under its affinity */
+  "k1 = 2", "k3 = 'a'", "2 = k1", "k2 = 1.5", "k2 = 2", "k1 IN (3)", "v3 = 1", "k1 = 2.0",
+  "k3 = 1", "+k1 = 2", "k1 = 1 + 1", "k1 = CAST(2 AS TEXT)", "v3 = 'a'", "d = '2024-01-02'",
+  "typeof(k1) = 'integer'", "typeof(k2) <> 'real'", "typeof(v3) = 'text'", "k2 / 2 > 0.5",
+  "k1 / 2 = 1", "k3 || k1 = 'a2'", "(k1 = 2 AND (k2 > 1 AND k3 = 'a'))", "v3 < 'b'", "k3 > 1",
 };
 #define NPKEYC ((int)(sizeof(pred_key_choices)/sizeof(pred_key_choices[0])))
 #define NFILC ((int)(sizeof(filter_choices)/sizeof(filter_choices[0])))
@@ -1771,6 +1777,7 @@ static void diff_one(sqlite3 *db, const gen_table *gt, const col_schema *schema,
   snprintf(sql, sizeof(sql), "SELECT %s%s%s FROM t%s%s%s%s", keys, nk ? ", " : "", aggs,
            nf ? " WHERE " : "", filter, nk ? " GROUP BY " : "", keys);
   rowset a = {0}, b = {0};
+  if( getenv("AGG_TRACE") ) fprintf(stderr, "SQL: %s\n", sql);
   run_sqlite(db, sql, loose, &a);
   /* the filter: pushed predicates applied here as the reader would, the
   ** rest (agg_filter.where) by the group by */
