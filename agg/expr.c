@@ -77,14 +77,10 @@ struct agg_expr {
   const char *like_lit;
   uint32_t like_m;
   int konst;              /* reads no column (and is not a literal): its
-                          ** value is computed once per evaluation and
-                          ** returned as a CONST vector (ex_eval), so a node
-                          ** shared by parents over different dictionaries
-                          ** has no size to disagree on */
-  pred_value kval;        /* konst: the value, and its CONST vector */
-  uint8_t ktag;
-  cv_str kstr;
-  col_vector kout;
+                          ** value is computed once per evaluation, kept in
+                          ** lit and returned as a CONST vector (ex_eval),
+                          ** so a node shared by parents over different
+                          ** dictionaries has no size to disagree on */
   int fix_class;          /* FN_FIXED: the column's AGG_CAST_* class, what
                           ** OP_Affinity applies (AGG_CAST_BLOB: nothing) */
   uint8_t between;        /* EX_CMP or LG_AND made of a BETWEEN */
@@ -93,10 +89,11 @@ struct agg_expr {
   int has_base;           /* EX_CASE: CASE base WHEN ...: args[0] is base */
   int has_else;           /* EX_CASE: the last arg is the ELSE value */
   agg_expr *args[EX_MAXARG]; /* children */
-  pred_value lit;         /* EX_LIT: the value (p points into lit_mem) */
+  pred_value lit;         /* EX_LIT: the value (p points into lit_mem);
+                          ** konst: the value last computed */
   char *lit_mem;          /* EX_LIT: TEXT/BLOB bytes (malloc'd) */
-  uint8_t lit_tag;        /* EX_LIT: the one tag of the CONST vector */
-  cv_str lit_str;         /* EX_LIT: the one string of the CONST vector */
+  uint8_t lit_tag;        /* EX_LIT, konst: the one tag of the CONST vector */
+  cv_str lit_str;         /* EX_LIT, konst: the one string of the CONST vector */
   col_vector out;         /* the vector eval returns for EX_LIT/BIN/FUNC */
   uint8_t *tags;          /* out's per-row tags (malloc'd) */
   int64_t *i64;           /* out's INTEGER values (malloc'd) */
@@ -310,6 +307,14 @@ static agg_expr *ex_oom(ex_parser *p){
 static agg_expr *ex_parse_expr(ex_parser *p);
 static agg_expr *ex_case(ex_parser *p);
 
+static agg_expr *ex_node1(ex_parser *p, int op, int sub, agg_expr *a){
+  if( a==0 ) return 0;
+  agg_expr *e = ex_node(op);
+  if( e==0 ){ ex_free(a); return ex_oom(p); }
+  e->sub = sub; e->nargs = 1; e->args[0] = a;
+  return e;
+}
+
 /* A number literal; neg when a unary minus was folded into it. */
 static agg_expr *ex_number(ex_parser *p, int neg){
   agg_expr *e = ex_node(EX_LIT);
@@ -500,11 +505,8 @@ static agg_expr *ex_cast(ex_parser *p){
     ex_free(x); ex_syntax(p); return 0;
   }
   ex_next(p);
-  agg_expr *e = ex_node(EX_FUNC);
-  if( e==0 ){ ex_free(x); return ex_oom(p); }
-  e->sub = FN_CAST;
-  e->aff = agg_cast_affinity(p->z + start, end - start);
-  e->nargs = 1; e->args[0] = x;
+  agg_expr *e = ex_node1(p, EX_FUNC, FN_CAST, x);
+  if( e ) e->aff = agg_cast_affinity(p->z + start, end - start);
   return e;
 }
 
@@ -528,13 +530,11 @@ static agg_expr *ex_fixed(ex_parser *p){
   if( v==0 ) return 0;
   if( !ex_is(p, ')') ){ ex_free(v); ex_syntax(p); return 0; }
   ex_next(p);
-  agg_expr *e = ex_node(EX_FUNC);
-  if( e==0 ){ ex_free(v); return ex_oom(p); }
+  agg_expr *e = ex_node1(p, EX_FUNC, FN_FIXED, v);
+  if( e==0 ) return 0;
   const char *d = p->schema->cols[col].decl;
-  e->sub = FN_FIXED;
   e->aff = ex_decl_aff(d);
   e->fix_class = d && d[0] ? agg_cast_affinity(d, strlen(d)) : AGG_CAST_BLOB;
-  e->nargs = 1; e->args[0] = v;
   return e;
 }
 
@@ -709,14 +709,6 @@ static agg_expr *ex_additive(ex_parser *p){
 static agg_expr *ex_node2(ex_parser *p, int op, int sub, agg_expr *l, agg_expr *r){
   agg_expr *e = ex_binary(p, '+', l, r);
   if( e ){ e->op = op; e->sub = sub; }
-  return e;
-}
-
-static agg_expr *ex_node1(ex_parser *p, int op, int sub, agg_expr *a){
-  if( a==0 ) return 0;
-  agg_expr *e = ex_node(op);
-  if( e==0 ){ ex_free(a); return ex_oom(p); }
-  e->sub = sub; e->nargs = 1; e->args[0] = a;
   return e;
 }
 
@@ -2961,6 +2953,19 @@ static int ex_eval_dict(agg_expr *e, const col_batch *b, col_arena *arena,
 static int ex_eval_node(agg_expr *e, const col_batch *b, col_arena *arena,
                         const col_vector **out, col_error *err, uint64_t tick);
 
+/* e->lit as a CONST vector of n rows, in e->out */
+static const col_vector *ex_lit_out(agg_expr *e, uint32_t n){
+  col_vector *v = &e->out;
+  memset(v, 0, sizeof(*v));
+  v->form = CV_CONST; v->n = n; v->type = e->lit.type;
+  e->lit_tag = e->lit.type;
+  v->tags = &e->lit_tag;
+  v->i64 = &e->lit.i; v->f64 = &e->lit.f;
+  e->lit_str.p = e->lit.p; e->lit_str.n = e->lit.n;
+  v->str = &e->lit_str;
+  return v;
+}
+
 static int ex_eval(agg_expr *e, const col_batch *b, col_arena *arena,
                    const col_vector **out, col_error *err, uint64_t tick){
   if( !e->konst ) return ex_eval_node(e, b, arena, out, err, tick);
@@ -2972,18 +2977,9 @@ static int ex_eval(agg_expr *e, const col_batch *b, col_arena *arena,
   const col_vector *fv;
   int rc = ex_eval_node(e, &one, arena, &fv, err, tick);
   if( rc ) return rc;
-  e->kval = agg_value_at(fv, 0);
-  col_vector *v = &e->kout;
-  memset(v, 0, sizeof(*v));
-  v->form = CV_CONST; v->n = b->n; v->type = e->kval.type;
-  e->ktag = e->kval.type;
-  v->tags = &e->ktag;
-  v->i64 = &e->kval.i; v->f64 = &e->kval.f;
-  e->kstr.p = e->kval.p; e->kstr.n = e->kval.n;
-  v->str = &e->kstr;
+  e->lit = agg_value_at(fv, 0);
   e->seen = tick;
-  e->last = v;
-  *out = v;
+  *out = e->last = ex_lit_out(e, b->n);
   return COL_OK;
 }
 
@@ -2999,14 +2995,7 @@ static int ex_eval_node(agg_expr *e, const col_batch *b, col_arena *arena,
   e->seen = tick;
   e->last = v;
   if( e->op==EX_LIT ){
-    memset(v, 0, sizeof(*v));
-    v->form = CV_CONST; v->n = b->n; v->type = e->lit.type;
-    e->lit_tag = e->lit.type;
-    v->tags = &e->lit_tag;
-    v->i64 = &e->lit.i; v->f64 = &e->lit.f;
-    e->lit_str.p = e->lit.p; e->lit_str.n = e->lit.n;
-    v->str = &e->lit_str;
-    *out = v;
+    *out = ex_lit_out(e, b->n);
     return COL_OK;
   }
   const col_vector *arg[EX_MAXARG];
