@@ -556,16 +556,16 @@ static double agg_abs_bound(const int64_t *x, const uint32_t *c, const uint32_t 
   return (b[0] + b[1]) + (b[2] + b[3]);
 }
 
-static void agg_sum_add(agg_sum *p, const pred_value *x0, double *absum, int kbn, int exact){
-  pred_value x = agg_numeric_affinity(exact, x0);
+static void agg_sum_add(agg_sum *p, const pred_value *x0, double *absum, int kbn, int atof){
+  pred_value x = agg_numeric_affinity(atof, x0);
   if( x.type==CV_INT ){
     *absum += fabs((double)x.i);
     if( kbn ) agg_kbn_int(p, x.i);
     else agg_plain_int(p, x.i);
   }else if( kbn ){
-    agg_kbn_real(p, agg_real_value(exact, &x));
+    agg_kbn_real(p, agg_real_value(atof, &x));
   }else{
-    agg_plain_real(p, agg_real_value(exact, &x));
+    agg_plain_real(p, agg_real_value(atof, &x));
   }
 }
 
@@ -882,10 +882,10 @@ int agg_state_update(agg_state *s, const col_vector *arg, const col_vector *sep,
         if( s->kbn ) AGG_SUM_RUN(agg_kbn_real, x, c[rows[k]]);
         else AGG_SUM_RUN(agg_plain_real, x, c[rows[k]]);
       }else{
-        int exact = agg_atof_exact(s->dialect);
+        int atof = agg_atof_mode(s->dialect);
         for(uint32_t k=0; k<n; k++){
           pred_value x = agg_value_at(arg, rows[k]);
-          if( x.type!=CV_NULL ) agg_sum_add(&a[gid[k]], &x, &s->absum, s->kbn, exact);
+          if( x.type!=CV_NULL ) agg_sum_add(&a[gid[k]], &x, &s->absum, s->kbn, atof);
         }
       }
 #undef AGG_SUM_RUN

@@ -43,8 +43,8 @@ typedef struct agg_dt {
 #define DT_SUBSEC   32    /* date_subsec */
 #define DT_YMD      64    /* date_ymd_mod */
 #define DT_FLOOR   128    /* date_floor */
-#define DT_ATOF_EXACT 256 /* atof_exact (dt_read's rules alone: agg_dt.rules
-                          ** keeps the bits above) */
+#define DT_ATOF_SHIFT 8   /* atof_mode, in 2 bits from here (dt_read's rules
+                          ** alone: agg_dt.rules keeps the bits above) */
 
 static int dt_rules(const col_dialect *d){
   if( d==0 ) return DT_LOCAL_340;
@@ -54,7 +54,7 @@ static int dt_rules(const col_dialect *d){
        | (d->date_local==AGG_LOCAL_342 ? DT_LOCAL_342 : 0)
        | (d->date_subsec ? DT_SUBSEC : 0)
        | (d->date_ymd_mod ? DT_YMD : 0) | (d->date_floor ? DT_FLOOR : 0)
-       | (d->atof_exact ? DT_ATOF_EXACT : 0);
+       | (d->atof_mode & 3) << DT_ATOF_SHIFT;
 }
 
 static int dt_days_of_month(int Y, int M){
@@ -244,7 +244,7 @@ static int dt_read(const pred_value *x, int rules, agg_dt *p){
     double r;
     if( dt_ymd(buf, p)==0 ){
     }else if( (dt_clear(p, rules), dt_hms(buf, p)==0) ){
-    }else if( dt_clear(p, rules), agg_atof((rules & DT_ATOF_EXACT)!=0, buf, len, &r)>0 ){
+    }else if( dt_clear(p, rules), agg_atof((rules >> DT_ATOF_SHIFT) & 3, buf, len, &r)>0 ){
       dt_raw_number(p, r);
     }else{
       return 1;

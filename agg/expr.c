@@ -91,7 +91,7 @@ struct agg_expr {
   agg_expr *args[EX_MAXARG]; /* children */
   pred_value lit;         /* EX_LIT: the value (p points into lit_mem);
                           ** konst: the value last computed */
-  char *lit_mem;          /* EX_LIT: TEXT/BLOB bytes (malloc'd) */
+  char *lit_mem;          /* EX_LIT: TEXT/BLOB bytes, or a REAL's text (malloc'd) */
   uint8_t lit_tag;        /* EX_LIT, konst: the one tag of the CONST vector */
   cv_str lit_str;         /* EX_LIT, konst: the one string of the CONST vector */
   col_vector out;         /* the vector eval returns for EX_LIT/BIN/FUNC */
@@ -335,8 +335,13 @@ static agg_expr *ex_number(ex_parser *p, int neg){
     if( !neg && e->lit.i<=2147483647 ) e->known = e->lit.i ? EX_KNOWN_TRUE : EX_KNOWN_FALSE;
   }else{
     e->lit.type = CV_REAL;
-    /* parsed before a dialect is known: 3.40's arithmetic (agg_atof) */
-    agg_atof(0, s, (uint32_t)strlen(s), &e->lit.f);
+    /* parsed before a dialect is known: 3.40's arithmetic (agg_atof), and
+    ** the text kept for agg_expr_set_dialect to parse again */
+    uint32_t len = (uint32_t)strlen(s);
+    agg_atof(0, s, len, &e->lit.f);
+    if( (e->lit_mem = malloc(len + 1))==0 ){ ex_free(e); return ex_oom(p); }
+    memcpy(e->lit_mem, s, len + 1);
+    e->lit.p = e->lit_mem; e->lit.n = len;
   }
   ex_next(p);
   return e;
@@ -744,14 +749,21 @@ static agg_expr *ex_dup_simple(ex_parser *p, const agg_expr *a){
   return e;
 }
 
-/* resolve.c's NOT NULL strength reduction: x IS NULL, x ISNULL, x IS NOT
-** NULL and x NOTNULL over a literal that is not NULL are known false or
-** true. */
+/* x IS NULL, x ISNULL, x IS NOT NULL or x NOTNULL? */
+static int ex_is_null_test(const agg_expr *e){
+  if( e->op==EX_LOGIC ) return e->sub==LG_ISNULL || e->sub==LG_NOTNULL;
+  return e->op==EX_CMP && (e->sub==CMP_IS || e->sub==CMP_ISNOT)
+      && e->args[1]->op==EX_LIT && e->args[1]->lit.type==CV_NULL;
+}
+
+/* resolve.c's NOT NULL strength reduction: those tests over a literal
+** that is not NULL are known false or true (later versions only in a
+** WHERE clause: agg_expr_set_dialect). */
 static agg_expr *ex_null_test(agg_expr *e){
   if( e==0 ) return 0;
   int is = e->op==EX_LOGIC ? e->sub==LG_ISNULL : e->sub==CMP_IS;
   const agg_expr *x = e->args[0];
-  if( e->op==EX_CMP && !(e->args[1]->op==EX_LIT && e->args[1]->lit.type==CV_NULL) ) return e;
+  if( !ex_is_null_test(e) ) return e;
   if( x->op==EX_LIT && x->lit.type!=CV_NULL ) e->known = is ? EX_KNOWN_FALSE : EX_KNOWN_TRUE;
   return e;
 }
@@ -1016,7 +1028,9 @@ static int ex_fields_same(const agg_expr *a, const agg_expr *b){
   if( a->lit.type!=b->lit.type ) return 0;
   switch( a->lit.type ){
     case CV_INT: return a->lit.i==b->lit.i;
-    case CV_REAL: return memcmp(&a->lit.f, &b->lit.f, 8)==0;   /* -0.0 apart */
+    case CV_REAL:   /* -0.0 apart; and texts another version may read apart */
+      return memcmp(&a->lit.f, &b->lit.f, 8)==0 && a->lit.n==b->lit.n
+          && (a->lit.n==0 || memcmp(a->lit.p, b->lit.p, a->lit.n)==0);
     case CV_TEXT: case CV_BLOB:
       return a->lit.n==b->lit.n && (a->lit.n==0 || memcmp(a->lit.p, b->lit.p, a->lit.n)==0);
     default: return 1;
@@ -1518,10 +1532,16 @@ int agg_expr_uses(const agg_expr *e, int what){
   return 0;
 }
 
-void agg_expr_set_dialect(agg_expr *e, const col_dialect *d){
+void agg_expr_set_dialect(agg_expr *e, const col_dialect *d, int in_where){
   if( e==0 ) return;
   e->dialect = d;
-  for(int i=0; i<e->nargs && i<EX_MAXARG; i++) agg_expr_set_dialect(e->args[i], d);
+  /* a REAL literal is the SQLite's own conversion of its text */
+  if( e->op==EX_LIT && e->lit.type==CV_REAL && e->lit_mem ){
+    agg_atof(agg_atof_mode(d), e->lit_mem, e->lit.n, &e->lit.f);
+  }
+  /* the NOT NULL strength reduction (ex_null_test) outside a WHERE */
+  if( !in_where && d && d->null_test_where_only && ex_is_null_test(e) ) e->known = 0;
+  for(int i=0; i<e->nargs && i<EX_MAXARG; i++) agg_expr_set_dialect(e->args[i], d, in_where);
 }
 
 
@@ -1675,9 +1695,9 @@ static int ex_arith(const agg_expr *e, int op, const pred_value *l, const pred_v
   }
   int64_t il = l->i, ir = r->i;
   double fl, fr;
-  int exact = agg_atof_exact(e->dialect);
-  int tl = l->type==CV_INT ? CV_INT : agg_numeric_type(exact, l, &il, &fl);
-  int tr = r->type==CV_INT ? CV_INT : agg_numeric_type(exact, r, &ir, &fr);
+  int atof = agg_atof_mode(e->dialect);
+  int tl = l->type==CV_INT ? CV_INT : agg_numeric_type(atof, l, &il, &fl);
+  int tr = r->type==CV_INT ? CV_INT : agg_numeric_type(atof, r, &ir, &fr);
   if( tl==CV_INT && tr==CV_INT ){
     int64_t v;
     switch( op ){
@@ -1699,7 +1719,7 @@ static int ex_arith(const agg_expr *e, int op, const pred_value *l, const pred_v
     return 0;
   }
 fp:;
-  double a1 = agg_real_value(exact, l), b1 = agg_real_value(exact, r), v;
+  double a1 = agg_real_value(atof, l), b1 = agg_real_value(atof, r), v;
   switch( op ){
     case '+': v = a1 + b1; break;
     case '-': v = a1 - b1; break;
@@ -1826,7 +1846,7 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
         out->type = CV_INT; out->i = x[0].i<0 ? -x[0].i : x[0].i;
         return 0;
       }
-      double r = agg_real_value(agg_atof_exact(e->dialect), &x[0]);
+      double r = agg_real_value(agg_atof_mode(e->dialect), &x[0]);
       out->type = CV_REAL; out->f = r<0 ? -r : r;
       return 0;
     }
@@ -1884,7 +1904,7 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
         if( places<0 ) places = 0;
       }
       if( x[0].type==CV_NULL ) return 0;
-      double r = agg_real_value(agg_atof_exact(e->dialect), &x[0]);
+      double r = agg_real_value(agg_atof_mode(e->dialect), &x[0]);
       if( r<-4503599627370496.0 || r>4503599627370496.0 ){
         /* no fraction to round */
       }else if( places==0 ){
@@ -1894,7 +1914,7 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
         int len = e->dialect && e->dialect->fixed_text
                 ? e->dialect->fixed_text(r, (int)places, buf, sizeof(buf))
                 : snprintf(buf, sizeof(buf), "%.*f", (int)places, r);
-        agg_atof(agg_atof_exact(e->dialect), buf, (uint32_t)len, &r);
+        agg_atof(agg_atof_mode(e->dialect), buf, (uint32_t)len, &r);
       }
       out->type = CV_REAL; out->f = r;
       return 0;
@@ -1932,7 +1952,7 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
         /* applyAffinity: TEXT that reads as a number becomes one, a REAL
         ** that is an integer becomes INTEGER (sqlite3VdbeIntegerAffinity);
         ** OP_Affinity then makes REAL's numbers REAL */
-        if( out->type==CV_TEXT ) *out = agg_numeric_affinity(agg_atof_exact(e->dialect), out);
+        if( out->type==CV_TEXT ) *out = agg_numeric_affinity(agg_atof_mode(e->dialect), out);
         if( out->type==CV_REAL && out->f > -9223372036854775808.0 && out->f < 9223372036854775807.0
          && out->f==(double)(int64_t)out->f
          && (int64_t)out->f > INT64_MIN && (int64_t)out->f < INT64_MAX ){
@@ -1952,7 +1972,7 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
         out->type = e->aff==AGG_CAST_TEXT ? CV_TEXT : CV_BLOB; out->p = z; out->n = n;
         return 0;
       }
-      *out = agg_cast_number(agg_atof_exact(e->dialect), &x[0], e->aff);
+      *out = agg_cast_number(agg_atof_mode(e->dialect), &x[0], e->aff);
       return 0;
     }
     default: {
@@ -1988,7 +2008,7 @@ static int ex_cmp_aff(const agg_expr *l, const agg_expr *r){
 /* What OP_Eq..OP_Ge do to an operand under affinity aff. */
 static void ex_apply_aff(const agg_expr *e, int aff, pred_value *v, char *buf){
   if( aff==AFF_NUM ){
-    if( v->type==CV_TEXT ) *v = agg_numeric_affinity(agg_atof_exact(e->dialect), v);
+    if( v->type==CV_TEXT ) *v = agg_numeric_affinity(agg_atof_mode(e->dialect), v);
   }else if( aff==AFF_TEXT ){
     if( v->type==CV_INT || v->type==CV_REAL ){
       int n = v->type==CV_INT ? agg_int_to_text(v->i, buf) : agg_real_to_text(e->dialect, v->f, buf);
@@ -2023,7 +2043,7 @@ static int ex_truth(const agg_expr *e, const pred_value *v){
   switch( v->type ){
     case CV_NULL: return -1;
     case CV_INT: return v->i!=0;
-    default: return agg_real_value(agg_atof_exact(e->dialect), v)!=0.0;
+    default: return agg_real_value(agg_atof_mode(e->dialect), v)!=0.0;
   }
 }
 

@@ -112,8 +112,10 @@ int agg_where_split(const char *text, const col_schema *schema, agg_where_terms 
 void agg_where_split_free(agg_where_terms *w);
 
 /* Give e and every node under it the answers of the SQLite d describes
-** (reader/dialect.h; NULL: 3.40's); d must outlive e. */
-void agg_expr_set_dialect(agg_expr *e, const col_dialect *d);
+** (reader/dialect.h; NULL: 3.40's); d must outlive e. in_where: e is
+** (part of) the WHERE clause, not a key, an aggregate's argument, FILTER
+** or ORDER BY. */
+void agg_expr_set_dialect(agg_expr *e, const col_dialect *d, int in_where);
 
 /* Does e use anywhere one of what: AGG_USES_LIKE (LIKE, not GLOB),
 ** AGG_USES_CASE (lower() or upper()), AGG_USES_GLOB, AGG_USES_STRFN,

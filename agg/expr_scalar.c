@@ -34,7 +34,7 @@ static int real_same_as_int(double r, int64_t i){
                     && i >= -2251799813685248LL && i < 2251799813685248LL);
 }
 
-pred_value agg_cast_number(int exact, const pred_value *v, int aff){
+pred_value agg_cast_number(int atof, const pred_value *v, int aff){
   pred_value out;
   memset(&out, 0, sizeof(out));
   if( aff==AGG_CAST_INTEGER ){
@@ -42,13 +42,13 @@ pred_value agg_cast_number(int exact, const pred_value *v, int aff){
     return out;
   }
   if( aff==AGG_CAST_REAL ){
-    out.type = CV_REAL; out.f = agg_real_value(exact, v);
+    out.type = CV_REAL; out.f = agg_real_value(atof, v);
     return out;
   }
   if( v->type==CV_INT || v->type==CV_REAL ) return *v;
   double r = 0.0;
   int64_t ix = 0;
-  int rc = agg_atof(exact, v->p ? v->p : "", v->n, &r);
+  int rc = agg_atof(atof, v->p ? v->p : "", v->n, &r);
   if( (rc==0 || rc==1) && agg_atoi64(v->p ? v->p : "", v->n, &ix)<=1 ){
     out.type = CV_INT; out.i = ix;
     return out;

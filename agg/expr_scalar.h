@@ -21,8 +21,8 @@ int agg_cast_affinity(const char *z, size_t n);
 
 /* CAST of a non-NULL value to AGG_CAST_NUMERIC, _INTEGER or _REAL
 ** (sqlite3VdbeMemNumerify, sqlite3VdbeIntValue, sqlite3VdbeRealValue: the
-** longest numeric prefix of a TEXT or BLOB). exact: as agg_atof's. */
-pred_value agg_cast_number(int exact, const pred_value *v, int aff);
+** longest numeric prefix of a TEXT or BLOB). atof: agg_atof's mode. */
+pred_value agg_cast_number(int atof, const pred_value *v, int aff);
 
 /* trim(z, set) of z[0..n): the result is z[*off .. *off + *len). set[0..nset)
 ** is split into UTF-8 characters (a byte >= 0xc0 and the continuation bytes

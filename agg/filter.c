@@ -136,7 +136,7 @@ static int fl_literal(fl_parser *p, pred_value *v){
   }
   if( fl_isid(s[i]) ) return 0;
   if( !real && agg_atoi64(s, (uint32_t)i, &v->i)==0 ){ v->type = CV_INT; }
-  else{ v->type = CV_REAL; agg_atof(agg_atof_exact(p->dialect), s, (uint32_t)i, &v->f); }
+  else{ v->type = CV_REAL; agg_atof(agg_atof_mode(p->dialect), s, (uint32_t)i, &v->f); }
   p->pos += i;
   return 1;
 }
@@ -145,7 +145,7 @@ pred_value agg_apply_affinity(const char *decl, pred_value v, const col_dialect 
                               char *buf){
   if( decl==0 ) return v;
   if( (strcasecmp(decl, "INTEGER")==0 || strcasecmp(decl, "REAL")==0) && v.type==CV_TEXT ){
-    return agg_numeric_affinity(agg_atof_exact(d), &v);
+    return agg_numeric_affinity(agg_atof_mode(d), &v);
   }
   if( strcasecmp(decl, "TEXT")==0 && (v.type==CV_INT || v.type==CV_REAL) ){
     int n = v.type==CV_INT ? agg_int_to_text(v.i, buf) : agg_real_to_text(d, v.f, buf);

@@ -729,12 +729,12 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
       goto fail;
     }
   }
-  for(int i=0; i<gb->keys.n; i++) agg_expr_set_dialect(gb->keys.items[i].expr, &gb->dialect);
+  for(int i=0; i<gb->keys.n; i++) agg_expr_set_dialect(gb->keys.items[i].expr, &gb->dialect, 0);
   for(int i=0; i<gb->aggs.n; i++){
     const agg_item *it = &gb->aggs.items[i];
-    for(int j=0; j<2+it->nob; j++) agg_expr_set_dialect(gb_agg_expr(it, j), &gb->dialect);
+    for(int j=0; j<2+it->nob; j++) agg_expr_set_dialect(gb_agg_expr(it, j), &gb->dialect, 0);
   }
-  agg_expr_set_dialect(gb->where, &gb->dialect);
+  agg_expr_set_dialect(gb->where, &gb->dialect, 1);
   /* The projection: every column any expression reads, in first-use order. */
   gb_colset cs = { 0, 0, schema->n };
   cs.cols = malloc(((size_t)schema->n + 1) * sizeof(int));
@@ -1818,7 +1818,7 @@ static int gb_where(groupby *gb, const col_batch *b, col_batch *wb, col_error *e
   for(uint32_t k=0; k<nsel; k++){
     uint32_t r = b->sel ? b->sel[k] : k;
     pred_value x = agg_value_at(v, r);
-    int t = x.type==CV_NULL ? 0 : x.type==CV_INT ? x.i!=0 : agg_real_value(gb->dialect.atof_exact, &x)!=0.0;
+    int t = x.type==CV_NULL ? 0 : x.type==CV_INT ? x.i!=0 : agg_real_value(gb->dialect.atof_mode, &x)!=0.0;
     if( t ) gb->wsel[m++] = r;
   }
   *wb = *b;

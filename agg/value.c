@@ -161,14 +161,109 @@ static double agg_atof_340(const char *z, uint32_t n){
   return r;
 }
 
-int agg_atof(int exact, const char *z, uint32_t n, double *r){
+/* x times y + yy (y's error) in double-double: SQLite's dekkerMul2. Every
+** intermediate is stored to a double (volatile), as SQLite's are, so no
+** wider register and no fused multiply-add changes a rounding. */
+static void agg_dekker_mul(volatile double *x, double y, double yy){
+  volatile double tx, ty, p, q, c, cc;
+  double hx, hy;
+  uint64_t m;
+  double x0 = x[0];
+  memcpy(&m, &x0, 8);
+  m &= 0xfffffffffc000000ull;
+  memcpy(&hx, &m, 8);
+  tx = x[0] - hx;
+  memcpy(&m, &y, 8);
+  m &= 0xfffffffffc000000ull;
+  memcpy(&hy, &m, 8);
+  ty = y - hy;
+  p = hx*hy;
+  q = hx*ty;
+  q = q + tx*hy;
+  c = p + q;
+  cc = p - c;
+  cc = cc + q;
+  cc = cc + tx*ty;
+  p = x[0]*yy;
+  p = p + x[1]*y;
+  cc = p + cc;
+  x[0] = c + cc;
+  x[1] = c - x[0];
+  x[1] += cc;
+}
+
+/* SQLite 3.43-3.46's arithmetic (AGG_ATOF_LD_STEPS, AGG_ATOF_DEKKER) over
+** z[0..n), a number agg_num_prefix accepted. */
+static double agg_atof_346(int dekker, const char *z, uint32_t n){
+  const uint64_t keep = (UINT64_MAX - 9)/10;
+  uint32_t i = 0;
+  int neg = 0, shift = 0, e = 0, esign = 1;
+  uint64_t s = 0;
+  if( i<n && (z[i]=='-' || z[i]=='+') ){ neg = z[i]=='-'; i++; }
+  while( i<n && z[i]>='0' && z[i]<='9' ){
+    s = s*10 + (uint64_t)(z[i++] - '0');
+    if( s>=keep ) while( i<n && z[i]>='0' && z[i]<='9' ){ i++; shift++; }
+  }
+  if( i<n && z[i]=='.' ){
+    for(i++; i<n && z[i]>='0' && z[i]<='9'; i++){
+      if( s<keep ){ s = s*10 + (uint64_t)(z[i] - '0'); shift--; }
+    }
+  }
+  if( i<n && (z[i]=='e' || z[i]=='E') ){
+    i++;
+    if( i<n && (z[i]=='-' || z[i]=='+') ){ esign = z[i]=='-' ? -1 : 1; i++; }
+    for(; i<n && z[i]>='0' && z[i]<='9'; i++) e = e<10000 ? e*10 + (z[i] - '0') : 10000;
+  }
+  if( s==0 ) return neg ? -0.0 : 0.0;
+  e = e*esign + shift;
+  while( e>0 && s<UINT64_MAX/10 ){ s *= 10; e--; }
+  while( e<0 && s%10==0 ){ s /= 10; e++; }
+  double r;
+  if( e==0 ){
+    r = (double)s;
+  }else if( !dekker ){
+    long double x = (long double)s;
+    if( e>0 ){
+      while( e>=100 ){ e -= 100; x *= 1.0e+100L; }
+      while( e>=10 ){ e -= 10; x *= 1.0e+10L; }
+      while( e>=1 ){ e -= 1; x *= 1.0e+01L; }
+    }else{
+      while( e<=-100 ){ e += 100; x *= 1.0e-100L; }
+      while( e<=-10 ){ e += 10; x *= 1.0e-10L; }
+      while( e<=-1 ){ e += 1; x *= 1.0e-01L; }
+    }
+    r = x > 1.7976931348623157081452742373e+308L ? INFINITY : (double)x;
+  }else{
+    volatile double rr[2];
+    rr[0] = (double)s;
+    /* a u64 rounded up to 2^64 converts back (x86-64) as 0 */
+    uint64_t s2 = rr[0] >= 18446744073709551616.0 ? 0 : (uint64_t)rr[0];
+    rr[1] = s>=s2 ? (double)(s - s2) : -(double)(s2 - s);
+    if( e>0 ){
+      while( e>=100 ){ e -= 100; agg_dekker_mul(rr, 1.0e+100, -1.5902891109759918046e+83); }
+      while( e>=10 ){ e -= 10; agg_dekker_mul(rr, 1.0e+10, 0.0); }
+      while( e>=1 ){ e -= 1; agg_dekker_mul(rr, 1.0e+01, 0.0); }
+    }else{
+      while( e<=-100 ){ e += 100; agg_dekker_mul(rr, 1.0e-100, -1.99918998026028836196e-117); }
+      while( e<=-10 ){ e += 10; agg_dekker_mul(rr, 1.0e-10, -3.6432197315497741579e-27); }
+      while( e<=-1 ){ e += 1; agg_dekker_mul(rr, 1.0e-01, -5.5511151231257827021e-18); }
+    }
+    r = rr[0] + rr[1];
+    if( isnan(r) ) r = INFINITY;
+  }
+  return neg ? -r : r;
+}
+
+int agg_atof(int mode, const char *z, uint32_t n, double *r){
   uint32_t start;
   int digits, real;
   uint32_t end = agg_num_prefix(z, n, &start, &digits, &real);
   *r = 0.0;
   if( !digits ) return 0;
-  if( !exact ){
+  if( mode==AGG_ATOF_340 ){
     *r = agg_atof_340(z + start, end - start);
+  }else if( mode!=AGG_ATOF_EXACT ){
+    *r = agg_atof_346(mode==AGG_ATOF_DEKKER, z + start, end - start);
   }else{
     char small[128];
     size_t len = end - start;
@@ -217,11 +312,11 @@ int agg_atoi64(const char *z, uint32_t n, int64_t *v){
   return neg ? rc : 3;
 }
 
-pred_value agg_numeric_affinity(int exact, const pred_value *v){
+pred_value agg_numeric_affinity(int atof, const pred_value *v){
   pred_value out = *v;
   if( v->type!=CV_TEXT ) return out;
   double r;
-  int rc = agg_atof(exact, v->p, v->n, &r);
+  int rc = agg_atof(atof, v->p, v->n, &r);
   if( rc<=0 ) return out;
   int64_t i;
   if( rc==1 && agg_atoi64(v->p, v->n, &i)==0 ){
@@ -232,12 +327,12 @@ pred_value agg_numeric_affinity(int exact, const pred_value *v){
   return out;
 }
 
-double agg_real_value(int exact, const pred_value *v){
+double agg_real_value(int atof, const pred_value *v){
   double r = 0.0;
   switch( v->type ){
     case CV_INT: return (double)v->i;
     case CV_REAL: return v->f;
-    case CV_TEXT: case CV_BLOB: agg_atof(exact, v->p, v->n, &r); return r;
+    case CV_TEXT: case CV_BLOB: agg_atof(atof, v->p, v->n, &r); return r;
     default: return 0.0;
   }
 }
@@ -255,10 +350,10 @@ int64_t agg_int_value(const pred_value *v){
   }
 }
 
-int agg_numeric_type(int exact, const pred_value *v, int64_t *i, double *r){
+int agg_numeric_type(int atof, const pred_value *v, int64_t *i, double *r){
   if( v->type==CV_INT ){ *i = v->i; return CV_INT; }
   if( v->type==CV_REAL ){ *r = v->f; return CV_REAL; }
-  int rc = agg_atof(exact, v->p, v->n, r);
+  int rc = agg_atof(atof, v->p, v->n, r);
   int64_t ix;
   if( rc<=0 ){
     if( rc==0 && agg_atoi64(v->p, v->n, &ix)<=1 ){ *i = ix; return CV_INT; }

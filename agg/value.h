@@ -31,18 +31,29 @@ int agg_real_to_text(const col_dialect *d, double r, char *buf);
 /* Text of an INTEGER; buf at least 24 bytes. Returns the length. */
 int agg_int_to_text(int64_t i, char *buf);
 
+/* How a SQLite version turns text into a REAL (col_dialect.atof_mode).
+** Each is one unit of the last place off the correctly rounded value for
+** some texts: 3.40 for about one in 10000 of 7 or more digits, one in 1000
+** of 20 or more (round(x, 15) prints those); 3.46 for others. */
+#define AGG_ATOF_340 0      /* up to 19 significant digits in an int64, times
+                            ** or divided by a power of ten squared up in
+                            ** long double */
+#define AGG_ATOF_EXACT 1    /* correctly rounded (what stands in for a
+                            ** conversion none of these is) */
+#define AGG_ATOF_LD_STEPS 2 /* 3.43 to 3.46 at least, where long double is
+                            ** wider than double (bUseLongDouble): up to 20
+                            ** digits in a u64, times 1e100L, 1e10L and 1e1L
+                            ** (or their inverses) one at a time */
+#define AGG_ATOF_DEKKER 3   /* the same versions without a wider long double:
+                            ** those steps in double-double arithmetic */
+
 /* sqlite3AtoF: parse z[0..n). Returns 1 for a pure integer, 2 for a real,
 ** 0 when no prefix is a number, -1 when a prefix is a number followed by
-** other text; *r gets the value of the longest numeric prefix (0.0 if none).
-** exact (agg_atof_exact): the correctly rounded value; else SQLite 3.40's:
-** up to 19 significant digits in an integer, times or divided by a power
-** of ten squared up in long double, which is one unit of the last place
-** off the correctly rounded value for about one text in 10000 of 7 or
-** more digits, one in 1000 of 20 or more (round(x, 15) prints those). */
-int agg_atof(int exact, const char *z, uint32_t n, double *r);
-/* Does d's SQLite convert text to REAL correctly rounded (col_dialect.
-** atof_exact)? NULL: 3.40, which does not. */
-static inline int agg_atof_exact(const col_dialect *d){ return d && d->atof_exact; }
+** other text; *r gets the value of the longest numeric prefix (0.0 if
+** none), computed as mode (AGG_ATOF_*) says. */
+int agg_atof(int mode, const char *z, uint32_t n, double *r);
+/* d's SQLite's conversion (col_dialect.atof_mode). NULL: 3.40's. */
+static inline int agg_atof_mode(const col_dialect *d){ return d ? d->atof_mode : AGG_ATOF_340; }
 
 /* sqlite3Atoi64: 0 ok, 1 extra text after the integer (or none at all),
 ** 2 too large (saturated), 3 exactly 9223372036854775808. *v gets the
@@ -51,19 +62,19 @@ int agg_atoi64(const char *z, uint32_t n, int64_t *v);
 
 /* sqlite3_value_numeric_type's conversion of TEXT (applyNumericAffinity):
 ** the value itself when it is not TEXT, else INTEGER/REAL when the text is a
-** well-formed number, else the TEXT unchanged. exact: as agg_atof's (so
-** for the two below). */
-pred_value agg_numeric_affinity(int exact, const pred_value *v);
+** well-formed number, else the TEXT unchanged. atof: agg_atof's mode (so
+** for the one below). */
+pred_value agg_numeric_affinity(int atof, const pred_value *v);
 
 /* sqlite3VdbeRealValue: any value as a double (NULL is 0.0). */
-double agg_real_value(int exact, const pred_value *v);
+double agg_real_value(int atof, const pred_value *v);
 
 /* sqlite3VdbeIntValue: any value as an int64 (REAL saturates). */
 int64_t agg_int_value(const pred_value *v);
 
 /* The arithmetic operand class of a value (numericType in vdbe.c):
 ** CV_INT (with *i set) or CV_REAL (with *r set). v must not be NULL. */
-int agg_numeric_type(int exact, const pred_value *v, int64_t *i, double *r);
+int agg_numeric_type(int atof, const pred_value *v, int64_t *i, double *r);
 
 
 

@@ -192,22 +192,34 @@ static void columnar_dialect_ask(sqlite3 *db, col_dialect *d){
   }
   sqlite3_finalize(st);
   st = 0;
-  /* Texts whose REAL 3.40's long double arithmetic puts a unit of the
-  ** last place off the correctly rounded value: where this SQLite gives
-  ** another value than agg_atof's emulation for any, its conversion is
-  ** not 3.40's, and the correctly rounded one stands in (agg/value.h). */
+  /* Texts on which the conversions agg_atof knows (AGG_ATOF_*) differ,
+  ** each from every other on one at least: the first that gives this
+  ** SQLite's value for all of them is its conversion; where none does,
+  ** the correctly rounded value stands in (agg/value.h). */
   static const char *const atof_texts[] = { "-8.9753444", "510678.502794", "6.154779",
-                                            "-67200329381233571.7667035197e-197" };
+      "-67200329381233571.7667035197e-197", "172987.2166196951e-307",
+      "62.788957820029107630", "-14024752.86546" };
+  enum { NTEXT = sizeof(atof_texts)/sizeof(atof_texts[0]) };
+  static const int modes[] = { AGG_ATOF_340, AGG_ATOF_LD_STEPS, AGG_ATOF_DEKKER };
+  double want[NTEXT];
+  int nwant = 0;
   if( sqlite3_prepare_v2(db, "SELECT CAST(?1 AS REAL)", -1, &st, 0)==SQLITE_OK ){
-    for(size_t i=0; i<sizeof(atof_texts)/sizeof(atof_texts[0]); i++){
-      double got;
-      sqlite3_bind_text(st, 1, atof_texts[i], -1, SQLITE_STATIC);
+    for(; nwant<NTEXT; nwant++){
+      sqlite3_bind_text(st, 1, atof_texts[nwant], -1, SQLITE_STATIC);
       if( sqlite3_step(st)!=SQLITE_ROW ) break;
-      double want = sqlite3_column_double(st, 0);
+      want[nwant] = sqlite3_column_double(st, 0);
       sqlite3_reset(st);
-      agg_atof(0, atof_texts[i], (uint32_t)strlen(atof_texts[i]), &got);
-      if( memcmp(&want, &got, sizeof(got)) ) d->atof_exact = 1;
     }
+  }
+  if( nwant==NTEXT ) d->atof_mode = AGG_ATOF_EXACT;
+  for(size_t m=0; nwant==NTEXT && m<sizeof(modes)/sizeof(modes[0]); m++){
+    int all = 1;
+    for(int i=0; i<NTEXT && all; i++){
+      double got;
+      agg_atof(modes[m], atof_texts[i], (uint32_t)strlen(atof_texts[i]), &got);
+      all = memcmp(&want[i], &got, sizeof(got))==0;
+    }
+    if( all ){ d->atof_mode = (uint8_t)modes[m]; break; }
   }
   sqlite3_finalize(st);
   st = 0;
@@ -234,6 +246,15 @@ static void columnar_dialect_ask(sqlite3 *db, col_dialect *d){
     const char *fl = (const char*)sqlite3_column_text(st, 8);
     d->date_ymd_mod = ymd && strcmp(ymd, "2000-03-021998-12-30 08:29:44")==0;
     d->date_floor = d->date_ymd_mod && fl && strcmp(fl, "2000-02-292000-03-02")==0;
+  }
+  sqlite3_finalize(st);
+  st = 0;
+  /* 'x' IS NULL is false without a row: where SQLite knows that here, the
+  ** WHEN never computes abs(), which overflows; where it knows it only in
+  ** a WHERE clause, the row raises the error */
+  if( sqlite3_prepare_v2(db, "SELECT CASE WHEN abs(column1) > 0 AND 'x' IS NULL THEN 1 ELSE 2 END"
+        " FROM (VALUES(-9223372036854775808))", -1, &st, 0)==SQLITE_OK ){
+    d->null_test_where_only = sqlite3_step(st)!=SQLITE_ROW;
   }
   sqlite3_finalize(st);
   columnar_dialect_json(db, d);

@@ -93,8 +93,9 @@ typedef struct col_dialect {
   ** library's "%.*f" */
   int (*fixed_text)(double r, int n, char *buf, size_t sz);
   uint8_t round_alt;      /* roundFunc prints with "%!.*f" (see fixed_text) */
-  uint8_t atof_exact;     /* text to REAL is not 3.40's long double
-                          ** arithmetic (agg/value.h, agg_atof): the
+  uint8_t atof_mode;      /* text to REAL as the version computes it
+                          ** (agg/value.h AGG_ATOF_*, 0 is 3.40's); where
+                          ** it is none of those, AGG_ATOF_EXACT: the
                           ** correctly rounded value stands in for it */
   /* json_group_array and json_group_object (agg/json.h) */
   uint8_t json_refused;   /* the SQLite has no JSON functions
@@ -113,6 +114,13 @@ typedef struct col_dialect {
   int (*json_real_text)(double r, char *buf, size_t n);
   uint8_t round_n64;      /* roundFunc reads its places as a 64-bit integer;
                           ** 0: as an int (round(x, 4294967297) rounds to 1) */
+  uint8_t null_test_where_only; /* x IS NULL, x IS NOT NULL and the like
+                          ** over a literal that is not NULL are known
+                          ** false or true only in the WHERE clause
+                          ** (resolve.c's NC_Where, 3.46 at least): in a
+                          ** CASE's WHEN or an aggregate's FILTER they are
+                          ** computed, and the other side of an AND or OR
+                          ** with them is too; 0: known everywhere (3.40) */
 } col_dialect;
 
 #endif /* COLUMNAR_DIALECT_H */
