@@ -79,6 +79,11 @@ export UBSAN_OPTIONS = print_stacktrace=1:halt_on_error=1
 test: $(B)/columnar.so $(BS)/columnar.so $(UNIT_BINS) $(FUZZ_BINS)
 	@sh test/run-all.sh "$(BS)" "$(ASAN_PRELOAD)"
 
+# The suite against another SQLite, built from Debian's source (needs the
+# network): make test-sqlite V=3.46.1
+test-sqlite: $(B)/columnar.so $(BS)/test/test_agg
+	@sh test/other-sqlite.sh "$(V)"
+
 demo: $(B)/columnar.so
 	@sh demo/run.sh
 
@@ -95,5 +100,5 @@ fuzz:
 clean:
 	rm -rf $(B)
 
-.PHONY: all test demo bench fuzz clean
+.PHONY: all test test-sqlite demo bench fuzz clean
 -include $(OBJ:.o=.d) $(SANOBJ:.o=.d) $(UNIT_BINS:=.d) $(FUZZ_BINS:=.d)

@@ -24,7 +24,7 @@ typedef struct agg_dt {
   uint8_t valid_tz;       /* tz must be applied */
   uint8_t raw_s;          /* s holds a raw number */
   uint8_t error;          /* the value is not a date */
-  uint8_t rules;          /* DT_*: the SQLite version's reading */
+  uint16_t rules;         /* DT_*: the SQLite version's reading */
   uint8_t tz_set;         /* 3.40's tzSet: a zone suffix was read, or 'utc'
                           ** ran (a later 'utc' does nothing) */
   uint8_t is_utc;         /* 3.42's isUtc and isLocal: the time is known to */
@@ -43,18 +43,20 @@ typedef struct agg_dt {
 #define DT_SUBSEC   32    /* date_subsec */
 #define DT_YMD      64    /* date_ymd_mod */
 #define DT_FLOOR   128    /* date_floor */
-#define DT_ATOF_SHIFT 8   /* atof_mode, in 2 bits from here (dt_read's rules
-                          ** alone: agg_dt.rules keeps the bits above) */
+#define DT_TZ0_UTC 256    /* date_local AGG_LOCAL_353 (with DT_LOCAL_342) */
+#define DT_ATOF_SHIFT 9   /* atof_mode, in 3 bits from here (dt_read's rules
+                          ** alone: agg_dt.rules keeps the bits below) */
 
 static int dt_rules(const col_dialect *d){
   if( d==0 ) return DT_LOCAL_340;
   return (d->date_ms_cut ? DT_MS_CUT : 0) | (d->date_jd_exact ? DT_JD_EXACT : 0)
        | (d->date_hour24 ? DT_HOUR24 : 0)
        | (d->date_local==AGG_LOCAL_340 ? DT_LOCAL_340 : 0)
-       | (d->date_local==AGG_LOCAL_342 ? DT_LOCAL_342 : 0)
+       | (d->date_local==AGG_LOCAL_342 || d->date_local==AGG_LOCAL_353 ? DT_LOCAL_342 : 0)
+       | (d->date_local==AGG_LOCAL_353 ? DT_TZ0_UTC : 0)
        | (d->date_subsec ? DT_SUBSEC : 0)
        | (d->date_ymd_mod ? DT_YMD : 0) | (d->date_floor ? DT_FLOOR : 0)
-       | (d->atof_mode & 3) << DT_ATOF_SHIFT;
+       | (d->atof_mode & 7) << DT_ATOF_SHIFT;
 }
 
 static int dt_days_of_month(int Y, int M){
@@ -112,6 +114,7 @@ static int dt_timezone(const char *z, agg_dt *p){
   if( dt_digits(z, "20b:20e\0", o, 2)!=2 ) return 1;
   z += 5;
   p->tz = sgn*(mn + hr*60);
+  if( p->tz==0 && (p->rules & DT_TZ0_UTC) ){ p->is_utc = 1; p->is_local = 0; }
 zulu:
   while( dt_isspace(*z) ) z++;
   p->tz_set = 1;
@@ -224,7 +227,7 @@ static int dt_valid_jd(int64_t jd){ return jd>=0 && jd<=464269060799999LL; }
 ** YYYY-MM-DD past its month's end is re-read from the Julian day. */
 static void dt_clear(agg_dt *p, int rules){
   memset(p, 0, sizeof(*p));
-  p->rules = (uint8_t)rules;
+  p->rules = (uint16_t)rules;
 }
 
 /* The value x as isDate() reads it before any modifier: 1 when it is not
@@ -244,7 +247,7 @@ static int dt_read(const pred_value *x, int rules, agg_dt *p){
     double r;
     if( dt_ymd(buf, p)==0 ){
     }else if( (dt_clear(p, rules), dt_hms(buf, p)==0) ){
-    }else if( dt_clear(p, rules), agg_atof((rules >> DT_ATOF_SHIFT) & 3, buf, len, &r)>0 ){
+    }else if( dt_clear(p, rules), agg_atof((rules >> DT_ATOF_SHIFT) & 7, buf, len, &r)>0 ){
       dt_raw_number(p, r);
     }else{
       return 1;

@@ -83,9 +83,10 @@ int agg_date_mod_parse(const char *z, uint32_t n, agg_date_mod *m);
 ** 1970-2038); 'utc' searches for the instant whose local time the value
 ** is. 3.40 does 'localtime' each time it is asked, and 'utc' unless the
 ** value carried a zone suffix or went through 'utc'; 3.42 keeps track of
-** which of the two the time is in and does neither twice. 0: neither
-** answers as this SQLite does, and group_by refuses them. */
-enum { AGG_LOCAL_UNKNOWN = 0, AGG_LOCAL_340 = 1, AGG_LOCAL_342 = 2 };
+** which of the two the time is in and does neither twice; 3.53 as 3.42,
+** but a zone suffix of +00:00 (or -00:00) makes the time UTC as Z does.
+** 0: none answers as this SQLite does, and group_by refuses them. */
+enum { AGG_LOCAL_UNKNOWN = 0, AGG_LOCAL_340 = 1, AGG_LOCAL_342 = 2, AGG_LOCAL_353 = 3 };
 
 /* Do mods only move whole days (start of day, month or year, weekday N,
 ** +N days, months or years with N whole)? Then, with a format showing only

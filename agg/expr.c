@@ -3141,6 +3141,15 @@ static int ex_scalar(agg_expr *e, const col_batch *b, uint32_t r, col_arena *a,
       if( (e->sub==LG_AND || e->sub==LG_OR) && ctx!=EXC_VALUE ){
         return ex_scalar_andor(e, b, r, a, ctx, jn, out);
       }
+      if( (e->sub==LG_AND || e->sub==LG_OR) && e->dialect && e->dialect->andor_value_simplify ){
+        /* exprCodeTargetAndOr: the simplified side alone, as a truth */
+        agg_expr *s = ex_and_or_simplified(e);
+        if( s!=e ){
+          if( (rc = ex_scalar(s, b, r, a, EXC_VALUE, 0, &x[0]))!=0 ) return rc;
+          ex_bool(out, ex_truth(e, &x[0]));
+          return 0;
+        }
+      }
       break;
     case EX_FUNC:
       if( e->sub==FN_COALESCE ){

@@ -192,9 +192,9 @@ static void agg_dekker_mul(volatile double *x, double y, double yy){
   x[1] += cc;
 }
 
-/* SQLite 3.43-3.46's arithmetic (AGG_ATOF_LD_STEPS, AGG_ATOF_DEKKER) over
-** z[0..n), a number agg_num_prefix accepted. */
-static double agg_atof_346(int dekker, const char *z, uint32_t n){
+/* SQLite 3.43-3.46's arithmetic (AGG_ATOF_LD_STEPS, AGG_ATOF_DEKKER), or
+** 3.53's (AGG_ATOF_U64), over z[0..n), a number agg_num_prefix accepted. */
+static double agg_atof_u64(int mode, const char *z, uint32_t n){
   const uint64_t keep = (UINT64_MAX - 9)/10;
   uint32_t i = 0;
   int neg = 0, shift = 0, e = 0, esign = 1;
@@ -216,12 +216,19 @@ static double agg_atof_346(int dekker, const char *z, uint32_t n){
   }
   if( s==0 ) return neg ? -0.0 : 0.0;
   e = e*esign + shift;
+  if( mode==AGG_ATOF_U64 ){
+    /* strtod rounds correctly: s and e as text, all of their digits */
+    char buf[48];
+    snprintf(buf, sizeof(buf), "%llue%d", (unsigned long long)s, e);
+    double r = strtod(buf, 0);
+    return neg ? -r : r;
+  }
   while( e>0 && s<UINT64_MAX/10 ){ s *= 10; e--; }
   while( e<0 && s%10==0 ){ s /= 10; e++; }
   double r;
   if( e==0 ){
     r = (double)s;
-  }else if( !dekker ){
+  }else if( mode==AGG_ATOF_LD_STEPS ){
     long double x = (long double)s;
     if( e>0 ){
       while( e>=100 ){ e -= 100; x *= 1.0e+100L; }
@@ -263,7 +270,7 @@ int agg_atof(int mode, const char *z, uint32_t n, double *r){
   if( mode==AGG_ATOF_340 ){
     *r = agg_atof_340(z + start, end - start);
   }else if( mode!=AGG_ATOF_EXACT ){
-    *r = agg_atof_346(mode==AGG_ATOF_DEKKER, z + start, end - start);
+    *r = agg_atof_u64(mode, z + start, end - start);
   }else{
     char small[128];
     size_t len = end - start;

@@ -34,7 +34,8 @@ int agg_int_to_text(int64_t i, char *buf);
 /* How a SQLite version turns text into a REAL (col_dialect.atof_mode).
 ** Each is one unit of the last place off the correctly rounded value for
 ** some texts: 3.40 for about one in 10000 of 7 or more digits, one in 1000
-** of 20 or more (round(x, 15) prints those); 3.46 for others. */
+** of 20 or more (round(x, 15) prints those); 3.46 for others; 3.53 for
+** some of more than 19 digits. */
 #define AGG_ATOF_340 0      /* up to 19 significant digits in an int64, times
                             ** or divided by a power of ten squared up in
                             ** long double */
@@ -46,6 +47,9 @@ int agg_int_to_text(int64_t i, char *buf);
                             ** (or their inverses) one at a time */
 #define AGG_ATOF_DEKKER 3   /* the same versions without a wider long double:
                             ** those steps in double-double arithmetic */
+#define AGG_ATOF_U64 4      /* 3.53 at least: up to 20 digits in a u64 (as
+                            ** 3.46), that integer times 10^e correctly
+                            ** rounded; digits past the u64's are dropped */
 
 /* sqlite3AtoF: parse z[0..n). Returns 1 for a pure integer, 2 for a real,
 ** 0 when no prefix is a number, -1 when a prefix is a number followed by

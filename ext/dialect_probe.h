@@ -70,6 +70,11 @@ static int columnar_json_real_text(double r, char *buf, size_t n){
   sqlite3_snprintf((int)n, buf, "%!0.15g", r);
   return (int)strlen(buf);
 }
+/* ... and 3.53's "%!0.17g" (0.30000000000000004 whole, 0.1 still 0.1) */
+static int columnar_json_real_text17(double r, char *buf, size_t n){
+  sqlite3_snprintf((int)n, buf, "%!0.17g", r);
+  return (int)strlen(buf);
+}
 
 /* The json_* fields of d: how json_group_object treats a NULL label and
 ** one with a NUL byte, whether a BLOB may be JSONB, and that REALs render
@@ -86,14 +91,21 @@ static void columnar_dialect_json(sqlite3 *db, col_dialect *d){
     const char *l = (const char*)sqlite3_column_text(st, 1);
     d->json_null_label_skip = o && strcmp(o, "{}")==0;
     d->json_label_cstr = l && strcmp(l, "{\"a\":2}")==0;
-    char want[2][48], buf[40];
-    columnar_json_real_text(0.30000000000000004, buf, sizeof(buf));
-    sqlite3_snprintf(sizeof(want[0]), want[0], "[%s]", buf);
-    columnar_json_real_text(HUGE_VAL, buf, sizeof(buf));
-    sqlite3_snprintf(sizeof(want[1]), want[1], "[%s]", buf);
     const char *a = (const char*)sqlite3_column_text(st, 2);
     const char *b = (const char*)sqlite3_column_text(st, 3);
-    d->json_refused = !(a && b && strcmp(a, want[0])==0 && strcmp(b, want[1])==0);
+    int (*const texts[])(double, char*, size_t) = { columnar_json_real_text,
+                                                     columnar_json_real_text17 };
+    for(size_t k=0; k<sizeof(texts)/sizeof(texts[0]) && d->json_refused && a && b; k++){
+      char want[2][48], buf[40];
+      texts[k](0.30000000000000004, buf, sizeof(buf));
+      sqlite3_snprintf(sizeof(want[0]), want[0], "[%s]", buf);
+      texts[k](HUGE_VAL, buf, sizeof(buf));
+      sqlite3_snprintf(sizeof(want[1]), want[1], "[%s]", buf);
+      if( strcmp(a, want[0])==0 && strcmp(b, want[1])==0 ){
+        d->json_refused = 0;
+        d->json_real_text = texts[k];
+      }
+    }
   }
   sqlite3_finalize(st);
   st = 0;
@@ -129,7 +141,7 @@ static void columnar_dialect_local(sqlite3 *db, col_dialect *d){
     {"localtime", "utc"}, {"utc", "localtime"}, {"utc", "utc"},
   };
   sqlite3_stmt *st = 0;
-  int ok[3] = { 0, 1, 1 };
+  int ok[4] = { 0, 1, 1, 1 };
   d->date_local = AGG_LOCAL_UNKNOWN;
   if( sqlite3_prepare_v2(db, "SELECT datetime(?1, ?2, ?3)", -1, &st, 0)!=SQLITE_OK ) return;
   for(size_t i=0; i<sizeof(at)/sizeof(at[0]); i++){
@@ -145,7 +157,7 @@ static void columnar_dialect_local(sqlite3 *db, col_dialect *d){
       pred_value x;
       memset(&x, 0, sizeof(x));
       x.type = CV_TEXT; x.p = at[i]; x.n = (uint32_t)strlen(at[i]);
-      for(int a=AGG_LOCAL_340; a<=AGG_LOCAL_342; a++){
+      for(int a=AGG_LOCAL_340; a<=AGG_LOCAL_353; a++){
         col_dialect t = *d;
         char out[64];
         t.date_local = (uint8_t)a;
@@ -157,9 +169,15 @@ static void columnar_dialect_local(sqlite3 *db, col_dialect *d){
   }
   sqlite3_finalize(st);
   if( ok[AGG_LOCAL_340] && ok[AGG_LOCAL_342] ){
+    /* no offset in sight: the version decides (3.53's +00:00 rule among
+    ** them, which the probe cannot tell in a zone without an offset) */
     d->date_local = sqlite3_libversion_number()>=3042000 ? AGG_LOCAL_342 : AGG_LOCAL_340;
+    if( d->date_local==AGG_LOCAL_342 && ok[AGG_LOCAL_353]
+     && sqlite3_libversion_number()>=3053000 ) d->date_local = AGG_LOCAL_353;
   }else if( ok[AGG_LOCAL_342] ){
     d->date_local = AGG_LOCAL_342;
+  }else if( ok[AGG_LOCAL_353] ){
+    d->date_local = AGG_LOCAL_353;
   }else if( ok[AGG_LOCAL_340] ){
     d->date_local = AGG_LOCAL_340;
   }
@@ -200,7 +218,7 @@ static void columnar_dialect_ask(sqlite3 *db, col_dialect *d){
       "-67200329381233571.7667035197e-197", "172987.2166196951e-307",
       "62.788957820029107630", "-14024752.86546" };
   enum { NTEXT = sizeof(atof_texts)/sizeof(atof_texts[0]) };
-  static const int modes[] = { AGG_ATOF_340, AGG_ATOF_LD_STEPS, AGG_ATOF_DEKKER };
+  static const int modes[] = { AGG_ATOF_340, AGG_ATOF_LD_STEPS, AGG_ATOF_DEKKER, AGG_ATOF_U64 };
   double want[NTEXT];
   int nwant = 0;
   if( sqlite3_prepare_v2(db, "SELECT CAST(?1 AS REAL)", -1, &st, 0)==SQLITE_OK ){
@@ -255,6 +273,13 @@ static void columnar_dialect_ask(sqlite3 *db, col_dialect *d){
   if( sqlite3_prepare_v2(db, "SELECT CASE WHEN abs(column1) > 0 AND 'x' IS NULL THEN 1 ELSE 2 END"
         " FROM (VALUES(-9223372036854775808))", -1, &st, 0)==SQLITE_OK ){
     d->null_test_where_only = sqlite3_step(st)!=SQLITE_ROW;
+  }
+  sqlite3_finalize(st);
+  st = 0;
+  /* the same overflow in a value: an OR with a side known true */
+  if( sqlite3_prepare_v2(db, "SELECT abs(column1) > 0 OR 1 FROM (VALUES(-9223372036854775808))",
+        -1, &st, 0)==SQLITE_OK ){
+    d->andor_value_simplify = sqlite3_step(st)==SQLITE_ROW;
   }
   sqlite3_finalize(st);
   columnar_dialect_json(db, d);

@@ -39,6 +39,7 @@ SQLITE_EXTENSION_INIT3
 #include "plan.h"
 #include "conn.h"
 #include "../reader/predicate.h"
+#include "../agg/value.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -303,18 +304,23 @@ static void *plan_keep(scan_plan *p, void *m){
 static int plan_value(scan_plan *p, sqlite3_value *v, int flags, pred_value *out){
   memset(out, 0, sizeof(*out));
   int t = sqlite3_value_type(v);
-  sqlite3_value *dup = 0;
+  /* The affinity as this SQLite applies it (its dialect: how it reads text
+  ** as a number, how many digits a REAL's text has), not by converting a
+  ** copy of v: sqlite3_value_numeric_type wants a value of a connection,
+  ** which a copy is not (3.53 takes the connection's mutex, a NULL one). */
+  char num[PRED_NUM_TEXT_MAX];
+  const char *numtext = 0;
+  int numlen = 0;
   if( (flags & F_NUMAFF) && t==SQLITE_TEXT ){
-    dup = sqlite3_value_dup(v);
-    if( !dup ) return -1;
-    sqlite3_value_numeric_type(dup);
-    v = dup;
-    t = sqlite3_value_type(v);
+    pred_value tv = { .type = CV_TEXT, .p = (const char*)sqlite3_value_text(v),
+                      .n = (uint32_t)sqlite3_value_bytes(v) };
+    pred_value nv = agg_numeric_affinity(agg_atof_mode(&p->dialect), &tv);
+    if( nv.type==CV_INT ){ out->type = CV_INT; out->i = nv.i; return 1; }
+    if( nv.type==CV_REAL ){ out->type = CV_REAL; out->f = nv.f; return 1; }
   }else if( (flags & F_TEXTAFF) && (t==SQLITE_INTEGER || t==SQLITE_FLOAT) ){
-    dup = sqlite3_value_dup(v);
-    if( !dup ) return -1;
-    sqlite3_value_text(dup);   /* converts in place; type reports TEXT after */
-    v = dup;
+    numlen = t==SQLITE_INTEGER ? agg_int_to_text(sqlite3_value_int64(v), num)
+                               : agg_real_to_text(&p->dialect, sqlite3_value_double(v), num);
+    numtext = num;
     t = SQLITE_TEXT;
   }else if( (flags & F_TEXTONLY) && (t==SQLITE_INTEGER || t==SQLITE_FLOAT) ){
     return 0;
@@ -325,8 +331,9 @@ static int plan_value(scan_plan *p, sqlite3_value *v, int flags, pred_value *out
     case SQLITE_INTEGER: out->type = CV_INT; out->i = sqlite3_value_int64(v); break;
     case SQLITE_FLOAT: out->type = CV_REAL; out->f = sqlite3_value_double(v); break;
     case SQLITE_TEXT: case SQLITE_BLOB: {
-      const void *src = t==SQLITE_TEXT ? (const void*)sqlite3_value_text(v) : sqlite3_value_blob(v);
-      int n = sqlite3_value_bytes(v);
+      const void *src = numtext ? (const void*)numtext
+                      : t==SQLITE_TEXT ? (const void*)sqlite3_value_text(v) : sqlite3_value_blob(v);
+      int n = numtext ? numlen : sqlite3_value_bytes(v);
       char *cp = plan_keep(p, sqlite3_malloc64((sqlite3_uint64)n+1));
       if( !cp ){ rc = -1; break; }
       if( n ) memcpy(cp, src, (size_t)n);
@@ -336,7 +343,6 @@ static int plan_value(scan_plan *p, sqlite3_value *v, int flags, pred_value *out
       break;
     }
   }
-  sqlite3_value_free(dup);
   return rc;
 }
 

@@ -551,16 +551,6 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
     pred_value x;
     memset(&x, 0, sizeof(x));
     const char *decl = gb_decl(&t->ds->schema, col);
-    sqlite3_value *dup = 0;
-    if( sqlite3_value_type(v)==SQLITE_TEXT && decl
-     && (sqlite3_stricmp(decl, "INTEGER")==0 || sqlite3_stricmp(decl, "REAL")==0) ){
-      /* numeric affinity through this SQLite's own text-to-number reading,
-      ** whose rounding of some texts ('1e-300') differs between versions */
-      dup = sqlite3_value_dup(v);
-      if( dup==0 ){ rc = SQLITE_NOMEM; goto filter_fail; }
-      sqlite3_value_numeric_type(dup);
-      v = dup;
-    }
     switch( sqlite3_value_type(v) ){
       case SQLITE_INTEGER: x.type = CV_INT; x.i = sqlite3_value_int64(v); break;
       case SQLITE_FLOAT: x.type = CV_REAL; x.f = sqlite3_value_double(v); break;
@@ -568,16 +558,19 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
       case SQLITE_BLOB: x.type = CV_BLOB; x.p = sqlite3_value_blob(v); x.n = (uint32_t)sqlite3_value_bytes(v); break;
       default: break;
     }
+    /* numeric affinity as this SQLite reads text, whose rounding of some
+    ** texts ('1e-300') differs between versions: col_dialect.atof_mode
+    ** (sqlite3_value_numeric_type wants a value of a connection, which a
+    ** copy is not: 3.53 takes its mutex) */
     char buf[48];
     x = agg_apply_affinity(decl, x, &dialect, buf);
     if( x.type==CV_TEXT || x.type==CV_BLOB ){
       char *cp = sqlite3_malloc64((sqlite3_uint64)x.n + 1);
-      if( cp==0 ){ sqlite3_value_free(dup); rc = SQLITE_NOMEM; goto filter_fail; }
+      if( cp==0 ){ rc = SQLITE_NOMEM; goto filter_fail; }
       if( x.n ) memcpy(cp, x.p, x.n);
       texts[ntext++] = cp;
       x.p = cp;
     }
-    sqlite3_value_free(dup);
     p->v = x;
   }
   int has_like = 0, has_glob = 0;
@@ -668,9 +661,9 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
     { dialect.glob_foreign, has_glob || groupby_uses(c->gb, AGG_USES_GLOB), "GLOB here is an extension's glob()" },
     { dialect.case_foreign, groupby_uses(c->gb, AGG_USES_CASE), "lower() or upper() here is an extension's" },
     { (replaced & AGG_USES_JSON) || dialect.json_refused, groupby_uses(c->gb, AGG_USES_JSON),
-      "json_group_array() or json_group_object() here is missing, an extension's or unlike 3.40-3.50's" },
+      "json_group_array() or json_group_object() here is missing, an extension's or unlike 3.40-3.53's" },
     { dialect.date_local==0, groupby_uses(c->gb, AGG_USES_LOCALTIME),
-      "'localtime' or 'utc' here is computed unlike 3.40's and 3.42's" },
+      "'localtime' or 'utc' here is computed unlike 3.40's, 3.42's and 3.53's" },
   };
   for(size_t i=0; i<sizeof(refused)/sizeof(refused[0]); i++){
     if( refused[i].foreign && refused[i].used ){

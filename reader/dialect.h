@@ -109,11 +109,16 @@ typedef struct col_dialect {
   uint8_t json_jsonb;     /* a BLOB argument is read as JSONB (3.45); 0: it
                           ** is the error "JSON cannot hold BLOB values" */
   /* A REAL as the JSON functions render it, SQLite's "%!0.15g" (3.40:
-  ** "Inf", 3.50: "9.0e+999"), into buf[n], NUL-terminated, returning the
-  ** length; NULL: pred_real_to_text, 3.40's. */
+  ** "Inf", 3.50: "9.0e+999") or "%!0.17g" (3.53), into buf[n],
+  ** NUL-terminated, returning the length; NULL: pred_real_to_text, 3.40's. */
   int (*json_real_text)(double r, char *buf, size_t n);
   uint8_t round_n64;      /* roundFunc reads its places as a 64-bit integer;
                           ** 0: as an int (round(x, 4294967297) rounds to 1) */
+  uint8_t andor_value_simplify; /* AND and OR computed for a value skip
+                          ** their sides whose truth is known, as in a
+                          ** condition (exprCodeTargetAndOr, 3.53):
+                          ** abs(x) > 0 OR 1 is 1; 0: both sides are
+                          ** computed (3.40, 3.46) */
   uint8_t null_test_where_only; /* x IS NULL, x IS NOT NULL and the like
                           ** over a literal that is not NULL are known
                           ** false or true only in the WHERE clause
