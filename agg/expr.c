@@ -66,7 +66,8 @@ struct agg_expr {
   int nargs;              /* EX_BIN: 2; EX_FUNC: argument count */
   int aff;                /* EX_COL: the declared type's affinity (AFF_*);
                           ** AFF_NONE after a unary + */
-  int neg;                /* EX_LIKE: NOT LIKE / NOT GLOB */
+  int neg;                /* EX_LIKE: NOT LIKE / NOT GLOB; EX_BIN '-': a
+                          ** unary minus (0 - x) */
   int known;              /* SQLite knows the truth without a row
                           ** (EP_IsTrue/EP_IsFalse): EX_KNOWN_TRUE or
                           ** _FALSE, else 0 (ex_and_or_simplified) */
@@ -675,7 +676,9 @@ static agg_expr *ex_unary(ex_parser *p, int depth){
     agg_expr *zero = ex_node(EX_LIT);
     if( zero==0 ) return ex_oom(p);
     zero->lit.type = CV_INT;
-    return ex_binary(p, '-', zero, ex_unary(p, depth+1));
+    agg_expr *e = ex_binary(p, '-', zero, ex_unary(p, depth+1));
+    if( e ) e->neg = 1;
+    return e;
   }
   if( ex_is(p, '+') ){
     ex_next(p);
@@ -764,6 +767,8 @@ static agg_expr *ex_null_test(agg_expr *e){
   int is = e->op==EX_LOGIC ? e->sub==LG_ISNULL : e->sub==CMP_IS;
   const agg_expr *x = e->args[0];
   if( !ex_is_null_test(e) ) return e;
+  /* through unary minus (sqlite3ExprCanBeNull; 3.53's parser too) */
+  while( x->op==EX_BIN && x->sub=='-' && x->neg ) x = x->args[1];
   if( x->op==EX_LIT && x->lit.type!=CV_NULL ) e->known = is ? EX_KNOWN_FALSE : EX_KNOWN_TRUE;
   return e;
 }
