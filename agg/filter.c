@@ -147,10 +147,7 @@ pred_value agg_apply_affinity(const char *decl, pred_value v, const col_dialect 
   if( (strcasecmp(decl, "INTEGER")==0 || strcasecmp(decl, "REAL")==0) && v.type==CV_TEXT ){
     return agg_numeric_affinity(agg_atof_mode(d), &v);
   }
-  if( strcasecmp(decl, "TEXT")==0 && (v.type==CV_INT || v.type==CV_REAL) ){
-    int n = v.type==CV_INT ? agg_int_to_text(v.i, buf) : agg_real_to_text(d, v.f, buf);
-    v.type = CV_TEXT; v.p = buf; v.n = (uint32_t)n;
-  }
+  if( strcasecmp(decl, "TEXT")==0 ) return agg_text_affinity(d, v, buf);
   return v;
 }
 

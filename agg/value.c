@@ -121,21 +121,22 @@ static long double agg_pow10_ld(int e){
   }
 }
 
-/* SQLite 3.40's arithmetic (agg_atof) over z[0..n), a number that
-** agg_num_prefix accepted: sign, digits, '.', digits, exponent. */
-static double agg_atof_340(const char *z, uint32_t n){
-  const int64_t keep = (INT64_MAX - 9)/10;    /* digits past this only scale */
+/* The significand and exponent every sqlite3AtoF reads from z[0..n), a
+** number agg_num_prefix accepted (sign, digits, '.', digits, exponent):
+** digits go into *s while it is below keep, later ones only scale; the
+** exponent saturates at 10000. Returns the value's power of ten. */
+static int agg_atof_digits(const char *z, uint32_t n, uint64_t keep, int *neg, uint64_t *s){
   uint32_t i = 0;
-  int neg = 0, shift = 0, e = 0, esign = 1;
-  int64_t s = 0;
-  if( i<n && (z[i]=='-' || z[i]=='+') ){ neg = z[i]=='-'; i++; }
+  int shift = 0, e = 0, esign = 1;
+  *neg = 0; *s = 0;
+  if( i<n && (z[i]=='-' || z[i]=='+') ){ *neg = z[i]=='-'; i++; }
   while( i<n && z[i]>='0' && z[i]<='9' ){
-    s = s*10 + (z[i++] - '0');
-    if( s>=keep ) while( i<n && z[i]>='0' && z[i]<='9' ){ i++; shift++; }
+    *s = *s*10 + (uint64_t)(z[i++] - '0');
+    if( *s>=keep ) while( i<n && z[i]>='0' && z[i]<='9' ){ i++; shift++; }
   }
   if( i<n && z[i]=='.' ){
     for(i++; i<n && z[i]>='0' && z[i]<='9'; i++){
-      if( s<keep ){ s = s*10 + (z[i] - '0'); shift--; }
+      if( *s<keep ){ *s = *s*10 + (uint64_t)(z[i] - '0'); shift--; }
     }
   }
   if( i<n && (z[i]=='e' || z[i]=='E') ){
@@ -143,8 +144,17 @@ static double agg_atof_340(const char *z, uint32_t n){
     if( i<n && (z[i]=='-' || z[i]=='+') ){ esign = z[i]=='-' ? -1 : 1; i++; }
     for(; i<n && z[i]>='0' && z[i]<='9'; i++) e = e<10000 ? e*10 + (z[i] - '0') : 10000;
   }
-  e = e*esign + shift;
-  esign = e<0 ? -1 : 1;
+  return e*esign + shift;
+}
+
+/* SQLite 3.40's arithmetic (AGG_ATOF_340) over z[0..n), a number that
+** agg_num_prefix accepted. */
+static double agg_atof_340(const char *z, uint32_t n){
+  int neg;
+  uint64_t u;
+  int e = agg_atof_digits(z, n, (INT64_MAX - 9)/10, &neg, &u);
+  int64_t s = (int64_t)u;
+  int esign = e<0 ? -1 : 1;
   if( e<0 ) e = -e;
   if( s==0 ) return neg ? -0.0 : 0.0;
   /* as few powers of ten as the integer can take in */
@@ -195,27 +205,10 @@ static void agg_dekker_mul(volatile double *x, double y, double yy){
 /* SQLite 3.43-3.46's arithmetic (AGG_ATOF_LD_STEPS, AGG_ATOF_DEKKER), or
 ** 3.53's (AGG_ATOF_U64), over z[0..n), a number agg_num_prefix accepted. */
 static double agg_atof_u64(int mode, const char *z, uint32_t n){
-  const uint64_t keep = (UINT64_MAX - 9)/10;
-  uint32_t i = 0;
-  int neg = 0, shift = 0, e = 0, esign = 1;
-  uint64_t s = 0;
-  if( i<n && (z[i]=='-' || z[i]=='+') ){ neg = z[i]=='-'; i++; }
-  while( i<n && z[i]>='0' && z[i]<='9' ){
-    s = s*10 + (uint64_t)(z[i++] - '0');
-    if( s>=keep ) while( i<n && z[i]>='0' && z[i]<='9' ){ i++; shift++; }
-  }
-  if( i<n && z[i]=='.' ){
-    for(i++; i<n && z[i]>='0' && z[i]<='9'; i++){
-      if( s<keep ){ s = s*10 + (uint64_t)(z[i] - '0'); shift--; }
-    }
-  }
-  if( i<n && (z[i]=='e' || z[i]=='E') ){
-    i++;
-    if( i<n && (z[i]=='-' || z[i]=='+') ){ esign = z[i]=='-' ? -1 : 1; i++; }
-    for(; i<n && z[i]>='0' && z[i]<='9'; i++) e = e<10000 ? e*10 + (z[i] - '0') : 10000;
-  }
+  int neg;
+  uint64_t s;
+  int e = agg_atof_digits(z, n, (UINT64_MAX - 9)/10, &neg, &s);
   if( s==0 ) return neg ? -0.0 : 0.0;
-  e = e*esign + shift;
   if( mode==AGG_ATOF_U64 ){
     /* strtod rounds correctly: s and e as text, all of their digits */
     char buf[48];
@@ -332,6 +325,13 @@ pred_value agg_numeric_affinity(int atof, const pred_value *v){
     out.type = CV_REAL; out.f = r;
   }
   return out;
+}
+
+pred_value agg_text_affinity(const col_dialect *d, pred_value v, char *buf){
+  if( v.type!=CV_INT && v.type!=CV_REAL ) return v;
+  int n = v.type==CV_INT ? agg_int_to_text(v.i, buf) : agg_real_to_text(d, v.f, buf);
+  v.type = CV_TEXT; v.p = buf; v.n = (uint32_t)n;
+  return v;
 }
 
 double agg_real_value(int atof, const pred_value *v){

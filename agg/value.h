@@ -70,6 +70,11 @@ int agg_atoi64(const char *z, uint32_t n, int64_t *v);
 ** for the one below). */
 pred_value agg_numeric_affinity(int atof, const pred_value *v);
 
+/* TEXT affinity: an INTEGER or REAL as the text the SQLite d describes
+** writes for it, into buf (PRED_NUM_TEXT_MAX bytes); other values as they
+** are. */
+pred_value agg_text_affinity(const col_dialect *d, pred_value v, char *buf);
+
 /* sqlite3VdbeRealValue: any value as a double (NULL is 0.0). */
 double agg_real_value(int atof, const pred_value *v);
 

@@ -302,48 +302,33 @@ static void *plan_keep(scan_plan *p, void *m){
 ** Returns 0 (and leaves *out NULL-typed) when the predicate must not be
 ** applied to this value (F_TEXTONLY with a number); -1 on OOM. */
 static int plan_value(scan_plan *p, sqlite3_value *v, int flags, pred_value *out){
+  pred_value x;
+  memset(&x, 0, sizeof(x));
+  switch( sqlite3_value_type(v) ){
+    case SQLITE_INTEGER: x.type = CV_INT; x.i = sqlite3_value_int64(v); break;
+    case SQLITE_FLOAT: x.type = CV_REAL; x.f = sqlite3_value_double(v); break;
+    case SQLITE_TEXT: x.type = CV_TEXT; x.p = (const char*)sqlite3_value_text(v); x.n = (uint32_t)sqlite3_value_bytes(v); break;
+    case SQLITE_BLOB: x.type = CV_BLOB; x.p = sqlite3_value_blob(v); x.n = (uint32_t)sqlite3_value_bytes(v); break;
+    default: x.type = CV_NULL; break;
+  }
   memset(out, 0, sizeof(*out));
-  int t = sqlite3_value_type(v);
+  if( (flags & F_TEXTONLY) && (x.type==CV_INT || x.type==CV_REAL) ) return 0;
   /* The affinity as this SQLite applies it (its dialect: how it reads text
   ** as a number, how many digits a REAL's text has), not by converting a
   ** copy of v: sqlite3_value_numeric_type wants a value of a connection,
   ** which a copy is not (3.53 takes the connection's mutex, a NULL one). */
-  char num[PRED_NUM_TEXT_MAX];
-  const char *numtext = 0;
-  int numlen = 0;
-  if( (flags & F_NUMAFF) && t==SQLITE_TEXT ){
-    pred_value tv = { .type = CV_TEXT, .p = (const char*)sqlite3_value_text(v),
-                      .n = (uint32_t)sqlite3_value_bytes(v) };
-    pred_value nv = agg_numeric_affinity(agg_atof_mode(&p->dialect), &tv);
-    if( nv.type==CV_INT ){ out->type = CV_INT; out->i = nv.i; return 1; }
-    if( nv.type==CV_REAL ){ out->type = CV_REAL; out->f = nv.f; return 1; }
-  }else if( (flags & F_TEXTAFF) && (t==SQLITE_INTEGER || t==SQLITE_FLOAT) ){
-    numlen = t==SQLITE_INTEGER ? agg_int_to_text(sqlite3_value_int64(v), num)
-                               : agg_real_to_text(&p->dialect, sqlite3_value_double(v), num);
-    numtext = num;
-    t = SQLITE_TEXT;
-  }else if( (flags & F_TEXTONLY) && (t==SQLITE_INTEGER || t==SQLITE_FLOAT) ){
-    return 0;
+  char buf[PRED_NUM_TEXT_MAX];
+  if( flags & F_NUMAFF ) x = agg_numeric_affinity(agg_atof_mode(&p->dialect), &x);
+  else if( flags & F_TEXTAFF ) x = agg_text_affinity(&p->dialect, x, buf);
+  if( x.type==CV_TEXT || x.type==CV_BLOB ){
+    char *cp = plan_keep(p, sqlite3_malloc64((sqlite3_uint64)x.n+1));
+    if( !cp ) return -1;
+    if( x.n ) memcpy(cp, x.p, x.n);
+    cp[x.n] = 0;
+    x.p = cp;
   }
-  int rc = 1;
-  switch( t ){
-    case SQLITE_NULL: out->type = CV_NULL; break;
-    case SQLITE_INTEGER: out->type = CV_INT; out->i = sqlite3_value_int64(v); break;
-    case SQLITE_FLOAT: out->type = CV_REAL; out->f = sqlite3_value_double(v); break;
-    case SQLITE_TEXT: case SQLITE_BLOB: {
-      const void *src = numtext ? (const void*)numtext
-                      : t==SQLITE_TEXT ? (const void*)sqlite3_value_text(v) : sqlite3_value_blob(v);
-      int n = numtext ? numlen : sqlite3_value_bytes(v);
-      char *cp = plan_keep(p, sqlite3_malloc64((sqlite3_uint64)n+1));
-      if( !cp ){ rc = -1; break; }
-      if( n ) memcpy(cp, src, (size_t)n);
-      cp[n] = 0;
-      out->type = t==SQLITE_TEXT ? CV_TEXT : CV_BLOB;
-      out->p = cp; out->n = (uint32_t)n;
-      break;
-    }
-  }
-  return rc;
+  *out = x;
+  return 1;
 }
 
 /* info's constraints with constant right-hand sides as exact predicates,

@@ -558,10 +558,9 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
       case SQLITE_BLOB: x.type = CV_BLOB; x.p = sqlite3_value_blob(v); x.n = (uint32_t)sqlite3_value_bytes(v); break;
       default: break;
     }
-    /* numeric affinity as this SQLite reads text, whose rounding of some
-    ** texts ('1e-300') differs between versions: col_dialect.atof_mode
-    ** (sqlite3_value_numeric_type wants a value of a connection, which a
-    ** copy is not: 3.53 takes its mutex) */
+    /* from the dialect (its atof_mode reads '1e-300' as this SQLite does),
+    ** not sqlite3_value_numeric_type on a copy: 3.53 takes the copy's
+    ** connection mutex, and a copy has no connection */
     char buf[48];
     x = agg_apply_affinity(decl, x, &dialect, buf);
     if( x.type==CV_TEXT || x.type==CV_BLOB ){
