@@ -85,6 +85,11 @@ struct agg_expr {
   int fix_class;          /* FN_FIXED: the column's AGG_CAST_* class, what
                           ** OP_Affinity applies (AGG_CAST_BLOB: nothing) */
   uint8_t between;        /* EX_CMP or LG_AND made of a BETWEEN */
+  struct agg_expr *unfolded; /* EX_LIT: the AND sqlite3ExprAnd made this 0
+                          ** of (a side a literal false), where a side
+                          ** calls a function: 3.50 keeps that AND
+                          ** (col_dialect.and_false_func_kept), and
+                          ** agg_expr_set_dialect puts it back */
   size_t t0, t1;          /* where the parser read it: an EX_COL's token,
                           ** an AND-term's or a comparison operand's text */
   int has_base;           /* EX_CASE: CASE base WHEN ...: args[0] is base */
@@ -289,6 +294,7 @@ static void ex_free(agg_expr *e){
   if( e==0 ) return;
   if( e->refs>0 ){ e->refs--; return; }
   for(int i=0; i<e->nargs; i++) ex_free(e->args[i]);
+  ex_free(e->unfolded);
   free(e->lit_mem); free(e->tags); free(e->i64); free(e->f64); free(e->str);
   free(e->dcols); free(e->dtags);
   for(int i=0; i<e->nmods; i++) agg_tz_cache_free(e->mods[i].tz);
@@ -773,18 +779,29 @@ static agg_expr *ex_null_test(agg_expr *e){
   return e;
 }
 
+/* Does e call a function (EP_HasFunc, which a parent inherits)? LIKE and
+** GLOB are calls; CAST is not. */
+static int ex_calls_function(const agg_expr *e){
+  if( e->op==EX_LIKE || (e->op==EX_FUNC && e->sub!=FN_CAST && e->sub!=FN_FIXED) ) return 1;
+  if( e->unfolded && ex_calls_function(e->unfolded) ) return 1;
+  for(int i=0; i<e->nargs; i++) if( ex_calls_function(e->args[i]) ) return 1;
+  return 0;
+}
+
 /* sqlite3ExprAnd: an AND one of whose sides is an INTEGER literal known
 ** false is the literal 0 as it is parsed (neither side is computed, not
-** even for a value) */
+** even for a value). 3.50 folds it only where neither side calls a
+** function: the AND is kept beside the 0 for agg_expr_set_dialect. */
 static agg_expr *ex_and_fold(ex_parser *p, agg_expr *e){
   if( e==0 ) return 0;
   const agg_expr *l = e->args[0], *r = e->args[1];
   if( !((l->op==EX_LIT && l->known==EX_KNOWN_FALSE) || (r->op==EX_LIT && r->known==EX_KNOWN_FALSE)) ) return e;
-  ex_free(e);
   agg_expr *z = ex_node(EX_LIT);
-  if( z==0 ) return ex_oom(p);
+  if( z==0 ){ ex_free(e); return ex_oom(p); }
   z->lit.type = CV_INT;
   z->known = EX_KNOWN_FALSE;
+  if( ex_calls_function(l) || ex_calls_function(r) ) z->unfolded = e;
+  else ex_free(e);
   return z;
 }
 
@@ -1028,7 +1045,7 @@ static int ex_fields_same(const agg_expr *a, const agg_expr *b){
   if( a->op!=b->op || a->sub!=b->sub || a->src!=b->src || a->aff!=b->aff || a->neg!=b->neg
    || a->fix_class!=b->fix_class
    || a->esc!=b->esc || a->has_base!=b->has_base || a->has_else!=b->has_else
-   || a->nargs!=b->nargs || a->known!=b->known ) return 0;
+   || a->nargs!=b->nargs || a->known!=b->known || a->unfolded || b->unfolded ) return 0;
   if( a->op!=EX_LIT ) return 1;
   if( a->lit.type!=b->lit.type ) return 0;
   switch( a->lit.type ){
@@ -1539,6 +1556,17 @@ int agg_expr_uses(const agg_expr *e, int what){
 
 void agg_expr_set_dialect(agg_expr *e, const col_dialect *d, int in_where){
   if( e==0 ) return;
+  /* 3.50's AND with a function and a literal false side (ex_and_fold):
+  ** the AND in place of the 0, its sides computed for a value */
+  if( e->unfolded && d && d->and_false_func_kept ){
+    agg_expr *u = e->unfolded, zero = *e;
+    int refs = e->refs;
+    *e = *u;
+    e->refs = refs;
+    zero.unfolded = 0; zero.refs = 0;
+    *u = zero;
+    ex_free(u);
+  }
   e->dialect = d;
   /* a REAL literal is the SQLite's own conversion of its text */
   if( e->op==EX_LIT && e->lit.type==CV_REAL && e->lit_mem ){

@@ -45,7 +45,8 @@ int agg_int_to_text(int64_t i, char *buf);
                             ** wider than double (bUseLongDouble): up to 20
                             ** digits in a u64, times 1e100L, 1e10L and 1e1L
                             ** (or their inverses) one at a time */
-#define AGG_ATOF_DEKKER 3   /* the same versions without a wider long double:
+#define AGG_ATOF_DEKKER 3   /* the same versions without a wider long double,
+                            ** and 3.47 to 3.51 everywhere (long double gone):
                             ** those steps in double-double arithmetic */
 #define AGG_ATOF_U64 4      /* 3.53 at least: up to 20 digits in a u64 (as
                             ** 3.46), that integer times 10^e correctly

@@ -282,6 +282,14 @@ static void columnar_dialect_ask(sqlite3 *db, col_dialect *d){
     d->andor_value_simplify = sqlite3_step(st)==SQLITE_ROW;
   }
   sqlite3_finalize(st);
+  st = 0;
+  /* and an AND with a literal false side, which the parser folds to 0 or
+  ** not: where it keeps it, the value computes abs() */
+  if( sqlite3_prepare_v2(db, "SELECT abs(column1) > 0 AND 0 FROM (VALUES(-9223372036854775808))",
+        -1, &st, 0)==SQLITE_OK ){
+    d->and_false_func_kept = sqlite3_step(st)!=SQLITE_ROW;
+  }
+  sqlite3_finalize(st);
   columnar_dialect_json(db, d);
   columnar_dialect_local(db, d);
 }

@@ -116,7 +116,7 @@ typedef struct col_dialect {
                           ** 0: as an int (round(x, 4294967297) rounds to 1) */
   uint8_t andor_value_simplify; /* AND and OR computed for a value skip
                           ** their sides whose truth is known, as in a
-                          ** condition (exprCodeTargetAndOr, 3.53):
+                          ** condition (exprCodeTargetAndOr, 3.51):
                           ** abs(x) > 0 OR 1 is 1; 0: both sides are
                           ** computed (3.40, 3.46) */
   uint8_t null_test_where_only; /* x IS NULL, x IS NOT NULL and the like
@@ -126,6 +126,12 @@ typedef struct col_dialect {
                           ** CASE's WHEN or an aggregate's FILTER they are
                           ** computed, and the other side of an AND or OR
                           ** with them is too; 0: known everywhere (3.40) */
+  uint8_t and_false_func_kept; /* an AND with an INTEGER literal false side
+                          ** is kept where a side calls a function, and a
+                          ** value computes both sides (3.50: sqlite3ExprAnd
+                          ** checks EP_HasFunc; 3.51 skips known sides,
+                          ** andor_value_simplify); 0: the parser makes it
+                          ** the literal 0, nothing computed (3.40-3.49) */
 } col_dialect;
 
 #endif /* COLUMNAR_DIALECT_H */
