@@ -8,8 +8,11 @@
 # keep, the amalgamation the npm package better-sqlite3 carries (its
 # deps/sqlite3; the map below). `make test-sqlite V=3.46.1` runs it; `make
 # test` does not (it needs the network and a few minutes of compiling).
+# PATTERNs after the version pick Tcl files (as tcl/all.tcl's: 'dialect*').
+# Exit status 2: the source could not be fetched (nothing was tested).
 set -e
-V=${1:?usage: other-sqlite.sh VERSION}
+V=${1:?usage: other-sqlite.sh VERSION [PATTERN...]}
+shift
 D=${SQLITE_DIR:-/tmp/sqlite-$V}
 # Debian's build options (PRAGMA compile_options of its 3.40): the Tcl
 # binding needs the preupdate hook and unlock_notify; LIKE on a BLOB and
@@ -50,8 +53,9 @@ if [ ! -f "$D/lib/libsqlite3.so.0" ]; then
     cp sqlite3 "$D/bin/sqlite3"
     cd - >/dev/null
   else
-    P=$(npm_package "$V") || { echo "SQLite $V: not on deb.debian.org, and no better-sqlite3 release known to carry it" >&2; exit 1; }
-    (cd "$D" && npm pack -q "better-sqlite3@$P" >/dev/null && tar xzf "better-sqlite3-$P.tgz" -C src)
+    P=$(npm_package "$V") || { echo "SQLite $V: not fetched from deb.debian.org, and no better-sqlite3 release known to carry it" >&2; exit 2; }
+    (cd "$D" && npm pack -q "better-sqlite3@$P" >/dev/null 2>&1 && tar xzf "better-sqlite3-$P.tgz" -C src) \
+      || { echo "SQLite $V: neither deb.debian.org nor npm's better-sqlite3@$P could be fetched" >&2; rm -rf "$D"; exit 2; }
     A="$D/src/package/deps/sqlite3"
     grep -q "#define SQLITE_VERSION  *\"$V\"" "$A/sqlite3.h" || { echo "better-sqlite3 $P does not carry SQLite $V" >&2; exit 1; }
     # the amalgamation has no shell: the suite needs only the library
@@ -63,7 +67,9 @@ echo "SQLite $(echo 'package require sqlite3; sqlite3 db :memory:; puts [db eval
   | LD_LIBRARY_PATH="$D/lib" tclsh) from $D"
 PRELOAD="$(${CC:-cc} -print-file-name=libasan.so) $(${CC:-cc} -print-file-name=libubsan.so)"
 rc=0
-LD_PRELOAD="$PRELOAD" LD_LIBRARY_PATH="$D/lib" build/san/test/test_agg | tail -n 2 || rc=1
-PATH="$D/bin:$PATH" LD_LIBRARY_PATH="$D/lib" COLUMNAR_EXT=build/columnar tclsh tcl/all.tcl \
-  | grep -vE '^(ok|---) ' || rc=1
+LD_PRELOAD="$PRELOAD" LD_LIBRARY_PATH="$D/lib" build/san/test/test_agg >"$D/test_agg.log" 2>&1 || rc=1
+tail -n 2 "$D/test_agg.log"
+PATH="$D/bin:$PATH" LD_LIBRARY_PATH="$D/lib" COLUMNAR_EXT=build/columnar tclsh tcl/all.tcl "$@" \
+  >"$D/tcl.log" 2>&1 || rc=1
+grep -vE '^(ok|---) ' "$D/tcl.log"
 exit $rc
