@@ -25,6 +25,7 @@ OPTS="-O2 -DSQLITE_ENABLE_COLUMN_METADATA -DSQLITE_ENABLE_DBSTAT_VTAB -DSQLITE_E
   -DSQLITE_LIKE_DOESNT_MATCH_BLOBS -DSQLITE_MAX_SCHEMA_RETRY=25 -DSQLITE_MAX_VARIABLE_NUMBER=250000
   -DSQLITE_SECURE_DELETE -DSQLITE_SOUNDEX -DSQLITE_USE_URI -DSQLITE_TEMP_STORE=1
   -DSQLITE_OMIT_LOOKASIDE -DSQLITE_DEFAULT_RECURSIVE_TRIGGERS"
+OPTS=$(echo $OPTS)   # one line: autosetup writes CFLAGS into its Makefile
 # better-sqlite3 releases and the SQLite amalgamation each carries
 npm_package(){
   case "$1" in
@@ -38,19 +39,20 @@ if [ ! -f "$D/lib/libsqlite3.so.0" ]; then
   rm -rf "$D"; mkdir -p "$D/src" "$D/lib" "$D/bin"
   if curl -sSfL "https://deb.debian.org/debian/pool/main/s/sqlite3/sqlite3_$V.orig.tar.xz" \
        -o "$D/src.tar.xz" 2>/dev/null; then
-    tar xJf "$D/src.tar.xz" -C "$D/src" --strip-components=1
-    cd "$D/src"
-    if [ -f auto.def ]; then
+    # a failed build exits 1 (make's own 2 would read as "not fetched")
+    built=0
+    tar xJf "$D/src.tar.xz" -C "$D/src" --strip-components=1 && cd "$D/src" && if [ -f auto.def ]; then
       # autosetup (3.48 and later)
-      CFLAGS="$OPTS" ./configure --disable-tcl >"$D/build.log" 2>&1
-      make sqlite3 libsqlite3.so >>"$D/build.log" 2>&1
-      cp -L libsqlite3.so "$D/lib/libsqlite3.so.0"
+      CFLAGS="$OPTS" ./configure --disable-tcl >"$D/build.log" 2>&1 \
+        && make sqlite3 libsqlite3.so >>"$D/build.log" 2>&1 \
+        && cp -L libsqlite3.so "$D/lib/libsqlite3.so.0" && built=1
     else
-      CFLAGS="$OPTS" ./configure --enable-shared --disable-static --disable-tcl >"$D/build.log" 2>&1
-      make libsqlite3.la sqlite3 >>"$D/build.log" 2>&1
-      cp -L .libs/libsqlite3.so.0 "$D/lib/libsqlite3.so.0"
-    fi
-    cp sqlite3 "$D/bin/sqlite3"
+      CFLAGS="$OPTS" ./configure --enable-shared --disable-static --disable-tcl >"$D/build.log" 2>&1 \
+        && make libsqlite3.la sqlite3 >>"$D/build.log" 2>&1 \
+        && cp -L .libs/libsqlite3.so.0 "$D/lib/libsqlite3.so.0" && built=1
+    fi || true
+    [ $built = 1 ] && cp sqlite3 "$D/bin/sqlite3" || {
+      echo "SQLite $V: the build failed, see $D/build.log" >&2; rm -f "$D/lib/libsqlite3.so.0"; exit 1; }
     cd - >/dev/null
   else
     P=$(npm_package "$V") || { echo "SQLite $V: not fetched from deb.debian.org, and no better-sqlite3 release known to carry it" >&2; exit 2; }
