@@ -5,8 +5,8 @@
 # LD_LIBRARY_PATH by the system's tclsh and its Tcl binding. The source is
 # Debian's (sqlite3_VERSION.orig.tar.xz on deb.debian.org: 3.46.1 is Debian
 # 13's, 3.53.4 unstable's as of 2026-12) or, for a version Debian does not
-# keep, the amalgamation the npm package better-sqlite3 carries (its
-# deps/sqlite3; the map below). `make test-sqlite V=3.46.1` runs it; `make
+# keep, the amalgamation an npm package carries (better-sqlite3's
+# deps/sqlite3, or node's sqlite3; the map below). `make test-sqlite V=3.46.1` runs it; `make
 # test` does not (it needs the network and a few minutes of compiling).
 # PATTERNs after the version pick Tcl files (as tcl/all.tcl's: 'dialect*').
 # Exit status 2: the source could not be fetched (nothing was tested).
@@ -32,6 +32,9 @@ npm_package(){
     3.47.0) echo 11.5.0;; 3.48.0) echo 11.8.1;; 3.49.2) echo 11.10.0;;
     3.50.2) echo 12.2.0;; 3.50.4) echo 12.4.1;; 3.51.2) echo 12.6.2;;
     3.51.3) echo 12.8.0;; 3.53.0) echo 12.9.0;; 3.53.3) echo 13.0.0;;
+    3.54.1) echo 13.2.0;;
+    # node's sqlite3 package carries an autoconf tarball instead
+    3.52.0) echo sqlite3@6.0.1;;
     *) return 1;;
   esac
 }
@@ -56,10 +59,15 @@ if [ ! -f "$D/lib/libsqlite3.so.0" ]; then
     cd - >/dev/null
   else
     P=$(npm_package "$V") || { echo "SQLite $V: not fetched from deb.debian.org, and no better-sqlite3 release known to carry it" >&2; exit 2; }
-    (cd "$D" && npm pack -q "better-sqlite3@$P" >/dev/null 2>&1 && tar xzf "better-sqlite3-$P.tgz" -C src) \
-      || { echo "SQLite $V: neither deb.debian.org nor npm's better-sqlite3@$P could be fetched" >&2; rm -rf "$D"; exit 2; }
+    case $P in *@*) ;; *) P=better-sqlite3@$P;; esac
+    (cd "$D" && npm pack -q "$P" >/dev/null 2>&1 && tar xzf ./*.tgz -C src) \
+      || { echo "SQLite $V: neither deb.debian.org nor npm's $P could be fetched" >&2; rm -rf "$D"; exit 2; }
     A="$D/src/package/deps/sqlite3"
-    grep -q "#define SQLITE_VERSION  *\"$V\"" "$A/sqlite3.h" || { echo "better-sqlite3 $P does not carry SQLite $V" >&2; exit 1; }
+    for t in "$D"/src/package/deps/sqlite-autoconf-*.tar.gz; do
+      [ -f "$t" ] || continue
+      mkdir -p "$A" && tar xzf "$t" -C "$A" --strip-components=1
+    done
+    grep -q "#define SQLITE_VERSION  *\"$V\"" "$A/sqlite3.h" || { echo "$P does not carry SQLite $V" >&2; exit 1; }
     # the amalgamation has no shell: the suite needs only the library
     ${CC:-cc} $OPTS -fPIC -DSQLITE_THREADSAFE=1 -shared -Wl,-soname,libsqlite3.so.0 \
       -o "$D/lib/libsqlite3.so.0" "$A/sqlite3.c" -lm -lpthread -ldl
