@@ -254,6 +254,93 @@ static double agg_atof_u64(int mode, const char *z, uint32_t n){
   return neg ? -r : r;
 }
 
+/* SQLite 3.52.0's arithmetic (AGG_ATOF_352): the significand (as 3.40
+** reads it) times the top 64 bits of a power of ten, rounded at the
+** double's last place from the high word of that 128-bit product. The
+** powers: 10^n for n < 27 exactly, and 10^(27g) rounded to nearest, each
+** normalized into [2^63, 2^64) (generated from exact fractions). */
+static const uint64_t agg_p10_small[27] = {
+  0x8000000000000000ull, 0xa000000000000000ull, 0xc800000000000000ull,
+  0xfa00000000000000ull, 0x9c40000000000000ull, 0xc350000000000000ull,
+  0xf424000000000000ull, 0x9896800000000000ull, 0xbebc200000000000ull,
+  0xee6b280000000000ull, 0x9502f90000000000ull, 0xba43b74000000000ull,
+  0xe8d4a51000000000ull, 0x9184e72a00000000ull, 0xb5e620f480000000ull,
+  0xe35fa931a0000000ull, 0x8e1bc9bf04000000ull, 0xb1a2bc2ec5000000ull,
+  0xde0b6b3a76400000ull, 0x8ac7230489e80000ull, 0xad78ebc5ac620000ull,
+  0xd8d726b7177a8000ull, 0x878678326eac9000ull, 0xa968163f0a57b400ull,
+  0xd3c21bcecceda100ull, 0x84595161401484a0ull, 0xa56fa5b99019a5c8ull,
+};
+static const uint64_t agg_p10_step27[26] = {
+  0x8049a4ac0c5811aeull, 0xcf42894a5dce35eaull, 0xa76c582338ed2622ull,
+  0x873e4f75e2224e68ull, 0xda7f5bf590966849ull, 0xb080392cc4349dedull,
+  0x8e938662882af53eull, 0xe65829b3046b0afaull, 0xba121a4650e4ddecull,
+  0x964e858c91ba2655ull, 0xf2d56790ab41c2a3ull, 0xc428d05aa4751e4dull,
+  0x9e74d1b791e07e48ull, 0x8000000000000000ull, 0xcecb8f27f4200f3aull,
+  0xa70c3c40a64e6c52ull, 0x86f0ac99b4e8dafdull, 0xda01ee641a708deaull,
+  0xb01ae745b101e9e4ull, 0x8e41ade9fbebc27dull, 0xe5d3ef282a242e82ull,
+  0xb9a74a0637ce2ee1ull, 0x95f83d0a1fb69cd9ull, 0xf24a01a73cf2dcd0ull,
+  0xc3b8358109e84f07ull, 0x9e19db92b4e31ba9ull,
+};
+
+/* floor(log2(10^p)) as 3.52 estimates it: p*108853/32768, rounded down */
+static int agg_log2_pow10(int p){
+  int64_t x = (int64_t)p * 108853;
+  return (int)(x>=0 ? x/32768 : -((-x + 32767)/32768));
+}
+
+static uint64_t agg_mul_hi64(uint64_t a, uint64_t b){
+  return (uint64_t)(((unsigned __int128)a * b) >> 64);
+}
+
+/* 10^p's top 64 bits, -348 <= p <= 347: a step of 27 times a small power,
+** the product renormalized by one bit (its last bit then set) */
+static uint64_t agg_pow10_top(int p){
+  if( p>=0 && p<27 ) return agg_p10_small[p];
+  int g = p>=0 ? p/27 : -((-p + 26)/27);
+  int n = p - 27*g;
+  uint64_t y = agg_p10_step27[g + 13];
+  if( n==0 ) return y;
+  uint64_t x = agg_mul_hi64(agg_p10_small[n], y);
+  if( (x>>63)==0 ) x = (x<<1) | 1;
+  return x;
+}
+
+static double agg_atof_352(const char *z, uint32_t n){
+  int neg;
+  uint64_t s;
+  int p = agg_atof_digits(z, n, (INT64_MAX - 9)/10, &neg, &s);
+  if( s==0 ) return neg ? -0.0 : 0.0;
+  double r;
+  if( p < -348 ){
+    r = 0.0;
+  }else if( p > 347 ){
+    r = INFINITY;
+  }else{
+    int lz = __builtin_clzll(s);
+    int lp = agg_log2_pow10(p);
+    int e1 = lz - (lp + 11);
+    if( e1>=1130 ){
+      r = 0.0;
+    }else{
+      if( e1>1074 ) e1 = 1074;
+      uint64_t h = agg_mul_hi64(s<<lz, agg_pow10_top(p));
+      int sh = lz - (e1 + lp + 3);   /* 0..63 for every p in range */
+      uint64_t out = sh>=0 && sh<64 ? h >> sh : 0;
+      if( out >= ((uint64_t)1<<55) - 2 ){ out >>= 1; e1--; }
+      if( e1 <= -972 ){
+        r = INFINITY;
+      }else{
+        out = (out + 2) >> 2;
+        if( out & ((uint64_t)1<<52) ){
+          out = (out & ~((uint64_t)1<<52)) | ((uint64_t)(1075 - e1) << 52);
+        }
+        memcpy(&r, &out, 8);
+      }
+    }
+  }
+  return neg ? -r : r;
+}
+
 int agg_atof(int mode, const char *z, uint32_t n, double *r){
   uint32_t start;
   int digits, real;
@@ -262,6 +349,8 @@ int agg_atof(int mode, const char *z, uint32_t n, double *r){
   if( !digits ) return 0;
   if( mode==AGG_ATOF_340 ){
     *r = agg_atof_340(z + start, end - start);
+  }else if( mode==AGG_ATOF_352 ){
+    *r = agg_atof_352(z + start, end - start);
   }else if( mode!=AGG_ATOF_EXACT ){
     *r = agg_atof_u64(mode, z + start, end - start);
   }else{

@@ -48,6 +48,9 @@ int agg_int_to_text(int64_t i, char *buf);
 #define AGG_ATOF_DEKKER 3   /* the same versions without a wider long double,
                             ** and 3.47 to 3.51 everywhere (long double gone):
                             ** those steps in double-double arithmetic */
+#define AGG_ATOF_352 5      /* 3.52.0: up to 19 digits (as 3.40) times a
+                            ** 64-bit power of ten, rounded from the high
+                            ** word of the product (agg_atof_352) */
 #define AGG_ATOF_U64 4      /* 3.53 at least: up to 20 digits in a u64 (as
                             ** 3.46), that integer times 10^e correctly
                             ** rounded; digits past the u64's are dropped */

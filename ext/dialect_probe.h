@@ -218,7 +218,8 @@ static void columnar_dialect_ask(sqlite3 *db, col_dialect *d){
       "-67200329381233571.7667035197e-197", "172987.2166196951e-307",
       "62.788957820029107630", "-14024752.86546" };
   enum { NTEXT = sizeof(atof_texts)/sizeof(atof_texts[0]) };
-  static const int modes[] = { AGG_ATOF_340, AGG_ATOF_LD_STEPS, AGG_ATOF_DEKKER, AGG_ATOF_U64 };
+  static const int modes[] = { AGG_ATOF_340, AGG_ATOF_LD_STEPS, AGG_ATOF_DEKKER, AGG_ATOF_U64,
+                               AGG_ATOF_352 };
   double want[NTEXT];
   int nwant = 0;
   if( sqlite3_prepare_v2(db, "SELECT CAST(?1 AS REAL)", -1, &st, 0)==SQLITE_OK ){

@@ -2220,6 +2220,34 @@ static void test_atof_like_sqlite(void){
   sqlite3_close(db);
 }
 
+/* SQLite 3.52.0's conversion (AGG_ATOF_352) on texts where it differs from
+** the correctly rounded value, and at the edges (subnormal, overflow):
+** the bits 3.52.0 itself gives, so the mode is checked whichever SQLite
+** this test links. */
+static void test_atof_352(void){
+  static const struct { const char *z; uint64_t bits; } t[] = {
+    { "9e-265", 0x091d05244fe50669ull },
+    { "-050621234727679156", 0xc3667af7d5411e97ull },
+    { "-95465776711261277664.0971e-37", 0xbc66034e0789e0e5ull },
+    { "-7882911763204695.50", 0xc33c01776b710a57ull },
+    { "-928758.9130314433133", 0xc12c57edd378db7aull },
+    { "510678.502794", 0x411f2b5a02dc6e2aull },
+    { "1e-330", 0x0000000000000000ull },
+    { "-2.5e-320", 0x80000000000013c4ull },
+    { "17976931348623157e292", 0x7fefffffffffffffull },
+    { "1e400", 0x7ff0000000000000ull },
+    { "4.9406564584124654e-324", 0x0000000000000001ull },
+    { "0.000", 0x0000000000000000ull },
+  };
+  for(size_t i=0; i<sizeof(t)/sizeof(t[0]); i++){
+    double r;
+    uint64_t u;
+    agg_atof(AGG_ATOF_352, t[i].z, (uint32_t)strlen(t[i].z), &r);
+    memcpy(&u, &r, 8);
+    CHECK( u==t[i].bits );
+  }
+}
+
 /* A key computed over a named dictionary's entries (date(d)) where the
 ** rows of a batch use few of them: only those are computed, and the rest
 ** must not pass for values. Dictionary X's entry 0 is a text date() makes
@@ -2482,6 +2510,7 @@ int main(int argc, char **argv){
   RUN(test_mem_zone);
   RUN(test_real_text);
   RUN(test_atof_like_sqlite);
+  RUN(test_atof_352);
   RUN(test_int_text);
   RUN(test_ascii_run);
   RUN(test_distinct_dict_batches);
