@@ -305,39 +305,34 @@ static uint64_t agg_pow10_top(int p){
   return x;
 }
 
+/* s * 10^p (s > 0) as 3.52.0 rounds it */
+static double agg_fp10_352(uint64_t s, int p){
+  if( p < -348 ) return 0.0;
+  if( p > 347 ) return INFINITY;
+  int lz = __builtin_clzll(s);
+  int lp = agg_log2_pow10(p);
+  int e1 = lz - (lp + 11);
+  if( e1>=1130 ) return 0.0;
+  if( e1>1074 ) e1 = 1074;
+  uint64_t h = agg_mul_hi64(s<<lz, agg_pow10_top(p));
+  int sh = lz - (e1 + lp + 3);   /* 0..63 for every p in range */
+  uint64_t out = sh>=0 && sh<64 ? h >> sh : 0;
+  if( out >= ((uint64_t)1<<55) - 2 ){ out >>= 1; e1--; }
+  if( e1 <= -972 ) return INFINITY;
+  out = (out + 2) >> 2;
+  if( out & ((uint64_t)1<<52) ){
+    out = (out & ~((uint64_t)1<<52)) | ((uint64_t)(1075 - e1) << 52);
+  }
+  double r;
+  memcpy(&r, &out, 8);
+  return r;
+}
+
 static double agg_atof_352(const char *z, uint32_t n){
   int neg;
   uint64_t s;
   int p = agg_atof_digits(z, n, (INT64_MAX - 9)/10, &neg, &s);
-  if( s==0 ) return neg ? -0.0 : 0.0;
-  double r;
-  if( p < -348 ){
-    r = 0.0;
-  }else if( p > 347 ){
-    r = INFINITY;
-  }else{
-    int lz = __builtin_clzll(s);
-    int lp = agg_log2_pow10(p);
-    int e1 = lz - (lp + 11);
-    if( e1>=1130 ){
-      r = 0.0;
-    }else{
-      if( e1>1074 ) e1 = 1074;
-      uint64_t h = agg_mul_hi64(s<<lz, agg_pow10_top(p));
-      int sh = lz - (e1 + lp + 3);   /* 0..63 for every p in range */
-      uint64_t out = sh>=0 && sh<64 ? h >> sh : 0;
-      if( out >= ((uint64_t)1<<55) - 2 ){ out >>= 1; e1--; }
-      if( e1 <= -972 ){
-        r = INFINITY;
-      }else{
-        out = (out + 2) >> 2;
-        if( out & ((uint64_t)1<<52) ){
-          out = (out & ~((uint64_t)1<<52)) | ((uint64_t)(1075 - e1) << 52);
-        }
-        memcpy(&r, &out, 8);
-      }
-    }
-  }
+  double r = s==0 ? 0.0 : agg_fp10_352(s, p);
   return neg ? -r : r;
 }
 
