@@ -328,11 +328,22 @@ static int gb_disconnect(sqlite3_vtab *vt){
 #define GB_PLAN_USED 1001
 /* idxStr record: the LIMIT records that follow apply without an ORDER BY */
 #define GB_PLAN_FIRST 1002
+/* Added to a key constraint's collation: SQLite checks the term as well,
+** and a value that is a number leaves it to SQLite alone */
+#define GB_PLAN_TEXT_ONLY 16
 
 static int gb_best_index(sqlite3_vtab *vt, sqlite3_index_info *info){
   gb_table *t = (gb_table*)vt;
   sqlite3_str *plan = sqlite3_str_new(t->db);
   int argi = 0;
+  uint64_t like_cols = 0;        /* key columns < 64 with a LIKE or GLOB */
+  for(int i=0; i<info->nConstraint; i++){
+    const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+    if( c->usable && c->iColumn>=0 && c->iColumn<64
+     && (c->op==SQLITE_INDEX_CONSTRAINT_LIKE || c->op==SQLITE_INDEX_CONSTRAINT_GLOB) ){
+      like_cols |= (uint64_t)1 << c->iColumn;
+    }
+  }
   for(int i=0; i<info->nConstraint; i++){
     const struct sqlite3_index_constraint *c = &info->aConstraint[i];
     if( !c->usable || c->iColumn<0 || c->iColumn>=t->nkey || t->key_src[c->iColumn]<0 ) continue;
@@ -355,9 +366,28 @@ static int gb_best_index(sqlite3_vtab *vt, sqlite3_index_info *info){
     int cl = columnar_collation(t->db, sqlite3_vtab_collation(info, i));
     if( cl<0 ) continue;
     int has_rhs = c->op!=SQLITE_INDEX_CONSTRAINT_ISNULL && c->op!=SQLITE_INDEX_CONSTRAINT_ISNOTNULL;
-    sqlite3_str_appendf(plan, "%d,%d,%d,%d;", c->op, t->key_src[c->iColumn], cl, c->iColumn);
+    int text_col = strcmp(gb_decl(&t->ds->schema, t->key_src[c->iColumn]), "TEXT")==0;
+    int known = has_rhs && sqlite3_vtab_rhs_value(info, i, &rhs)==SQLITE_OK && rhs!=0;
+    int rhs_type = known ? sqlite3_value_type(rhs) : SQLITE_NULL;
+    /* SQLite's LIKE optimization adds d >= 'INF' AND d < 'ing' beside
+    ** d LIKE 'Inf' whatever d's type, as terms it never checks itself:
+    ** a REAL infinity ("Inf" as text) or a BLOB, which LIKE reads as
+    ** text but which sorts after every text, falls outside them. */
+    if( !text_col && rhs_type==SQLITE_TEXT && c->iColumn<64 && ((like_cols >> c->iColumn) & 1) ){
+      continue;
+    }
+    /* A number against a TEXT key: SQLite gives a literal 5 the column's
+    ** TEXT affinity but gives the column NUMERIC affinity against
+    ** CAST(5 AS INTEGER) or an INTEGER column, and the value looks the
+    ** same here. A known number is left to SQLite; an unknown value is
+    ** pushed but SQLite checks the term too, and xFilter drops it when it
+    ** turns out a number (GB_PLAN_TEXT_ONLY). */
+    if( text_col && (rhs_type==SQLITE_INTEGER || rhs_type==SQLITE_FLOAT) ) continue;
+    int text_only = text_col && has_rhs && !known;
+    sqlite3_str_appendf(plan, "%d,%d,%d,%d;", c->op, t->key_src[c->iColumn],
+                        cl + (text_only ? GB_PLAN_TEXT_ONLY : 0), c->iColumn);
     if( has_rhs ) info->aConstraintUsage[i].argvIndex = ++argi;
-    info->aConstraintUsage[i].omit = 1;
+    info->aConstraintUsage[i].omit = !text_only;
   }
   /* ORDER BY over output columns with a LIMIT: the first LIMIT+OFFSET rows
   ** are picked in one pass (agg/order.h) and returned in order. SQLite
@@ -542,12 +572,18 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
       else offset = sqlite3_value_int64(v);
       continue;
     }
+    int text_only = cl >= GB_PLAN_TEXT_ONLY;
+    if( text_only ) cl -= GB_PLAN_TEXT_ONLY;
     scan_pred *p = &preds[npred++];
     memset(p, 0, sizeof(*p));
     p->col = col; p->op = gb_pred_op(op); p->coll = (pred_coll)cl; p->exact = 1;
     if( p->op==PRED_ISNULL || p->op==PRED_NOTNULL ) continue;
     if( ai>=argc ){ col_error_set(&err, COL_ERROR, "group_by: bad plan"); goto filter_error; }
     sqlite3_value *v = argv[ai++];
+    if( text_only && (sqlite3_value_type(v)==SQLITE_INTEGER || sqlite3_value_type(v)==SQLITE_FLOAT) ){
+      npred--;
+      continue;
+    }
     pred_value x;
     memset(&x, 0, sizeof(x));
     const char *decl = gb_decl(&t->ds->schema, col);
