@@ -205,7 +205,7 @@ int scan_plan_best_index(sqlite3 *db, const col_dataset *ds,
     }else{
       flags |= F_FILTER | F_EXACT;   /* BLOB / no affinity: nothing converts */
     }
-    if( op=='e' && (flags & F_EXACT) && sqlite3_vtab_in(info, i, -1) ){
+    if( op=='e' && (flags & (F_EXACT|F_TEXTONLY)) && sqlite3_vtab_in(info, i, -1) ){
       sqlite3_vtab_in(info, i, 1);
       flags |= F_IN;
     }
@@ -551,16 +551,25 @@ int scan_plan_build(const col_dataset *ds, const char *idx, int argc,
       case 'b': pr->op = PRED_GLOB; break;
       default: continue;
     }
+    sqlite3_value *iv0 = 0;
+    int in_rc = (flags & F_IN) ? sqlite3_vtab_in_first(v, &iv0) : SQLITE_OK;
+    if( in_rc==SQLITE_ERROR || in_rc==SQLITE_MISUSE ){
+      flags &= ~F_IN;      /* one value after all: SQLite chose to loop */
+    }
     if( flags & F_IN ){
       sqlite3_value *iv;
       int n = 0, cap = 16;
       pred_value *list = plan_keep(p, sqlite3_malloc64(sizeof(pred_value)*(sqlite3_uint64)cap));
       if( !list ) goto plan_nomem;
-      int rc;
+      int rc, whole = 1;
       for(rc = sqlite3_vtab_in_first(v, &iv); rc==SQLITE_OK && iv; rc = sqlite3_vtab_in_next(v, &iv)){
         pred_value pv;
         int k = plan_value(p, iv, flags, &pv);
         if( k<0 ) goto plan_nomem;
+        /* a value a TEXT-only list cannot take leaves the IN to SQLite,
+        ** which checks it (as a whole: a list without that value would
+        ** drop its rows) */
+        if( k==0 && (flags & F_TEXTONLY) ){ whole = 0; break; }
         if( k==0 || pv.type==CV_NULL ) continue;
         if( n==cap ){
           pred_value *nl = plan_keep(p, sqlite3_malloc64(sizeof(pred_value)*(sqlite3_uint64)cap*2));
@@ -570,6 +579,7 @@ int scan_plan_build(const col_dataset *ds, const char *idx, int argc,
         }
         list[n++] = pv;
       }
+      if( !whole ) continue;
       if( rc!=SQLITE_OK && rc!=SQLITE_DONE ){ *errmsg = sqlite3_mprintf("IN list: %s", sqlite3_errstr(rc)); goto plan_error; }
       qsort(list, (size_t)n, sizeof(pred_value), cmp_pred_value);
       pr->op = PRED_IN;

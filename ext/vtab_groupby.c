@@ -64,6 +64,7 @@ SQLITE_EXTENSION_INIT3
 #include "../agg/summary.h"
 #include "../agg/order.h"
 #include "../reader/dataset.h"
+#include "../reader/predicate.h"
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -331,6 +332,9 @@ static int gb_disconnect(sqlite3_vtab *vt){
 /* Added to a key constraint's collation: SQLite checks the term as well,
 ** and a value that is a number leaves it to SQLite alone */
 #define GB_PLAN_TEXT_ONLY 16
+/* Added to a key constraint's collation: an IN whose values come all at
+** once (sqlite3_vtab_in) */
+#define GB_PLAN_IN 32
 
 static int gb_best_index(sqlite3_vtab *vt, sqlite3_index_info *info){
   gb_table *t = (gb_table*)vt;
@@ -384,8 +388,15 @@ static int gb_best_index(sqlite3_vtab *vt, sqlite3_index_info *info){
     ** turns out a number (GB_PLAN_TEXT_ONLY). */
     if( text_col && (rhs_type==SQLITE_INTEGER || rhs_type==SQLITE_FLOAT) ) continue;
     int text_only = text_col && has_rhs && !known;
+    /* an IN: its values all at once, one scan (SQLite would otherwise run
+    ** the whole group by once per value). And for a TEXT-only one, what
+    ** SQLite checks is then the IN itself; one value at a time it compared
+    ** each with the key's TEXT affinity, where s IN (SELECT x FROM ints)
+    ** gives s NUMERIC affinity ('05' matches 5) */
+    int in_list = c->op==SQLITE_INDEX_CONSTRAINT_EQ && sqlite3_vtab_in(info, i, -1);
+    if( in_list ) sqlite3_vtab_in(info, i, 1);
     sqlite3_str_appendf(plan, "%d,%d,%d,%d;", c->op, t->key_src[c->iColumn],
-                        cl + (text_only ? GB_PLAN_TEXT_ONLY : 0), c->iColumn);
+                        cl + (text_only ? GB_PLAN_TEXT_ONLY : 0) + (in_list ? GB_PLAN_IN : 0), c->iColumn);
     if( has_rhs ) info->aConstraintUsage[i].argvIndex = ++argi;
     info->aConstraintUsage[i].omit = !text_only;
   }
@@ -488,6 +499,93 @@ static int gb_close(sqlite3_vtab_cursor *cur){
   return SQLITE_OK;
 }
 
+/* Memory an xFilter's predicates point into, freed when it returns. */
+typedef struct gb_keep {
+  void **p;
+  int n, cap;
+} gb_keep;
+
+static void *gb_keep_add(gb_keep *k, void *m){
+  if( m==0 ) return 0;
+  if( k->n==k->cap ){
+    int nc = k->cap ? 2*k->cap : 16;
+    void **np = sqlite3_realloc64(k->p, sizeof(void*)*(sqlite3_uint64)nc);
+    if( np==0 ){ sqlite3_free(m); return 0; }
+    k->p = np; k->cap = nc;
+  }
+  return k->p[k->n++] = m;
+}
+
+static void gb_keep_free(gb_keep *k){
+  for(int i=0; i<k->n; i++) sqlite3_free(k->p[i]);
+  sqlite3_free(k->p);
+  memset(k, 0, sizeof(*k));
+}
+
+/* v as the scan compares it with the source column declared decl: the
+** column's affinity applied (from the dialect, whose atof_mode reads
+** '1e-300' as this SQLite does; not sqlite3_value_numeric_type on a copy:
+** 3.53 takes the copy's connection mutex, and a copy has no connection),
+** TEXT and BLOB bytes copied into k. 1, or 0 when out of memory. */
+static int gb_pred_value(const char *decl, sqlite3_value *v, const col_dialect *dialect,
+                         gb_keep *k, pred_value *out){
+  pred_value x;
+  memset(&x, 0, sizeof(x));
+  switch( sqlite3_value_type(v) ){
+    case SQLITE_INTEGER: x.type = CV_INT; x.i = sqlite3_value_int64(v); break;
+    case SQLITE_FLOAT: x.type = CV_REAL; x.f = sqlite3_value_double(v); break;
+    case SQLITE_TEXT: x.type = CV_TEXT; x.p = (const char*)sqlite3_value_text(v); x.n = (uint32_t)sqlite3_value_bytes(v); break;
+    case SQLITE_BLOB: x.type = CV_BLOB; x.p = sqlite3_value_blob(v); x.n = (uint32_t)sqlite3_value_bytes(v); break;
+    default: break;
+  }
+  char buf[48];
+  x = agg_apply_affinity(decl, x, dialect, buf);
+  if( x.type==CV_TEXT || x.type==CV_BLOB ){
+    char *cp = gb_keep_add(k, sqlite3_malloc64((sqlite3_uint64)x.n + 1));
+    if( cp==0 ) return 0;
+    if( x.n ) memcpy(cp, x.p, x.n);
+    x.p = cp;
+  }
+  *out = x;
+  return 1;
+}
+
+static int gb_cmp_pred_value(const void *a, const void *b){
+  return pred_value_compare(a, b, COLL_BINARY);
+}
+
+/* p an IN over the values of list v (sqlite3_vtab_in all at once), NULLs
+** left out; 1, 0 when a TEXT-only term met a number (then SQLite alone
+** checks the IN), 2 when v is one value after all (SQLite chose to loop),
+** -1 out of memory, -2 SQLite failed to give the values. */
+static int gb_pred_in(scan_pred *p, const char *decl, sqlite3_value *v, int text_only,
+                      const col_dialect *dialect, gb_keep *k){
+  pred_value *list = 0;
+  int n = 0, cap = 0, rc;
+  sqlite3_value *iv;
+  rc = sqlite3_vtab_in_first(v, &iv);
+  if( rc==SQLITE_ERROR || rc==SQLITE_MISUSE ) return 2;
+  for(; rc==SQLITE_OK && iv; rc = sqlite3_vtab_in_next(v, &iv)){
+    int ty = sqlite3_value_type(iv);
+    /* the whole IN, not just this value: a list without it drops its rows */
+    if( text_only && (ty==SQLITE_INTEGER || ty==SQLITE_FLOAT) ) return 0;
+    if( ty==SQLITE_NULL ) continue;
+    if( n==cap ){
+      cap = cap ? 2*cap : 16;
+      pred_value *nl = gb_keep_add(k, sqlite3_malloc64(sizeof(pred_value)*(sqlite3_uint64)cap));
+      if( nl==0 ) return -1;
+      if( n ) memcpy(nl, list, sizeof(pred_value)*(size_t)n);
+      list = nl;
+    }
+    if( !gb_pred_value(decl, iv, dialect, k, &list[n]) ) return -1;
+    if( list[n].type!=CV_NULL ) n++;
+  }
+  if( rc!=SQLITE_OK && rc!=SQLITE_DONE ) return -2;
+  if( n ) qsort(list, (size_t)n, sizeof(pred_value), gb_cmp_pred_value);
+  p->op = PRED_IN; p->in = list; p->nin = n;
+  return 1;
+}
+
 static pred_op gb_pred_op(int op){
   switch( op ){
     case SQLITE_INDEX_CONSTRAINT_EQ: return PRED_EQ;
@@ -519,8 +617,8 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
   col_error err;
   col_error_clear(&err);
   scan_pred *preds = 0;
-  char **texts = 0;
-  int ntext = 0, rc = SQLITE_ERROR;
+  gb_keep keep = { 0, 0, 0 };
+  int rc = SQLITE_ERROR;
   groupby_free(c->gb);
   c->gb = 0; c->row = 0; c->nrow = 0;
   free(c->order);
@@ -537,8 +635,7 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
   int nrec = 0, first = 0;
   for(const char *s=idxStr ? idxStr : ""; *s; s++) nrec += *s==';';
   preds = sqlite3_malloc64(sizeof(scan_pred)*(sqlite3_uint64)(t->filter.npred + nrec + 1));
-  texts = sqlite3_malloc64(sizeof(char*)*(sqlite3_uint64)(nrec + 1));
-  if( preds==0 || texts==0 ){ rc = SQLITE_NOMEM; goto filter_fail; }
+  if( preds==0 ){ rc = SQLITE_NOMEM; goto filter_fail; }
   int npred = t->filter.npred;
   if( npred ) memcpy(preds, t->filter.preds, sizeof(scan_pred)*(size_t)npred);
   col_dialect dialect;
@@ -572,6 +669,8 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
       else offset = sqlite3_value_int64(v);
       continue;
     }
+    int in_list = cl >= GB_PLAN_IN;
+    if( in_list ) cl -= GB_PLAN_IN;
     int text_only = cl >= GB_PLAN_TEXT_ONLY;
     if( text_only ) cl -= GB_PLAN_TEXT_ONLY;
     scan_pred *p = &preds[npred++];
@@ -580,33 +679,19 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
     if( p->op==PRED_ISNULL || p->op==PRED_NOTNULL ) continue;
     if( ai>=argc ){ col_error_set(&err, COL_ERROR, "group_by: bad plan"); goto filter_error; }
     sqlite3_value *v = argv[ai++];
+    const char *decl = gb_decl(&t->ds->schema, col);
+    if( in_list ){
+      int k = gb_pred_in(p, decl, v, text_only, &dialect, &keep);
+      if( k==-1 ){ rc = SQLITE_NOMEM; goto filter_fail; }
+      if( k==-2 ){ col_error_set(&err, COL_ERROR, "group_by: cannot read an IN list"); goto filter_error; }
+      if( k==0 ) npred--;
+      if( k!=2 ) continue;
+    }
     if( text_only && (sqlite3_value_type(v)==SQLITE_INTEGER || sqlite3_value_type(v)==SQLITE_FLOAT) ){
       npred--;
       continue;
     }
-    pred_value x;
-    memset(&x, 0, sizeof(x));
-    const char *decl = gb_decl(&t->ds->schema, col);
-    switch( sqlite3_value_type(v) ){
-      case SQLITE_INTEGER: x.type = CV_INT; x.i = sqlite3_value_int64(v); break;
-      case SQLITE_FLOAT: x.type = CV_REAL; x.f = sqlite3_value_double(v); break;
-      case SQLITE_TEXT: x.type = CV_TEXT; x.p = (const char*)sqlite3_value_text(v); x.n = (uint32_t)sqlite3_value_bytes(v); break;
-      case SQLITE_BLOB: x.type = CV_BLOB; x.p = sqlite3_value_blob(v); x.n = (uint32_t)sqlite3_value_bytes(v); break;
-      default: break;
-    }
-    /* from the dialect (its atof_mode reads '1e-300' as this SQLite does),
-    ** not sqlite3_value_numeric_type on a copy: 3.53 takes the copy's
-    ** connection mutex, and a copy has no connection */
-    char buf[48];
-    x = agg_apply_affinity(decl, x, &dialect, buf);
-    if( x.type==CV_TEXT || x.type==CV_BLOB ){
-      char *cp = sqlite3_malloc64((sqlite3_uint64)x.n + 1);
-      if( cp==0 ){ rc = SQLITE_NOMEM; goto filter_fail; }
-      if( x.n ) memcpy(cp, x.p, x.n);
-      texts[ntext++] = cp;
-      x.p = cp;
-    }
-    p->v = x;
+    if( !gb_pred_value(decl, v, &dialect, &keep, &p->v) ){ rc = SQLITE_NOMEM; goto filter_fail; }
   }
   int has_like = 0, has_glob = 0;
   for(int i=0; i<npred; i++){
@@ -782,8 +867,7 @@ filter_fail:
   c->gb = 0; c->nrow = 0; c->first_k = 0;
 filter_done:
   sqlite3_free(used);
-  for(int i=0; i<ntext; i++) sqlite3_free(texts[i]);
-  sqlite3_free(texts);
+  gb_keep_free(&keep);
   sqlite3_free(preds);
   return rc;
 }
