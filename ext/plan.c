@@ -301,7 +301,7 @@ static void *plan_keep(scan_plan *p, void *m){
 /* The literal v as a pred_value after the affinity `flags` call for.
 ** Returns 0 (and leaves *out NULL-typed) when the predicate must not be
 ** applied to this value (F_TEXTONLY with a number); -1 on OOM. */
-static int plan_value(scan_plan *p, sqlite3_value *v, int flags, pred_value *out){
+pred_value scan_plan_value_of(sqlite3_value *v){
   pred_value x;
   memset(&x, 0, sizeof(x));
   switch( sqlite3_value_type(v) ){
@@ -311,6 +311,11 @@ static int plan_value(scan_plan *p, sqlite3_value *v, int flags, pred_value *out
     case SQLITE_BLOB: x.type = CV_BLOB; x.p = sqlite3_value_blob(v); x.n = (uint32_t)sqlite3_value_bytes(v); break;
     default: x.type = CV_NULL; break;
   }
+  return x;
+}
+
+static int plan_value(scan_plan *p, sqlite3_value *v, int flags, pred_value *out){
+  pred_value x = scan_plan_value_of(v);
   memset(out, 0, sizeof(*out));
   if( (flags & F_TEXTONLY) && (x.type==CV_INT || x.type==CV_REAL) ) return 0;
   /* The affinity as this SQLite applies it (its dialect: how it reads text

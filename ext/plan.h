@@ -36,4 +36,8 @@ int scan_plan_build(const col_dataset *ds, const char *idxStr, int argc,
                     scan_plan *plan, char **errmsg);
 void scan_plan_free(scan_plan *plan);
 
+/* v as a pred_value, no affinity applied; TEXT and BLOB bytes are v's own
+** (valid while v is). */
+pred_value scan_plan_value_of(sqlite3_value *v);
+
 #endif

@@ -58,6 +58,7 @@
 SQLITE_EXTENSION_INIT3
 #include "vtab_groupby.h"
 #include "scan_vtab.h"
+#include "plan.h"
 #include "../agg/groupby.h"
 #include "../agg/groupby_run.h"
 #include "../agg/filter.h"
@@ -529,15 +530,7 @@ static void gb_keep_free(gb_keep *k){
 ** TEXT and BLOB bytes copied into k. 1, or 0 when out of memory. */
 static int gb_pred_value(const char *decl, sqlite3_value *v, const col_dialect *dialect,
                          gb_keep *k, pred_value *out){
-  pred_value x;
-  memset(&x, 0, sizeof(x));
-  switch( sqlite3_value_type(v) ){
-    case SQLITE_INTEGER: x.type = CV_INT; x.i = sqlite3_value_int64(v); break;
-    case SQLITE_FLOAT: x.type = CV_REAL; x.f = sqlite3_value_double(v); break;
-    case SQLITE_TEXT: x.type = CV_TEXT; x.p = (const char*)sqlite3_value_text(v); x.n = (uint32_t)sqlite3_value_bytes(v); break;
-    case SQLITE_BLOB: x.type = CV_BLOB; x.p = sqlite3_value_blob(v); x.n = (uint32_t)sqlite3_value_bytes(v); break;
-    default: break;
-  }
+  pred_value x = scan_plan_value_of(v);
   char buf[48];
   x = agg_apply_affinity(decl, x, dialect, buf);
   if( x.type==CV_TEXT || x.type==CV_BLOB ){
