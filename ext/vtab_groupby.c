@@ -389,6 +389,11 @@ static int gb_best_index(sqlite3_vtab *vt, sqlite3_index_info *info){
     ** turns out a number (GB_PLAN_TEXT_ONLY). */
     if( text_col && (rhs_type==SQLITE_INTEGER || rhs_type==SQLITE_FLOAT) ) continue;
     int text_only = text_col && has_rhs && !known;
+    /* Even a TEXT value is ambiguous then for an order: against an INTEGER
+    ** column's '100%' the key takes NUMERIC affinity, and its numbers sort
+    ** before every text ('5' < '100%' is true). Equality is not: a text
+    ** that NUMERIC affinity leaves text only equals such a text. */
+    if( text_only && c->op!=SQLITE_INDEX_CONSTRAINT_EQ && c->op!=SQLITE_INDEX_CONSTRAINT_IS ) continue;
     /* an IN: its values all at once, one scan (SQLite would otherwise run
     ** the whole group by once per value). And for a TEXT-only one, what
     ** SQLite checks is then the IN itself; one value at a time it compared
