@@ -174,22 +174,11 @@ int scan_plan_best_index(sqlite3 *db, const col_dataset *ds,
     ** COLLATE it carries; such a COLLATE also hides the value from
     ** sqlite3_vtab_rhs_value, so only a known value is surely BINARY's */
     if( (op=='n' || op=='I') && !known ) continue;
-    /* SQLite's LIKE optimization adds x >= 'abc' AND x < 'abd' next to a
-    ** LIKE, even on columns where a value that matches can fall outside
-    ** them: a number (a SQLite 3.40 bug: d LIKE 'Inf' would find nothing),
-    ** and a BLOB, which LIKE matches as text in builds without
-    ** SQLITE_LIKE_DOESNT_MATCH_BLOBS but which sorts after all text. Leave
-    ** those to SQLite, which does not evaluate them as real constraints. */
-    if( !is_text_col(cd) && known && rhs_type==SQLITE_TEXT && op!='k' && op!='b'
-     && c->iColumn<64 && ((like_cols >> c->iColumn) & 1) ){
-      continue;
-    }
-    /* A constant of numeric type against a TEXT column: SQLite applies TEXT
-    ** affinity to a literal 5 but NUMERIC affinity to the column for
-    ** CAST(5 AS INTEGER), and the two look the same here. Leave it. */
-    if( is_text_col(cd) && known && (rhs_type==SQLITE_INTEGER || rhs_type==SQLITE_FLOAT)
-     && op!='k' && op!='b' ){
-      continue;
+    int use = PLAN_RHS_EXACT;
+    if( op!='k' && op!='b' ){
+      use = scan_plan_rhs_use(is_text_col(cd), op=='e' || op=='i', known, rhs_type,
+                              c->iColumn<64 && ((like_cols >> c->iColumn) & 1));
+      if( use==PLAN_RHS_SQLITE ) continue;
     }
     if( op=='k' ){
       flags |= F_FILTER;             /* superset filter; SQLite re-checks */
@@ -199,9 +188,7 @@ int scan_plan_best_index(sqlite3 *db, const col_dataset *ds,
     }else if( is_numeric_col(cd) ){
       flags |= F_FILTER | F_EXACT | F_NUMAFF;
     }else if( is_text_col(cd) ){
-      if( known ) flags |= F_FILTER | F_EXACT | F_TEXTAFF;
-      else if( op=='e' || op=='i' ) flags |= F_FILTER | F_TEXTONLY;
-      else continue;
+      flags |= use==PLAN_RHS_EXACT ? F_FILTER | F_EXACT | F_TEXTAFF : F_FILTER | F_TEXTONLY;
     }else{
       flags |= F_FILTER | F_EXACT;   /* BLOB / no affinity: nothing converts */
     }
@@ -301,6 +288,26 @@ static void *plan_keep(scan_plan *p, void *m){
 /* The literal v as a pred_value after the affinity `flags` call for.
 ** Returns 0 (and leaves *out NULL-typed) when the predicate must not be
 ** applied to this value (F_TEXTONLY with a number); -1 on OOM. */
+int scan_plan_rhs_use(int text_col, int eq, int known, int rhs_type, int beside_like){
+  /* SQLite's LIKE optimization adds x >= 'abc' AND x < 'abd' next to a
+  ** LIKE, even on columns where a value that matches can fall outside
+  ** them: a number (a SQLite 3.40 bug: d LIKE 'Inf' would find nothing,
+  ** the infinity's text being "Inf"), and a BLOB, which LIKE matches as
+  ** text in builds without SQLITE_LIKE_DOESNT_MATCH_BLOBS but which sorts
+  ** after all text. SQLite does not check them itself. */
+  if( !text_col ) return known && rhs_type==SQLITE_TEXT && beside_like ? PLAN_RHS_SQLITE : PLAN_RHS_EXACT;
+  /* A number against a TEXT column: SQLite applies TEXT affinity to a
+  ** literal 5 but NUMERIC affinity to the column against
+  ** CAST(5 AS INTEGER) or an INTEGER column ('05' matches), and the two
+  ** look the same here. */
+  if( known ) return rhs_type==SQLITE_INTEGER || rhs_type==SQLITE_FLOAT ? PLAN_RHS_SQLITE : PLAN_RHS_EXACT;
+  /* An unknown value (a join, a parameter, a subquery) may be either, and
+  ** for an order even a text is: against an INTEGER column's '100%' the
+  ** column's numbers sort before it. Equality holds for a text, which
+  ** NUMERIC affinity leaves text only beside another text. */
+  return eq ? PLAN_RHS_TEXT_ONLY : PLAN_RHS_SQLITE;
+}
+
 pred_value scan_plan_value_of(sqlite3_value *v){
   pred_value x;
   memset(&x, 0, sizeof(x));

@@ -40,4 +40,15 @@ void scan_plan_free(scan_plan *plan);
 ** (valid while v is). */
 pred_value scan_plan_value_of(sqlite3_value *v);
 
+/* Whether a comparison (not LIKE or GLOB) on a column may be applied by the
+** table, from what xBestIndex sees of it: the column is TEXT, the operator
+** is = or IS, its right side is known (sqlite3_vtab_rhs_value) and of which
+** type, and the column has a LIKE or GLOB beside it. The scan tables and
+** group_by's keys both ask (ext/plan.c says why). */
+#define PLAN_RHS_SQLITE 0     /* leave it to SQLite */
+#define PLAN_RHS_EXACT 1      /* apply it exactly (SQLite omits it) */
+#define PLAN_RHS_TEXT_ONLY 2  /* apply it when the value is not a number;
+                              ** SQLite checks it too */
+int scan_plan_rhs_use(int text_col, int eq, int known, int rhs_type, int beside_like);
+
 #endif

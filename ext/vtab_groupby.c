@@ -373,27 +373,13 @@ static int gb_best_index(sqlite3_vtab *vt, sqlite3_index_info *info){
     int has_rhs = c->op!=SQLITE_INDEX_CONSTRAINT_ISNULL && c->op!=SQLITE_INDEX_CONSTRAINT_ISNOTNULL;
     int text_col = strcmp(gb_decl(&t->ds->schema, t->key_src[c->iColumn]), "TEXT")==0;
     int known = has_rhs && sqlite3_vtab_rhs_value(info, i, &rhs)==SQLITE_OK && rhs!=0;
-    int rhs_type = known ? sqlite3_value_type(rhs) : SQLITE_NULL;
-    /* SQLite's LIKE optimization adds d >= 'INF' AND d < 'ing' beside
-    ** d LIKE 'Inf' whatever d's type, as terms it never checks itself:
-    ** a REAL infinity ("Inf" as text) or a BLOB, which LIKE reads as
-    ** text but which sorts after every text, falls outside them. */
-    if( !text_col && rhs_type==SQLITE_TEXT && c->iColumn<64 && ((like_cols >> c->iColumn) & 1) ){
-      continue;
-    }
-    /* A number against a TEXT key: SQLite gives a literal 5 the column's
-    ** TEXT affinity but gives the column NUMERIC affinity against
-    ** CAST(5 AS INTEGER) or an INTEGER column, and the value looks the
-    ** same here. A known number is left to SQLite; an unknown value is
-    ** pushed but SQLite checks the term too, and xFilter drops it when it
-    ** turns out a number (GB_PLAN_TEXT_ONLY). */
-    if( text_col && (rhs_type==SQLITE_INTEGER || rhs_type==SQLITE_FLOAT) ) continue;
-    int text_only = text_col && has_rhs && !known;
-    /* Even a TEXT value is ambiguous then for an order: against an INTEGER
-    ** column's '100%' the key takes NUMERIC affinity, and its numbers sort
-    ** before every text ('5' < '100%' is true). Equality is not: a text
-    ** that NUMERIC affinity leaves text only equals such a text. */
-    if( text_only && c->op!=SQLITE_INDEX_CONSTRAINT_EQ && c->op!=SQLITE_INDEX_CONSTRAINT_IS ) continue;
+    int use = !has_rhs ? PLAN_RHS_EXACT
+      : scan_plan_rhs_use(text_col, c->op==SQLITE_INDEX_CONSTRAINT_EQ || c->op==SQLITE_INDEX_CONSTRAINT_IS,
+                          known, known ? sqlite3_value_type(rhs) : SQLITE_NULL,
+                          c->iColumn<64 && ((like_cols >> c->iColumn) & 1));
+    if( use==PLAN_RHS_SQLITE ) continue;
+    /* TEXT-only: xFilter drops the term when its value is a number */
+    int text_only = use==PLAN_RHS_TEXT_ONLY;
     /* an IN: its values all at once, one scan (SQLite would otherwise run
     ** the whole group by once per value). And for a TEXT-only one, what
     ** SQLite checks is then the IN itself; one value at a time it compared
