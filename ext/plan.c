@@ -128,15 +128,12 @@ int scan_plan_best_index(sqlite3 *db, const col_dataset *ds,
   double rows = ds->total_rows>0 ? (double)ds->total_rows : 1e6;
   int nexact = 0;
   int ilimit = -1, ioffset = -1; /* LIMIT / OFFSET constraints */
-  uint64_t like_cols = 0;        /* columns < 64 with a LIKE/GLOB constraint */
-  int has_like = 0;              /* some column has one */
+  uint64_t like_cols = scan_plan_like_cols(info);
+  int has_like = 0;              /* some column has one (past 63 too) */
   for(int i=0; i<info->nConstraint; i++){
     const struct sqlite3_index_constraint *c = &info->aConstraint[i];
-    if( c->usable && c->iColumn>=0
-     && (c->op==SQLITE_INDEX_CONSTRAINT_LIKE || c->op==SQLITE_INDEX_CONSTRAINT_GLOB) ){
-      has_like = 1;
-      if( c->iColumn<64 ) like_cols |= (uint64_t)1 << c->iColumn;
-    }
+    has_like |= c->usable && c->iColumn>=0
+      && (c->op==SQLITE_INDEX_CONSTRAINT_LIKE || c->op==SQLITE_INDEX_CONSTRAINT_GLOB);
   }
   sqlite3_str_appendf(s, "U%016llx", (unsigned long long)info->colUsed);
   int glob_ours = -1;            /* glob() is SQLite's: asked once, if needed */
@@ -306,6 +303,18 @@ int scan_plan_rhs_use(int text_col, int eq, int known, int rhs_type, int beside_
   ** column's numbers sort before it. Equality holds for a text, which
   ** NUMERIC affinity leaves text only beside another text. */
   return eq ? PLAN_RHS_TEXT_ONLY : PLAN_RHS_SQLITE;
+}
+
+uint64_t scan_plan_like_cols(const sqlite3_index_info *info){
+  uint64_t cols = 0;
+  for(int i=0; i<info->nConstraint; i++){
+    const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+    if( c->usable && c->iColumn>=0 && c->iColumn<64
+     && (c->op==SQLITE_INDEX_CONSTRAINT_LIKE || c->op==SQLITE_INDEX_CONSTRAINT_GLOB) ){
+      cols |= (uint64_t)1 << c->iColumn;
+    }
+  }
+  return cols;
 }
 
 pred_value scan_plan_value_of(sqlite3_value *v){

@@ -50,5 +50,8 @@ pred_value scan_plan_value_of(sqlite3_value *v);
 #define PLAN_RHS_TEXT_ONLY 2  /* apply it when the value is not a number;
                               ** SQLite checks it too */
 int scan_plan_rhs_use(int text_col, int eq, int known, int rhs_type, int beside_like);
+/* The columns (below 64) with a usable LIKE or GLOB constraint, a bit each:
+** beside_like for scan_plan_rhs_use. */
+uint64_t scan_plan_like_cols(const sqlite3_index_info *info);
 
 #endif

@@ -341,14 +341,7 @@ static int gb_best_index(sqlite3_vtab *vt, sqlite3_index_info *info){
   gb_table *t = (gb_table*)vt;
   sqlite3_str *plan = sqlite3_str_new(t->db);
   int argi = 0;
-  uint64_t like_cols = 0;        /* key columns < 64 with a LIKE or GLOB */
-  for(int i=0; i<info->nConstraint; i++){
-    const struct sqlite3_index_constraint *c = &info->aConstraint[i];
-    if( c->usable && c->iColumn>=0 && c->iColumn<64
-     && (c->op==SQLITE_INDEX_CONSTRAINT_LIKE || c->op==SQLITE_INDEX_CONSTRAINT_GLOB) ){
-      like_cols |= (uint64_t)1 << c->iColumn;
-    }
-  }
+  uint64_t like_cols = scan_plan_like_cols(info);
   for(int i=0; i<info->nConstraint; i++){
     const struct sqlite3_index_constraint *c = &info->aConstraint[i];
     if( !c->usable || c->iColumn<0 || c->iColumn>=t->nkey || t->key_src[c->iColumn]<0 ) continue;
