@@ -420,6 +420,8 @@ static int agg_split_start(agg_state *s, col_error *err){
   if( agg_iset_grow(&s->iset, old.n) ){
     rc = col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
   }
+  /* the helper's expected share, and a little */
+  if( rc==COL_OK ) rc = agg_dsplit_reserve(s->split, (uint64_t)old.n*s->split_share/4 + old.n/16, err);
   for(uint32_t j=0; j<old.nbucket && rc==COL_OK; ){
     agg_dsplit_buf *b = agg_dsplit_room(s->split, CHUNK, err);
     if( b==0 ){ rc = err->code; break; }

@@ -207,6 +207,13 @@ void agg_dsplit_take_counts(agg_dsplit *d, int64_t *dst, uint32_t ndst){
 
 const agg_iset *agg_dsplit_set(const agg_dsplit *d){ return &d->set; }
 
+int agg_dsplit_reserve(agg_dsplit *d, uint64_t pairs, col_error *err){
+  /* no buffer queued yet: the helper has not touched its set */
+  if( agg_iset_grow(&d->set, pairs) ) return dsplit_failed(err);
+  dsplit_account(d);
+  return COL_OK;
+}
+
 uint64_t agg_dsplit_footprint(const agg_dsplit *d){
   agg_dsplit *w = (agg_dsplit*)d;   /* atomic loads take a non-const pointer */
   return atomic_load_explicit(&w->mem, memory_order_relaxed)
