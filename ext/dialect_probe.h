@@ -183,6 +183,16 @@ static void columnar_dialect_local(sqlite3 *db, col_dialect *d){
   }
 }
 
+/* d->or_in_keeps_collation, by the version: showing it takes an index,
+** so a table, so a connection of its own, and opening one would run the
+** application's automatic extensions (this one among them, probing again).
+** 3.52.0 makes the IN, 3.53.4 does not (whereexpr.c skips an OR with a
+** COLLATE in it); the releases between count as 3.52's, which costs a
+** TEXT IN a superset filter SQLite re-checks, never an answer. */
+static void columnar_dialect_or_in(col_dialect *d){
+  d->or_in_keeps_collation = sqlite3_libversion_number() >= 3053004;
+}
+
 static void columnar_dialect_ask(sqlite3 *db, col_dialect *d){
   sqlite3_stmt *st = 0;
   memset(d, 0, sizeof(*d));
@@ -291,6 +301,7 @@ static void columnar_dialect_ask(sqlite3 *db, col_dialect *d){
     d->and_false_func_kept = sqlite3_step(st)!=SQLITE_ROW;
   }
   sqlite3_finalize(st);
+  columnar_dialect_or_in(d);
   columnar_dialect_json(db, d);
   columnar_dialect_local(db, d);
 }

@@ -52,6 +52,7 @@ SQLITE_EXTENSION_INIT3
 #define F_TEXTONLY 32
 #define F_NOCASE 64
 #define F_RTRIM 128
+#define F_ANYCOLL 256
 
 static char op_letter(int op){
   switch( op ){
@@ -121,7 +122,12 @@ static int64_t plan_topk_rows(const col_dataset *ds, sqlite3_index_info *info,
   return k>0 ? k : 1;
 }
 
-int scan_plan_best_index(sqlite3 *db, const col_dataset *ds,
+int scan_plan_in_suspect(sqlite3_index_info *info, int i, int or_in_exact){
+  if( or_in_exact || info->aConstraint[i].op!=SQLITE_INDEX_CONSTRAINT_EQ ) return 0;
+  return i>=32 || sqlite3_vtab_in(info, i, -1);
+}
+
+int scan_plan_best_index(sqlite3 *db, const col_dataset *ds, int or_in_exact,
                          sqlite3_index_info *info){
   sqlite3_str *s = sqlite3_str_new(0);
   int argv_next = 1;
@@ -155,6 +161,7 @@ int scan_plan_best_index(sqlite3 *db, const col_dataset *ds,
     if( cl<0 ) continue;   /* a collation we cannot apply */
     if( cl==COLL_NOCASE ) flags |= F_NOCASE;
     if( cl==COLL_RTRIM ) flags |= F_RTRIM;
+    int any_coll = !is_numeric_col(cd) && scan_plan_in_suspect(info, i, or_in_exact);
     if( op=='u' || op=='U' ){
       flags |= F_FILTER | F_EXACT;
       info->aConstraintUsage[i].omit = 1;
@@ -192,6 +199,10 @@ int scan_plan_best_index(sqlite3 *db, const col_dataset *ds,
     if( op=='e' && (flags & (F_EXACT|F_TEXTONLY)) && sqlite3_vtab_in(info, i, -1) ){
       sqlite3_vtab_in(info, i, 1);
       flags |= F_IN;
+    }
+    if( any_coll ){
+      /* a superset: equal under any collation; SQLite checks its OR */
+      flags = (flags & ~(F_EXACT | F_NOCASE | F_RTRIM)) | F_ANYCOLL;
     }
     info->aConstraintUsage[i].argvIndex = argv_next++;
     if( flags & F_EXACT ){
@@ -552,7 +563,8 @@ int scan_plan_build(const col_dataset *ds, const char *idx, int argc,
     scan_pred *pr = &p->preds[p->spec.npred];
     memset(pr, 0, sizeof(*pr));
     pr->col = col;
-    pr->coll = (flags & F_NOCASE) ? COLL_NOCASE : (flags & F_RTRIM) ? COLL_RTRIM : COLL_BINARY;
+    pr->coll = (flags & F_ANYCOLL) ? COLL_ANY : (flags & F_NOCASE) ? COLL_NOCASE
+             : (flags & F_RTRIM) ? COLL_RTRIM : COLL_BINARY;
     pr->exact = (flags & F_FILTER)!=0;
     switch( op ){
       case 'e': pr->op = PRED_EQ; break;

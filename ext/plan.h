@@ -26,9 +26,19 @@ typedef struct scan_plan {
                              ** predicate points here */
 } scan_plan;
 
-/* xBestIndex for a scan table over ds. */
-int scan_plan_best_index(sqlite3 *db, const col_dataset *ds,
+/* xBestIndex for a scan table over ds; or_in_exact: the connection's
+** SQLite keeps an OR whose branches carry a COLLATE from becoming an IN
+** (col_dialect.or_in_keeps_collation). */
+int scan_plan_best_index(sqlite3 *db, const col_dataset *ds, int or_in_exact,
                          sqlite3_index_info *info);
+
+/* Could constraint i, an = on a column whose values may be TEXT, be an IN
+** SQLite made of an OR of = (x COLLATE NOCASE = 'a' OR x = 'b') whose
+** branches' collations differ, which SQLite before 3.53 offers with one
+** branch's collation for all? Its IN is the only sign; past constraint 31
+** an IN is offered value by value, with no sign at all. Such a constraint
+** is applied under COLL_ANY, a superset SQLite re-checks. */
+int scan_plan_in_suspect(sqlite3_index_info *info, int i, int or_in_exact);
 
 /* Build the spec for idxStr/argv (xFilter). On error sets *errmsg. */
 int scan_plan_build(const col_dataset *ds, const char *idxStr, int argc,

@@ -295,7 +295,7 @@ static int scan_disconnect(sqlite3_vtab *vt){
 
 static int scan_best_index(sqlite3_vtab *vt, sqlite3_index_info *info){
   scan_table *t = (scan_table*)vt;
-  return scan_plan_best_index(t->cc->db, t->ds, info);
+  return scan_plan_best_index(t->cc->db, t->ds, t->cc->dialect.or_in_keeps_collation, info);
 }
 
 static int scan_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out){

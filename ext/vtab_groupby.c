@@ -337,6 +337,13 @@ static int gb_disconnect(sqlite3_vtab *vt){
 ** once (sqlite3_vtab_in) */
 #define GB_PLAN_IN 32
 
+/* Is column col of schema always a number (INTEGER or REAL)? */
+static int gb_numeric_col(const col_schema *schema, int col){
+  if( col<0 || col>=schema->n ) return 0;
+  int ty = schema->cols[col].type;
+  return ty==CV_INT || ty==CV_REAL;
+}
+
 static int gb_best_index(sqlite3_vtab *vt, sqlite3_index_info *info){
   gb_table *t = (gb_table*)vt;
   sqlite3_str *plan = sqlite3_str_new(t->db);
@@ -380,10 +387,15 @@ static int gb_best_index(sqlite3_vtab *vt, sqlite3_index_info *info){
     ** gives s NUMERIC affinity ('05' matches 5) */
     int in_list = c->op==SQLITE_INDEX_CONSTRAINT_EQ && sqlite3_vtab_in(info, i, -1);
     if( in_list ) sqlite3_vtab_in(info, i, 1);
+    /* maybe an OR of = SQLite gave one branch's collation: a superset,
+    ** the OR SQLite's to check (ext/plan.h) */
+    int any_coll = !gb_numeric_col(&t->ds->schema, t->key_src[c->iColumn])
+      && scan_plan_in_suspect(info, i, t->cc->dialect.or_in_keeps_collation);
+    if( any_coll ) cl = COLL_ANY;
     sqlite3_str_appendf(plan, "%d,%d,%d,%d;", c->op, t->key_src[c->iColumn],
                         cl + (text_only ? GB_PLAN_TEXT_ONLY : 0) + (in_list ? GB_PLAN_IN : 0), c->iColumn);
     if( has_rhs ) info->aConstraintUsage[i].argvIndex = ++argi;
-    info->aConstraintUsage[i].omit = !text_only;
+    info->aConstraintUsage[i].omit = !text_only && !any_coll;
   }
   /* ORDER BY over output columns with a LIMIT: the first LIMIT+OFFSET rows
   ** are picked in one pass (agg/order.h) and returned in order. SQLite
@@ -581,13 +593,6 @@ static pred_op gb_pred_op(int op){
     case SQLITE_INDEX_CONSTRAINT_ISNULL: return PRED_ISNULL;
     default: return PRED_NOTNULL;
   }
-}
-
-/* Is column col of schema always a number (INTEGER or REAL)? */
-static int gb_numeric_col(const col_schema *schema, int col){
-  if( col<0 || col>=schema->n ) return 0;
-  int ty = schema->cols[col].type;
-  return ty==CV_INT || ty==CV_REAL;
 }
 
 /* Run the aggregation for the plan and keep the result in the cursor.

@@ -13,6 +13,8 @@
 **           both strings share there, after which only the lengths decide
 **           ("a\0x" = "a\0y" under NOCASE). That is sqlite3StrNICmp.
 **   RTRIM   trailing ' ' (0x20 only) ignored, then BINARY.
+** And COLL_ANY (scan.h), no collation of SQLite's: equal where one of the
+** three says equal.
 */
 #include "predicate.h"
 #include <string.h>
@@ -51,6 +53,11 @@ int pred_text_compare(const char *a, uint32_t na, const char *b, uint32_t nb,
   switch( coll ){
     case COLL_NOCASE: return nocase_compare(a, na, b, nb);
     case COLL_RTRIM:  return rtrim_compare(a, na, b, nb);
+    case COLL_ANY: {
+      int c = bytes_compare(a, na, b, nb);
+      if( c==0 || nocase_compare(a, na, b, nb)==0 || rtrim_compare(a, na, b, nb)==0 ) return 0;
+      return c;
+    }
     default:          return bytes_compare(a, na, b, nb);
   }
 }

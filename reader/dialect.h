@@ -132,6 +132,12 @@ typedef struct col_dialect {
                           ** checks EP_HasFunc; 3.51 skips known sides,
                           ** andor_value_simplify); 0: the parser makes it
                           ** the literal 0, nothing computed (3.40-3.49) */
+  uint8_t or_in_keeps_collation; /* an OR of = on one column whose
+                          ** branches' collations differ is not made an IN
+                          ** (3.53); 0: it is, with one branch's collation
+                          ** for all (3.40-3.52: c COLLATE RTRIM = 'a' OR
+                          ** c = 'b' misses 'a ' on an index), which is
+                          ** what a virtual table is offered as that IN */
 } col_dialect;
 
 #endif /* COLUMNAR_DIALECT_H */

@@ -70,12 +70,13 @@ static int like_text(const col_dialect *d, const pred_value *x, char *buf,
 }
 
 /* Binary search needs a total order that sorting and probing agree on.
-** NOCASE's stop-at-NUL rule is not one, so TEXT under NOCASE is scanned. */
+** NOCASE's stop-at-NUL rule is not one, nor is COLL_ANY, so TEXT under
+** them is scanned. */
 static int in_list_searchable(const scan_pred *p){
   int k;
   for(k=0; k<p->nin; k++){
     if( p->in[k].type==CV_NULL ) return 0;
-    if( p->in[k].type==CV_TEXT && p->coll==COLL_NOCASE ) return 0;
+    if( p->in[k].type==CV_TEXT && (p->coll==COLL_NOCASE || p->coll==COLL_ANY) ) return 0;
     if( k>0 && pred_value_compare(&p->in[k-1], &p->in[k], p->coll)>0 ) return 0;
   }
   return 1;
@@ -559,9 +560,39 @@ static int bound_order(const pred_value *bound, const pred_value *v,
   return pred_value_compare(bound, v, COLL_BINARY);
 }
 
+/* Could TEXT in [min, max] (TEXT bounds, byte order) equal TEXT v under
+** COLL_ANY? Its matches lie in three byte ranges: v itself; rtrim(v)
+** followed by spaces, below rtrim(v) || '!'; and, for a v without NUL,
+** v's letters in either case, between v upper-cased and lower-cased. */
+static int range_may_equal_any(const pred_value *min, const pred_value *max,
+                               const pred_value *v){
+  char lo[64], hi[64];
+  uint32_t n = v->n, t = v->n;
+  const char *p = v->p;
+  while( t && p[t-1]==' ' ) t--;
+  /* [t, t || '!') holds v too: every x with rtrim(x) = rtrim(v) */
+  if( pred_text_compare(max->p, max->n, p, t, COLL_BINARY)>=0 ){
+    if( t>=sizeof(lo) ) return 1;
+    memcpy(lo, p, t); lo[t] = '!';
+    if( pred_text_compare(min->p, min->n, lo, t+1, COLL_BINARY)<0 ) return 1;
+  }
+  if( n>sizeof(lo) || (n && memchr(p, 0, n)) ) return 1;
+  for(uint32_t k=0; k<n; k++){
+    char c = p[k];
+    lo[k] = c>='a' && c<='z' ? (char)(c-32) : c;
+    hi[k] = c>='A' && c<='Z' ? (char)(c+32) : c;
+  }
+  return pred_text_compare(max->p, max->n, lo, n, COLL_BINARY)>=0
+      && pred_text_compare(min->p, min->n, hi, n, COLL_BINARY)<=0;
+}
+
 /* Could a value in [min, max] equal v? */
 static int range_may_equal(const pred_value *min, const pred_value *max,
                            const pred_value *v, pred_coll coll){
+  if( coll==COLL_ANY && v->type==CV_TEXT && min && max
+   && min->type==CV_TEXT && max->type==CV_TEXT ){
+    return range_may_equal_any(min, max, v);
+  }
   int lo = bound_order(min, v, coll), hi = bound_order(max, v, coll);
   if( lo!=ORDER_UNKNOWN && lo>0 ) return 0;
   if( hi!=ORDER_UNKNOWN && hi<0 ) return 0;

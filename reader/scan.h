@@ -84,7 +84,10 @@ typedef enum pred_op {
   PRED_LIKE, PRED_GLOB, PRED_IN
 } pred_op;
 
-typedef enum pred_coll { COLL_BINARY = 0, COLL_NOCASE, COLL_RTRIM } pred_coll;
+/* COLL_ANY: equal when equal under any of the three, else BINARY's order;
+** for = and IN alone, as a superset SQLite re-checks (an IN SQLite made of
+** an OR whose branches' collations differ, ext/plan.c). Not an order. */
+typedef enum pred_coll { COLL_BINARY = 0, COLL_NOCASE, COLL_RTRIM, COLL_ANY } pred_coll;
 
 /* A literal, already converted by the column's affinity (SQLite-facing code
 ** does that). For TEXT/BLOB, p points at memory owned by the scan_spec. */

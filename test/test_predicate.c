@@ -837,7 +837,7 @@ static void test_filter_in_int(void){
 
 static void test_range(void){
   rng r; rng_init(&r, 9);
-  int bad = 0, pruned = 0;
+  int bad = 0, pruned = 0, pruned_any = 0;
   for(int c=0; c<CASES; c++){
     char bufs[20][VBUF];
     pred_value vals[20];
@@ -860,6 +860,9 @@ static void test_range(void){
     gen_pred(&r, &t, &vals[rn(&r, n)]);
     scan_pred p = t.p;
     if( p.op==PRED_IN ) pred_contract_in(&p, inv);
+    /* COLL_ANY, the superset for = and IN (scan.h), now and then */
+    int coll_any = (p.op==PRED_EQ || p.op==PRED_IN) && rn(&r, 3)==0;
+    if( coll_any ) p.coll = COLL_ANY;
     int any = 0;
     for(uint32_t i=0; i<n && !any; i++) any = pred_match_value(&p, &vals[i]);
     /* Statistics may be vaguer than the truth, never wrong. */
@@ -869,6 +872,7 @@ static void test_range(void){
     if( rn(&r, 10)==0 ) mx = 0;
     int may = pred_may_match_range(&p, mn, mx, has_nulls, has_values);
     pruned += !may;
+    pruned_any += !may && coll_any;
     if( any && !may ){
       if( bad++ < 10 ){
         fprintf(stderr, "range: pruned a chunk with a match\n");
@@ -878,8 +882,10 @@ static void test_range(void){
       }
     }
   }
-  printf("  %-8s %d cases (%d pruned), %d unsound\n", "range", CASES, pruned, bad);
+  printf("  %-8s %d cases (%d pruned, %d of them under COLL_ANY), %d unsound\n", "range", CASES,
+         pruned, pruned_any, bad);
   CHECK(bad==0);
+  CHECK(pruned_any>0);
 }
 
 /* Every pair of "characters" from a list of UTF-8 edge cases, in a few
@@ -1067,6 +1073,57 @@ static void test_later_versions(void){
   CHECK_EQ_INT(pred_match_value(&p, &real), 1);
 }
 
+/* COLL_ANY (= and IN only): equal where SQLite's = is true under BINARY,
+** NOCASE or RTRIM, so a superset of any one of them; TEXT near each other
+** (case, trailing spaces, an embedded NUL) and values of other classes.
+** And the version line of col_dialect.or_in_keeps_collation: where it
+** says kept, an index answers an OR with a COLLATE in it whole. */
+static void test_coll_any(void){
+  rng r; rng_init(&r, 11);
+  int bad = 0;
+  char b0[VBUF], b1[VBUF], b2[VBUF];
+  for(int c=0; c<CASES; c++){
+    pred_value x, y, z;
+    gen_class(&r, rn(&r, 4) ? CV_TEXT : gen_cls(&r), &x, b0);
+    gen_variant(&r, &x, &y, b1);
+    gen_variant(&r, &x, &z, b2);
+    scan_pred p;
+    memset(&p, 0, sizeof(p));
+    p.coll = COLL_ANY;
+    pred_value list[2] = { y, z };
+    int mine[2];
+    p.op = PRED_EQ; p.v = y;
+    mine[0] = pred_match_value(&p, &x);
+    p.op = PRED_IN; p.in = list; p.nin = 2;
+    mine[1] = pred_match_value(&p, &x);
+    sqlite3_stmt *st = stmt(&O, O.db, "SELECT ?1 = ?2 OR ?1 = ?2 COLLATE NOCASE OR ?1 = ?2 COLLATE RTRIM,"
+                                       " ?1 IN (?2, ?3) OR ?1 COLLATE NOCASE IN (?2, ?3) OR ?1 COLLATE RTRIM IN (?2, ?3)");
+    bind(st, 1, &x); bind(st, 2, &y); bind(st, 3, &z);
+    if( sqlite3_step(st)!=SQLITE_ROW ) continue;
+    for(int k=0; k<2; k++){
+      int theirs = sqlite3_column_type(st, k)!=SQLITE_NULL && sqlite3_column_int(st, k)!=0;
+      if( mine[k]!=theirs && bad++ < 10 ){
+        fprintf(stderr, "coll any %s: mine %d sqlite %d\n", k ? "IN" : "=", mine[k], theirs);
+        show("x", &x); show("y", &y); show("z", &z);
+      }
+    }
+  }
+  report("any", CASES, bad);
+  CHECK(bad==0);
+  sqlite3 *db = 0;
+  sqlite3_stmt *st = 0;
+  CHECK(sqlite3_open(":memory:", &db)==SQLITE_OK);
+  CHECK(sqlite3_exec(db, "CREATE TABLE t(c TEXT); CREATE INDEX ti ON t(c);"
+                         " INSERT INTO t VALUES('a '), ('b')", 0, 0, 0)==SQLITE_OK);
+  CHECK(sqlite3_prepare_v2(db, "SELECT count(*) FROM t WHERE c COLLATE RTRIM = 'a' OR c = 'b'", -1, &st, 0)==SQLITE_OK);
+  CHECK(sqlite3_step(st)==SQLITE_ROW);
+  if( D.or_in_keeps_collation ) CHECK_EQ_INT(sqlite3_column_int(st, 0), 2);
+  printf("  OR with a COLLATE on an index: %d of 2 rows, %s\n", sqlite3_column_int(st, 0),
+         D.or_in_keeps_collation ? "kept whole" : "taken as a superset");
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+}
+
 int main(void){
   if( sqlite3_open(":memory:", &O.db)!=SQLITE_OK ) return 2;
   if( sqlite3_open(":memory:", &O.db_cs)!=SQLITE_OK ) return 2;
@@ -1089,6 +1146,7 @@ int main(void){
   RUN(test_glob);
   RUN(test_utf8_pairs);
   RUN(test_in);
+  RUN(test_coll_any);
   RUN(test_text);
   RUN(test_filter);
   RUN(test_filter_oracle);
