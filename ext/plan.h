@@ -32,12 +32,13 @@ typedef struct scan_plan {
 int scan_plan_best_index(sqlite3 *db, const col_dataset *ds, int or_in_exact,
                          sqlite3_index_info *info);
 
-/* Could constraint i, an = on a column whose values may be TEXT, be an IN
-** SQLite made of an OR of = (x COLLATE NOCASE = 'a' OR x = 'b') whose
-** branches' collations differ, which SQLite before 3.53 offers with one
-** branch's collation for all? Its IN is the only sign; past constraint 31
-** an IN is offered value by value, with no sign at all. Such a constraint
-** is applied under COLL_ANY, a superset SQLite re-checks. */
+/* Could constraint i be an IN SQLite made of an OR of = on one column
+** (x COLLATE NOCASE = 'a' OR x = 'b') whose branches' collations differ,
+** which SQLite before 3.53 offers under one branch's collation for all?
+** Being an IN is the only sign; past constraint 31 an IN is offered value
+** by value, as an = with no sign at all. On a column whose values may be
+** TEXT the callers apply such a constraint under COLL_ANY, a superset, and
+** leave it to SQLite to check too. */
 int scan_plan_in_suspect(sqlite3_index_info *info, int i, int or_in_exact);
 
 /* Build the spec for idxStr/argv (xFilter). On error sets *errmsg. */
