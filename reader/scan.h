@@ -65,6 +65,8 @@ typedef struct col_def {
                           ** count of COL_TS_* since 1970-01-01 00:00:00 and
                           ** shows as its text: scan_spec.raw can ask for
                           ** the integer; 0 for every other column */
+  uint8_t may_text;       /* declared INTEGER or REAL, yet a value may be
+                          ** TEXT (CSV on_error=text keeps a bad one so) */
 } col_def;
 
 enum { COL_TS_MILLIS = 1, COL_TS_MICROS = 2, COL_TS_NANOS = 3 };

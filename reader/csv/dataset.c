@@ -211,6 +211,7 @@ int csv_dataset_open(const csv_options *o, col_dataset **out, col_error *err){
     c->decl = csv_type_decl(ds->kinds[j]);
     c->type = ds->kinds[j]==CSV_T_INT || ds->kinds[j]==CSV_T_BOOL ? CV_INT
             : ds->kinds[j]==CSV_T_REAL ? CV_REAL : CV_TEXT;
+    c->may_text = c->type!=CV_TEXT && ds->on_error==CSV_ON_ERROR_TEXT;
   }
   if( o->filename_column ){
     col_def *c = &ds->base.schema.cols[s.ncols];
