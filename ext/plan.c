@@ -161,7 +161,7 @@ int scan_plan_best_index(sqlite3 *db, const col_dataset *ds, int or_in_exact,
     if( cl<0 ) continue;   /* a collation we cannot apply */
     if( cl==COLL_NOCASE ) flags |= F_NOCASE;
     if( cl==COLL_RTRIM ) flags |= F_RTRIM;
-    int any_coll = (!is_numeric_col(cd) || cd->may_text) && scan_plan_in_suspect(info, i, or_in_exact);
+    int any_coll = col_def_may_text(cd) && scan_plan_in_suspect(info, i, or_in_exact);
     if( op=='u' || op=='U' ){
       flags |= F_FILTER | F_EXACT;
       info->aConstraintUsage[i].omit = 1;

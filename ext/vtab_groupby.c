@@ -389,8 +389,7 @@ static int gb_best_index(sqlite3_vtab *vt, sqlite3_index_info *info){
     if( in_list ) sqlite3_vtab_in(info, i, 1);
     /* maybe an OR of = SQLite gave one branch's collation: a superset,
     ** the OR SQLite's to check (ext/plan.h) */
-    const col_def *kd = &t->ds->schema.cols[t->key_src[c->iColumn]];
-    int any_coll = (!gb_numeric_col(&t->ds->schema, t->key_src[c->iColumn]) || kd->may_text)
+    int any_coll = col_def_may_text(&t->ds->schema.cols[t->key_src[c->iColumn]])
       && scan_plan_in_suspect(info, i, t->cc->dialect.or_in_keeps_collation);
     if( any_coll ) cl = COLL_ANY;
     sqlite3_str_appendf(plan, "%d,%d,%d,%d;", c->op, t->key_src[c->iColumn],

@@ -71,6 +71,11 @@ typedef struct col_def {
 
 enum { COL_TS_MILLIS = 1, COL_TS_MICROS = 2, COL_TS_NANOS = 3 };
 
+/* May a value of column c be TEXT (where collations apply)? */
+static inline int col_def_may_text(const col_def *c){
+  return !(c->type==CV_INT || c->type==CV_REAL) || c->may_text;
+}
+
 typedef struct col_schema {
   int n;                  /* columns */
   col_def *cols;          /* malloc'd array of n */
