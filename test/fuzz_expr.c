@@ -43,8 +43,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
   static const char *names[] = { "a", "b", "c" };
   /* bit 4: column a is a raw timestamp (col_def.ts_unit), so date
   ** functions of it take its integers through agg/ts_memo.c */
-  col_def defs[3] = { {(char*)names[0], CV_INT, "INTEGER", (data[0] & 16) ? COL_TS_NANOS : 0},
-                      {(char*)names[1], CV_TEXT, "TEXT", 0}, {(char*)names[2], CV_NULL, "", 0} };
+  col_def defs[3] = { {(char*)names[0], CV_INT, "INTEGER", (data[0] & 16) ? COL_TS_NANOS : 0, 0},
+                      {(char*)names[1], CV_TEXT, "TEXT", 0, 0}, {(char*)names[2], CV_NULL, "", 0, 0} };
   col_schema schema = { 3, defs };
   col_error err; col_error_clear(&err);
   groupby *gb = 0;
