@@ -123,8 +123,9 @@ static int64_t plan_topk_rows(const col_dataset *ds, sqlite3_index_info *info,
 }
 
 int scan_plan_in_suspect(sqlite3_index_info *info, int i, int or_in_exact){
-  if( or_in_exact || info->aConstraint[i].op!=SQLITE_INDEX_CONSTRAINT_EQ ) return 0;
-  return i>=32 || sqlite3_vtab_in(info, i, -1);
+  if( or_in_exact || info->aConstraint[i].op!=SQLITE_INDEX_CONSTRAINT_EQ ) return PLAN_IN_PLAIN;
+  if( i>=32 ) return PLAN_IN_REFUSE;
+  return sqlite3_vtab_in(info, i, -1) ? PLAN_IN_SUPERSET : PLAN_IN_PLAIN;
 }
 
 int scan_plan_best_index(sqlite3 *db, const col_dataset *ds, int or_in_exact,
@@ -161,7 +162,9 @@ int scan_plan_best_index(sqlite3 *db, const col_dataset *ds, int or_in_exact,
     if( cl<0 ) continue;   /* a collation we cannot apply */
     if( cl==COLL_NOCASE ) flags |= F_NOCASE;
     if( cl==COLL_RTRIM ) flags |= F_RTRIM;
-    int any_coll = col_def_may_text(cd) && scan_plan_in_suspect(info, i, or_in_exact);
+    int suspect = col_def_may_text(cd) ? scan_plan_in_suspect(info, i, or_in_exact) : PLAN_IN_PLAIN;
+    if( suspect==PLAN_IN_REFUSE ) continue;
+    int any_coll = suspect==PLAN_IN_SUPERSET;
     if( op=='u' || op=='U' ){
       flags |= F_FILTER | F_EXACT;
       info->aConstraintUsage[i].omit = 1;

@@ -35,10 +35,16 @@ int scan_plan_best_index(sqlite3 *db, const col_dataset *ds, int or_in_exact,
 /* Could constraint i be an IN SQLite made of an OR of = on one column
 ** (x COLLATE NOCASE = 'a' OR x = 'b') whose branches' collations differ,
 ** which SQLite before 3.53 offers under one branch's collation for all?
-** Being an IN is the only sign; past constraint 31 an IN is offered value
-** by value, as an = with no sign at all. On a column whose values may be
-** TEXT the callers apply such a constraint under COLL_ANY, a superset, and
-** leave it to SQLite to check too. */
+** Being an IN is the only sign. The callers ask for columns whose values
+** may be TEXT:
+**   PLAN_IN_PLAIN     no;
+**   PLAN_IN_SUPERSET  maybe, an IN the table takes whole: applied under
+**                     COLL_ANY, a superset, and SQLite checks its OR;
+**   PLAN_IN_REFUSE    maybe, past constraint 31, where an IN comes as an =
+**                     with no sign at all and SQLite loops over its values:
+**                     a loop's rows are never checked against the OR, so
+**                     no superset will do; the term is left to SQLite. */
+enum { PLAN_IN_PLAIN, PLAN_IN_SUPERSET, PLAN_IN_REFUSE };
 int scan_plan_in_suspect(sqlite3_index_info *info, int i, int or_in_exact);
 
 /* Build the spec for idxStr/argv (xFilter). On error sets *errmsg. */

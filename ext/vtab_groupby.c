@@ -380,6 +380,13 @@ static int gb_best_index(sqlite3_vtab *vt, sqlite3_index_info *info){
     if( use==PLAN_RHS_SQLITE ) continue;
     /* TEXT-only: xFilter drops the term when its value is a number */
     int text_only = use==PLAN_RHS_TEXT_ONLY;
+    /* maybe an OR of = SQLite gave one branch's collation: a superset,
+    ** the OR SQLite's to check, or SQLite's alone (ext/plan.h) */
+    int suspect = col_def_may_text(&t->ds->schema.cols[t->key_src[c->iColumn]])
+      ? scan_plan_in_suspect(info, i, t->cc->dialect.or_in_keeps_collation) : PLAN_IN_PLAIN;
+    if( suspect==PLAN_IN_REFUSE ) continue;
+    int any_coll = suspect==PLAN_IN_SUPERSET;
+    if( any_coll ) cl = COLL_ANY;
     /* an IN: its values all at once, one scan (SQLite would otherwise run
     ** the whole group by once per value). And for a TEXT-only one, what
     ** SQLite checks is then the IN itself; one value at a time it compared
@@ -387,11 +394,6 @@ static int gb_best_index(sqlite3_vtab *vt, sqlite3_index_info *info){
     ** gives s NUMERIC affinity ('05' matches 5) */
     int in_list = c->op==SQLITE_INDEX_CONSTRAINT_EQ && sqlite3_vtab_in(info, i, -1);
     if( in_list ) sqlite3_vtab_in(info, i, 1);
-    /* maybe an OR of = SQLite gave one branch's collation: a superset,
-    ** the OR SQLite's to check (ext/plan.h) */
-    int any_coll = col_def_may_text(&t->ds->schema.cols[t->key_src[c->iColumn]])
-      && scan_plan_in_suspect(info, i, t->cc->dialect.or_in_keeps_collation);
-    if( any_coll ) cl = COLL_ANY;
     sqlite3_str_appendf(plan, "%d,%d,%d,%d;", c->op, t->key_src[c->iColumn],
                         cl + (text_only ? GB_PLAN_TEXT_ONLY : 0) + (in_list ? GB_PLAN_IN : 0), c->iColumn);
     if( has_rhs ) info->aConstraintUsage[i].argvIndex = ++argi;
