@@ -176,14 +176,13 @@ int scan_plan_best_index(sqlite3 *db, const col_dataset *ds, int or_in_exact,
     }
     sqlite3_value *rhs = 0;
     int known = sqlite3_vtab_rhs_value(info, i, &rhs)==SQLITE_OK;
-    int rhs_type = known ? sqlite3_value_type(rhs) : SQLITE_NULL;
     /* SQLite reports BINARY for every <> and IS NOT constraint, whatever
     ** COLLATE it carries; such a COLLATE also hides the value from
     ** sqlite3_vtab_rhs_value, so only a known value is surely BINARY's */
     if( (op=='n' || op=='I') && !known ) continue;
     int use = PLAN_RHS_EXACT;
     if( op!='k' && op!='b' ){
-      use = scan_plan_rhs_use(is_text_col(cd), op=='e' || op=='i', known, rhs_type,
+      use = scan_plan_rhs_use(is_text_col(cd), op=='e' || op=='i', known ? rhs : 0,
                               c->iColumn<64 && ((like_cols >> c->iColumn) & 1));
       if( use==PLAN_RHS_SQLITE ) continue;
     }
@@ -299,14 +298,27 @@ static void *plan_keep(scan_plan *p, void *m){
 /* The literal v as a pred_value after the affinity `flags` call for.
 ** Returns 0 (and leaves *out NULL-typed) when the predicate must not be
 ** applied to this value (F_TEXTONLY with a number); -1 on OOM. */
-int scan_plan_rhs_use(int text_col, int eq, int known, int rhs_type, int beside_like){
+int scan_plan_rhs_use(int text_col, int eq, sqlite3_value *rhs, int beside_like){
+  int known = rhs!=0, rhs_type = rhs ? sqlite3_value_type(rhs) : SQLITE_NULL;
   /* SQLite's LIKE optimization adds x >= 'abc' AND x < 'abd' next to a
   ** LIKE, even on columns where a value that matches can fall outside
   ** them: a number (a SQLite 3.40 bug: d LIKE 'Inf' would find nothing,
   ** the infinity's text being "Inf"), and a BLOB, which LIKE matches as
   ** text in builds without SQLITE_LIKE_DOESNT_MATCH_BLOBS but which sorts
-  ** after all text. SQLite does not check them itself. */
-  if( !text_col ) return known && rhs_type==SQLITE_TEXT && beside_like ? PLAN_RHS_SQLITE : PLAN_RHS_EXACT;
+  ** after all text. SQLite does not check them itself. And with a COLLATE
+  ** on its column (d COLLATE RTRIM GLOB 'Inf') the LIKE or GLOB is not
+  ** offered at all, the two terms still are: on a column that is not TEXT
+  ** an order against a text no number can be (the optimization takes no
+  ** prefix that reads as one, so such a text is all it ever adds) is
+  ** SQLite's. */
+  if( !text_col ){
+    if( known && rhs_type==SQLITE_TEXT ){
+      if( beside_like ) return PLAN_RHS_SQLITE;
+      pred_value x = scan_plan_value_of(rhs);
+      if( !eq && agg_numeric_affinity(AGG_ATOF_340, &x).type==CV_TEXT ) return PLAN_RHS_SQLITE;
+    }
+    return PLAN_RHS_EXACT;
+  }
   /* A number against a TEXT column: SQLite applies TEXT affinity to a
   ** literal 5 but NUMERIC affinity to the column against
   ** CAST(5 AS INTEGER) or an INTEGER column ('05' matches), and the two

@@ -59,14 +59,14 @@ pred_value scan_plan_value_of(sqlite3_value *v);
 
 /* Whether a comparison (not LIKE or GLOB) on a column may be applied by the
 ** table, from what xBestIndex sees of it: the column is TEXT, the operator
-** is = or IS, its right side is known (sqlite3_vtab_rhs_value) and of which
-** type, and the column has a LIKE or GLOB beside it. The scan tables and
+** is = or IS, its right side if known (sqlite3_vtab_rhs_value, else NULL),
+** and the column has a LIKE or GLOB beside it. The scan tables and
 ** group_by's keys both ask (ext/plan.c says why). */
 #define PLAN_RHS_SQLITE 0     /* leave it to SQLite */
 #define PLAN_RHS_EXACT 1      /* apply it exactly (SQLite omits it) */
 #define PLAN_RHS_TEXT_ONLY 2  /* apply it when the value is not a number;
                               ** SQLite checks it too */
-int scan_plan_rhs_use(int text_col, int eq, int known, int rhs_type, int beside_like);
+int scan_plan_rhs_use(int text_col, int eq, sqlite3_value *rhs, int beside_like);
 /* The columns (below 64) with a usable LIKE or GLOB constraint, a bit each:
 ** beside_like for scan_plan_rhs_use. */
 uint64_t scan_plan_like_cols(const sqlite3_index_info *info);

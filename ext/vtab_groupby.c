@@ -375,8 +375,7 @@ static int gb_best_index(sqlite3_vtab *vt, sqlite3_index_info *info){
     int known = has_rhs && sqlite3_vtab_rhs_value(info, i, &rhs)==SQLITE_OK && rhs!=0;
     int use = !has_rhs ? PLAN_RHS_EXACT
       : scan_plan_rhs_use(text_col, c->op==SQLITE_INDEX_CONSTRAINT_EQ || c->op==SQLITE_INDEX_CONSTRAINT_IS,
-                          known, known ? sqlite3_value_type(rhs) : SQLITE_NULL,
-                          c->iColumn<64 && ((like_cols >> c->iColumn) & 1));
+                          known ? rhs : 0, c->iColumn<64 && ((like_cols >> c->iColumn) & 1));
     if( use==PLAN_RHS_SQLITE ) continue;
     /* TEXT-only: xFilter drops the term when its value is a number */
     int text_only = use==PLAN_RHS_TEXT_ONLY;
