@@ -337,13 +337,6 @@ static int gb_disconnect(sqlite3_vtab *vt){
 ** once (sqlite3_vtab_in) */
 #define GB_PLAN_IN 32
 
-/* Is column col of schema always a number (INTEGER or REAL)? */
-static int gb_numeric_col(const col_schema *schema, int col){
-  if( col<0 || col>=schema->n ) return 0;
-  int ty = schema->cols[col].type;
-  return ty==CV_INT || ty==CV_REAL;
-}
-
 static int gb_best_index(sqlite3_vtab *vt, sqlite3_index_info *info){
   gb_table *t = (gb_table*)vt;
   sqlite3_str *plan = sqlite3_str_new(t->db);
@@ -594,6 +587,13 @@ static pred_op gb_pred_op(int op){
     case SQLITE_INDEX_CONSTRAINT_ISNULL: return PRED_ISNULL;
     default: return PRED_NOTNULL;
   }
+}
+
+/* Is column col of schema always a number (INTEGER or REAL)? */
+static int gb_numeric_col(const col_schema *schema, int col){
+  if( col<0 || col>=schema->n ) return 0;
+  int ty = schema->cols[col].type;
+  return ty==CV_INT || ty==CV_REAL;
 }
 
 /* Run the aggregation for the plan and keep the result in the cursor.
