@@ -42,6 +42,19 @@ if ! node -e "require('@duckdb/node-api')" 2>/dev/null; then
   export NODE_PATH
 fi
 
+# Debian's csvtable module, the CSV peer: installed when missing and this is
+# root on a Debian-like system; otherwise its columns say it failed to load.
+csvtable=${CSVTABLE:-/usr/lib/x86_64-linux-gnu/libsqlite3_mod_csvtable}
+if [ "${BENCH_CSV:-1}" != 0 ] && [ ! -f "$csvtable.so" ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "bench: installing libsqlite3-mod-csvtable (Debian's csvtable module, the CSV peer)" >&2
+    apt-get install -y -q libsqlite3-mod-csvtable >/dev/null 2>&1 \
+      || echo "bench: could not install libsqlite3-mod-csvtable; csvtable columns will fail" >&2
+  else
+    echo "bench: $csvtable.so not found (apt-get install libsqlite3-mod-csvtable); csvtable columns will fail" >&2
+  fi
+fi
+
 # The data: hits.parquet and hits.csv from gen-hits.mjs, hits.sqlite imported from hits.csv.
 mkdir -p "$dir"
 formats=
