@@ -13,6 +13,7 @@
 #include "../reader/csv/csv_impl.h"
 #include "../reader/predicate.h"
 #include "unit.h"
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -655,6 +656,79 @@ static void test_conformance(void){
   CHECK(cases>=12);
 }
 
+/* A random number's text: sign, digits (leading zeros, up to 25 of them,
+** past the 19 the fast path keeps), a point anywhere, an exponent up to
+** 400 either way; or, one time in 16, a few bytes that are mostly no
+** number at all. Returns its length. */
+static uint32_t gen_number_text(uint64_t *seed, char *z){
+  uint32_t n = 0;
+  #define GEN_NEXT() (*seed = *seed*6364136223846793005ull + 1442695040888963407ull, *seed>>33)
+  uint64_t r = GEN_NEXT();
+  if( r%16==0 ){
+    static const char junk[] = "0123456789+-.eE a";
+    for(uint32_t k = 1 + (uint32_t)(GEN_NEXT()%6); k>0; k--) z[n++] = junk[GEN_NEXT()%(sizeof(junk)-1)];
+    z[n] = 0;
+    return n;
+  }
+  if( r%3==1 ) z[n++] = '-';
+  else if( r%7==2 ) z[n++] = '+';
+  uint32_t nd = 1 + (uint32_t)(GEN_NEXT()%25);
+  uint32_t lead = GEN_NEXT()%4==0 ? (uint32_t)(GEN_NEXT()%5) : 0;
+  int point = GEN_NEXT()%3 ? (int)(GEN_NEXT()%(nd + 1)) : -1;
+  for(uint32_t k=0; k<lead; k++) z[n++] = '0';
+  for(uint32_t k=0; k<nd; k++){
+    if( (int)k==point ) z[n++] = '.';
+    z[n++] = (char)('0' + GEN_NEXT()%10);
+  }
+  if( point==(int)nd ) z[n++] = '.';
+  if( GEN_NEXT()%3==0 ){
+    z[n++] = GEN_NEXT()%2 ? 'e' : 'E';
+    uint64_t s = GEN_NEXT()%3;
+    if( s==1 ) z[n++] = '-'; else if( s==2 ) z[n++] = '+';
+    uint64_t emax = GEN_NEXT()%2 ? 30 : 400;
+    n += (uint32_t)sprintf(z + n, "%d", (int)(GEN_NEXT()%emax));
+  }
+  #undef GEN_NEXT
+  z[n] = 0;
+  return n;
+}
+
+/* csv_parse_real gives glibc's strtod to the bit (correctly rounded, -0.0
+** kept), and refuses what strtod would not take whole; csv_parse_int gives
+** strtoll's value where that does not overflow, and refuses the rest. */
+static void test_numbers_vs_libc(void){
+  uint64_t seed = 0x2545F4914F6CDD1Dull;
+  int bad = 0;
+  for(int iter=0; iter<300000 && bad<5; iter++){
+    char z[96];
+    uint32_t n = gen_number_text(&seed, z);
+    char *end;
+    errno = 0;
+    double want = strtod(z, &end);
+    /* strtod also takes leading spaces, hex, "inf" and "nan": not made here
+    ** but in the junk, where a leading space is the one that matters */
+    int whole = n>0 && end==z+n && z[0]!=' ';
+    double got = 0;
+    int rc = csv_parse_real(z, n, &got);
+    if( (rc==1)!=whole || (rc==1 && memcmp(&got, &want, sizeof(got))!=0) ){
+      printf("  real %s: ours rc=%d %.17g, strtod %s %.17g\n", z, rc, got,
+             whole ? "takes" : "refuses", want);
+      bad++;
+    }
+    errno = 0;
+    long long wi = strtoll(z, &end, 10);
+    int iwhole = n>0 && end==z+n && z[0]!=' ' && errno==0;
+    int64_t gi = 0;
+    int ri = csv_parse_int(z, n, &gi);
+    if( ri!=iwhole || (ri && gi!=(int64_t)wi) ){
+      printf("  int %s: ours rc=%d %lld, strtoll %s %lld\n", z, ri, (long long)gi,
+             iwhole ? "takes" : "refuses", wi);
+      bad++;
+    }
+  }
+  CHECK(bad==0);
+}
+
 /* The SIMD tokenizer and the portable one agree on random inputs made of
 ** the bytes that matter (delimiter, quote, CR, LF, backslash), long enough
 ** to cross several 64-byte masks, with and without eof, for both escape
@@ -718,6 +792,7 @@ int main(void){
   RUN(test_types);
   RUN(test_tokenizer);
   RUN(test_tokenizer_simd_vs_scalar);
+  RUN(test_numbers_vs_libc);
   RUN(test_options_parse);
   RUN(test_basic);
   RUN(test_dialects);
