@@ -61,6 +61,8 @@ typedef struct groupby_run_opts {
                            ** least this many not started (0: the default) */
   int *lanes_used;         /* NULL, or set to the lanes the last pass made */
   int defer_ordered;       /* finish as groupby_defer_ordered says */
+  int merge_distinct;      /* DISTINCT aggregates run in lanes too, merged
+                           ** at the end (groupby_merge_part) */
 } groupby_run_opts;
 
 /* Will groupby_run use lanes for gb over ds? */

@@ -743,7 +743,9 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
   }
   groupby_run_opts ro = { t->keys, t->aggs, &t->ds->schema, t->filter.where,
                           lanes, o.memory_limit, columnar_probe_interrupted, 0, 0, 0,
-                          t->cc->slab_pool, 0, 0, 0 };
+                          t->cc->slab_pool, 0, 0, 0, 0 };
+  /* lanes=on: DISTINCT aggregates too run in lanes (their sets merged) */
+  ro.merge_distinct = t->lanes>0;
   if( groupby_new(t->keys, t->aggs, &t->ds->schema, &o, &c->gb, &err) ) goto filter_error;
   /* auto: one numeric key and count(*)-like aggregates held always (they
   ** gained in every case measured); other shapes where the groups and the
@@ -788,8 +790,8 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
   const int *proj;
   const uint8_t *raw;
   groupby_projection(c->gb, &nproj, &proj, &raw);
-  /* One thread aggregates (no lanes: DISTINCT's set names groups) while
-  ** another decodes. A count(DISTINCT) whose set outgrows the caches then
+  /* Without lanes (DISTINCT unless lanes=on, groupby_run_uses_lanes; CSV), one
+  ** thread aggregates while another decodes. A count(DISTINCT) whose set outgrows the caches then
   ** hands half or more of its inserts to a thread of its own, on a core
   ** the decoding leaves mostly idle when the rows are numbers alone (so
   ** threads=2 runs three): count(DISTINCT UserID) at threads=2 over 10M
