@@ -790,14 +790,14 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
   const int *proj;
   const uint8_t *raw;
   groupby_projection(c->gb, &nproj, &proj, &raw);
-  /* Without lanes (DISTINCT unless lanes=on, groupby_run_uses_lanes; CSV), one
-  ** thread aggregates while another decodes. A count(DISTINCT) whose set outgrows the caches then
-  ** hands half or more of its inserts to a thread of its own, on a core
-  ** the decoding leaves mostly idle when the rows are numbers alone (so
-  ** threads=2 runs three): count(DISTINCT UserID) at threads=2 over 10M
-  ** rows, GROUP BY RegionID 0.27 -> 0.22 s, no keys 0.184 -> 0.160 s. With
-  ** a string to decode there is no idle core: the same by SearchPhrase,
-  ** 0.23 -> 0.27 s. */
+  /* Without lanes (DISTINCT unless lanes=on, groupby_run_uses_lanes;
+  ** CSV), one thread aggregates while another decodes. A count(DISTINCT)
+  ** whose set outgrows the caches then hands half or more of its inserts
+  ** to a thread of its own, on a core the decoding leaves mostly idle
+  ** when the rows are numbers alone (so threads=2 runs three):
+  ** count(DISTINCT UserID) at threads=2 over 10M rows, GROUP BY RegionID
+  ** 0.27 -> 0.22 s, no keys 0.184 -> 0.160 s. With a string to decode
+  ** there is no idle core: the same by SearchPhrase, 0.23 -> 0.27 s. */
   if( t->threads>1 && o.threads<=1 ){
     int numeric = 1;
     for(int i=0; i<nproj; i++) numeric &= gb_numeric_col(&t->ds->schema, proj[i]);
