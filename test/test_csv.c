@@ -660,35 +660,39 @@ static void test_conformance(void){
 ** past the 19 the fast path keeps), a point anywhere, an exponent up to
 ** 400 either way; or, one time in 16, a few bytes that are mostly no
 ** number at all. Returns its length. */
+static uint64_t lcg_next(uint64_t *seed){
+  *seed = *seed*6364136223846793005ull + 1442695040888963407ull;
+  return *seed>>33;
+}
 static uint32_t gen_number_text(uint64_t *seed, char *z){
   uint32_t n = 0;
-  #define GEN_NEXT() (*seed = *seed*6364136223846793005ull + 1442695040888963407ull, *seed>>33)
-  uint64_t r = GEN_NEXT();
+  uint64_t r = lcg_next(seed);
   if( r%16==0 ){
     static const char junk[] = "0123456789+-.eE a";
-    for(uint32_t k = 1 + (uint32_t)(GEN_NEXT()%6); k>0; k--) z[n++] = junk[GEN_NEXT()%(sizeof(junk)-1)];
+    for(uint32_t k = 1 + (uint32_t)(lcg_next(seed)%6); k>0; k--){
+      z[n++] = junk[lcg_next(seed)%(sizeof(junk)-1)];
+    }
     z[n] = 0;
     return n;
   }
   if( r%3==1 ) z[n++] = '-';
   else if( r%7==2 ) z[n++] = '+';
-  uint32_t nd = 1 + (uint32_t)(GEN_NEXT()%25);
-  uint32_t lead = GEN_NEXT()%4==0 ? (uint32_t)(GEN_NEXT()%5) : 0;
-  int point = GEN_NEXT()%3 ? (int)(GEN_NEXT()%(nd + 1)) : -1;
+  uint32_t nd = 1 + (uint32_t)(lcg_next(seed)%25);
+  uint32_t lead = lcg_next(seed)%4==0 ? (uint32_t)(lcg_next(seed)%5) : 0;
+  int point = lcg_next(seed)%3 ? (int)(lcg_next(seed)%(nd + 1)) : -1;
   for(uint32_t k=0; k<lead; k++) z[n++] = '0';
   for(uint32_t k=0; k<nd; k++){
     if( (int)k==point ) z[n++] = '.';
-    z[n++] = (char)('0' + GEN_NEXT()%10);
+    z[n++] = (char)('0' + lcg_next(seed)%10);
   }
   if( point==(int)nd ) z[n++] = '.';
-  if( GEN_NEXT()%3==0 ){
-    z[n++] = GEN_NEXT()%2 ? 'e' : 'E';
-    uint64_t s = GEN_NEXT()%3;
+  if( lcg_next(seed)%3==0 ){
+    z[n++] = lcg_next(seed)%2 ? 'e' : 'E';
+    uint64_t s = lcg_next(seed)%3;
     if( s==1 ) z[n++] = '-'; else if( s==2 ) z[n++] = '+';
-    uint64_t emax = GEN_NEXT()%2 ? 30 : 400;
-    n += (uint32_t)sprintf(z + n, "%d", (int)(GEN_NEXT()%emax));
+    uint64_t emax = lcg_next(seed)%2 ? 30 : 400;
+    n += (uint32_t)sprintf(z + n, "%d", (int)(lcg_next(seed)%emax));
   }
-  #undef GEN_NEXT
   z[n] = 0;
   return n;
 }
