@@ -103,12 +103,9 @@ static int ds_glob(csv_ds *ds, const char *pattern, col_error *err){
   return COL_OK;
 }
 
-/* Read the sample: up to CSV_SAMPLE_BYTES of the first input. Also sizes
-** every file (total_bytes). */
-static int ds_sample(csv_ds *ds, char **buf, size_t *n, int *eof, int *codec,
-                     col_error *err){
+/* Size every file (total_bytes; all_raw). */
+static int ds_sizes(csv_ds *ds, col_error *err){
   csv_input *in = 0;
-  *buf = 0;
   ds->all_raw = ds->nfiles>0;
   for(int i=0; i<ds->nfiles; i++){
     if( csv_input_open(ds->files[i], 0, 0, &in, err) ) return err->code;
@@ -119,10 +116,17 @@ static int ds_sample(csv_ds *ds, char **buf, size_t *n, int *eof, int *codec,
     in = 0;
   }
   if( ds->nfiles==0 ) ds->base.total_bytes = (int64_t)ds->data_len;
+  return COL_OK;
+}
+
+/* The first cap bytes of the first file (decompressed), or all of it. */
+static int ds_sample(csv_ds *ds, size_t cap, char **buf, size_t *n, int *eof, int *codec,
+                     col_error *err){
+  csv_input *in = 0;
+  *buf = 0;
   if( csv_input_open(ds->nfiles ? ds->files[0] : 0, ds->data, ds->data_len, &in, err) ){
     return err->code;
   }
-  size_t cap = CSV_SAMPLE_BYTES;
   *codec = csv_input_codec(in);
   if( csv_input_codec(in)==CSV_RAW && csv_input_size(in)+1 < (int64_t)cap ){
     cap = (size_t)csv_input_size(in)+1;
@@ -185,13 +189,22 @@ int csv_dataset_open(const csv_options *o, col_dataset **out, col_error *err){
   ds->threads = o->threads;
 
   int codec = CSV_RAW;
-  if( ds_sample(ds, &sample, &nsample, &eof, &codec, err) ) goto open_error;
-  if( csv_sniff_sample(sample, nsample, eof, o, &s, err) ){
-    col_error_prefix(err, "%s: ", ds->nfiles ? ds->files[0] : "data");
-    goto open_error;
+  if( ds_sizes(ds, err) ) goto open_error;
+  /* A sample that ends inside its first or second record (a quoted field
+  ** of megabytes: a document, a JSON value) says nothing of the columns,
+  ** and the scan would find more than it did: a larger one is read, up to
+  ** the longest record the tokenizer takes. */
+  for(size_t cap = CSV_SAMPLE_BYTES;; cap *= 4){
+    if( ds_sample(ds, cap, &sample, &nsample, &eof, &codec, err) ) goto open_error;
+    if( csv_sniff_sample(sample, nsample, eof, o, &s, err) ){
+      col_error_prefix(err, "%s: ", ds->nfiles ? ds->files[0] : "data");
+      goto open_error;
+    }
+    free(sample);
+    sample = 0;
+    if( eof || s.complete>=2 || cap>=CSV_MAX_RECORD ) break;
+    csv_sniff_free(&s);
   }
-  free(sample);
-  sample = 0;
   ds->d = s.d;
   ds->header = s.header;
   ds->ncols = s.ncols;

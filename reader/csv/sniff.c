@@ -265,6 +265,8 @@ int csv_sniff_sample(const char *buf, size_t n, int eof, const csv_options *o,
     }
   }
 
+  s->complete = have_first + records;
+
   /* 4. Header. */
   int header = o->header;
   if( header<0 ){
