@@ -221,10 +221,14 @@ static void *run_fold_parts(void *arg){
     int part = atomic_fetch_add(&f->next, 1);
     if( part>=f->nparts || st->stop ) break;
     int rc = COL_OK;
-    if( f->radix ) rc = groupby_radix_part(f->gbs, f->nlane, part, &w->spare, &w->err);
-    else if( !f->merge ) rc = groupby_fold_part(f->gbs, f->nlane, part, &w->err);
-    for(int i=1; f->merge && i<f->nlane && rc==COL_OK; i++){
-      rc = groupby_merge_part(f->gbs[0], f->gbs[i], part, &w->err);
+    if( f->radix ){
+      rc = groupby_radix_part(f->gbs, f->nlane, part, &w->spare, &w->err);
+    }else if( f->merge ){
+      for(int i=1; i<f->nlane && rc==COL_OK; i++){
+        rc = groupby_merge_part(f->gbs[0], f->gbs[i], part, &w->err);
+      }
+    }else{
+      rc = groupby_fold_part(f->gbs, f->nlane, part, &w->err);
     }
     if( rc ){ st->stop = 1; break; }
   }

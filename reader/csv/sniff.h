@@ -17,8 +17,8 @@ typedef struct csv_sniff {
   int *kinds;             /* ncols CSV_T_* */
   double avg_record;      /* bytes per record in the sample */
   int records;            /* data records seen in the sample */
-  int complete;           /* whole records the sample held, a header
-                          ** included (the tokenizer's limit at most) */
+  int complete;           /* whole records read from the sample, a header
+                          ** included (reading stops at sample_rows) */
 } csv_sniff;
 
 /* Sniff from buf[0..n) (the start of the first file, decompressed). eof: the
