@@ -1288,8 +1288,11 @@ static int ex_item(ex_parser *p, int aggs, agg_item *it){
   }
   if( it->expr && it->expr->op==EX_COL ) it->src_col = it->expr->src;
   size_t end = p->ts;
-  if( ex_kw(p, "AS") ){
-    ex_next(p);
+  /* SQLite's alias: AS then a name, or the name alone (`count(*) c`);
+  ** nothing else may follow an item but ',' or the end */
+  int as = ex_kw(p, "AS");
+  if( as || p->tk==TK_ID || p->tk==TK_QID || p->tk==TK_STR ){
+    if( as ) ex_next(p);
     if( p->tk==TK_ID ){
       it->name = ex_span(p->z, p->ts, p->ts+p->tn);
     }else if( p->tk==TK_QID || p->tk==TK_STR ){
