@@ -60,7 +60,9 @@ struct agg_expr {
   int op;                 /* EX_COL, EX_LIT, EX_BIN, EX_FUNC */
   const col_dialect *dialect; /* the SQLite whose answers to give (text of
                           ** a REAL, LIKE on a BLOB, ...), or NULL: 3.40's */
-  int sub;                /* EX_BIN: '+','-','*','/','%','|'; EX_FUNC: FN_* */
+  int sub;                /* EX_BIN: '+','-','*','/','%','|' (concatenation),
+                          ** '&', 'B' (bitwise or), 'S' (<<), 'R' (>>), '~'
+                          ** (of args[1]; args[0] a 0); EX_FUNC: FN_* */
   int src;                /* EX_COL: source column index */
   int bcol;               /* EX_COL: index in the batch (agg_expr_bind) */
   int nargs;              /* EX_BIN: 2; EX_FUNC: argument count */
@@ -252,7 +254,10 @@ static void ex_next(ex_parser *p){
   if( c=='=' ){ p->tk = TK_PUNCT; p->punct = '='; p->tn = z[i+1]=='=' ? 2 : 1; p->pos = i+p->tn; return; }
   if( (c=='!' && z[i+1]=='=') || (c=='<' && z[i+1]=='>') ){ p->tk = TK_PUNCT; p->punct = 'N'; p->tn = 2; p->pos = i+2; return; }
   if( (c=='<' || c=='>') && z[i+1]=='=' ){ p->tk = TK_PUNCT; p->punct = c=='<' ? 'L' : 'G'; p->tn = 2; p->pos = i+2; return; }
-  if( strchr("(),*+-/%<>$", c) ){ p->tk = TK_PUNCT; p->punct = c; p->tn = 1; p->pos = i+1; return; }
+  /* bitwise: << 'S', >> 'R', a lone | 'B' (|| is concatenation, '|') */
+  if( (c=='<' || c=='>') && z[i+1]==c ){ p->tk = TK_PUNCT; p->punct = c=='<' ? 'S' : 'R'; p->tn = 2; p->pos = i+2; return; }
+  if( c=='|' ){ p->tk = TK_PUNCT; p->punct = 'B'; p->tn = 1; p->pos = i+1; return; }
+  if( strchr("(),*+-/%<>$&~", c) ){ p->tk = TK_PUNCT; p->punct = c; p->tn = 1; p->pos = i+1; return; }
   p->tk = TK_BAD; p->tn = 1; p->pos = i+1;
 }
 
@@ -686,6 +691,13 @@ static agg_expr *ex_unary(ex_parser *p, int depth){
     if( e ) e->neg = 1;
     return e;
   }
+  if( ex_is(p, '~') ){
+    ex_next(p);
+    agg_expr *zero = ex_node(EX_LIT);
+    if( zero==0 ) return ex_oom(p);
+    zero->lit.type = CV_INT;
+    return ex_binary(p, '~', zero, ex_unary(p, depth+1));
+  }
   if( ex_is(p, '+') ){
     ex_next(p);
     agg_expr *e = ex_unary(p, depth+1);
@@ -726,13 +738,23 @@ static agg_expr *ex_node2(ex_parser *p, int op, int sub, agg_expr *l, agg_expr *
   return e;
 }
 
+/* & | << >>, one level between + - and the comparisons, as SQLite's */
+static agg_expr *ex_bitwise(ex_parser *p){
+  agg_expr *e = ex_additive(p);
+  while( e && (ex_is(p, '&') || ex_is(p, 'B') || ex_is(p, 'S') || ex_is(p, 'R')) ){
+    int op = p->punct; ex_next(p);
+    e = ex_binary(p, op, e, ex_additive(p));
+  }
+  return e;
+}
+
 /* < <= > >= */
 static agg_expr *ex_relational(ex_parser *p){
-  agg_expr *e = ex_additive(p);
+  agg_expr *e = ex_bitwise(p);
   while( e && (ex_is(p, '<') || ex_is(p, '>') || ex_is(p, 'L') || ex_is(p, 'G')) ){
     int c = p->punct; ex_next(p);
     int op = c=='<' ? CMP_LT : c=='>' ? CMP_GT : c=='L' ? CMP_LE : CMP_GE;
-    e = ex_node2(p, EX_CMP, op, e, ex_additive(p));
+    e = ex_node2(p, EX_CMP, op, e, ex_bitwise(p));
   }
   return e;
 }
@@ -1715,10 +1737,34 @@ static int ex_text(const agg_expr *e, const pred_value *v, col_arena *a,
 static pred_value ex_null(void){ pred_value v; memset(&v, 0, sizeof(v)); return v; }
 
 /* l op r, as vdbe.c's OP_Add..OP_Remainder and OP_Concat. */
+/* SQLite's OP_BitAnd, OP_BitOr, OP_ShiftLeft, OP_ShiftRight and OP_BitNot
+** on operands already made integers (sqlite3VdbeIntValue): a negative
+** shift goes the other way, one of 64 or more leaves 0 or (right, of a
+** negative) -1, and a right shift keeps the sign. */
+static int64_t ex_bits(int op, int64_t a, int64_t b){
+  if( op=='&' ) return a & b;
+  if( op=='B' ) return a | b;
+  if( op=='~' ) return ~b;
+  if( b==0 ) return a;
+  if( b<0 ){ op = op=='S' ? 'R' : 'S'; b = b > -64 ? -b : 64; }
+  if( b>=64 ) return (a>=0 || op=='S') ? 0 : -1;
+  uint64_t u = (uint64_t)a;
+  if( op=='S' ) u <<= b;
+  else{
+    u >>= b;
+    if( a<0 ) u |= UINT64_MAX << (64-b);
+  }
+  return (int64_t)u;
+}
+
 static int ex_arith(const agg_expr *e, int op, const pred_value *l, const pred_value *r,
                     col_arena *a, pred_value *out){
   *out = ex_null();
   if( l->type==CV_NULL || r->type==CV_NULL ) return 0;
+  if( op=='&' || op=='B' || op=='S' || op=='R' || op=='~' ){
+    out->type = CV_INT; out->i = ex_bits(op, agg_int_value(l), agg_int_value(r));
+    return 0;
+  }
   if( op=='|' ){
     const char *lp, *rp; uint32_t ln, rn;
     if( ex_text(e, l, a, &lp, &ln) || ex_text(e, r, a, &rp, &rn) ) return -1;
