@@ -87,6 +87,12 @@ struct agg_expr {
   int fix_class;          /* FN_FIXED: the column's AGG_CAST_* class, what
                           ** OP_Affinity applies (AGG_CAST_BLOB: nothing) */
   uint8_t between;        /* EX_CMP or LG_AND made of a BETWEEN */
+  uint8_t ecoll;          /* `COLLATE name` written after this node: its
+                          ** COLL_* + 1, 0 none (a TK_COLLATE of SQLite's
+                          ** folded into the node it names) */
+  uint8_t coll;           /* the COLL_* text compares under: EX_CMP, EX_IN,
+                          ** EX_CASE with a base, nullif() and min()/max() of
+                          ** several arguments (ex_cmp_coll, ex_coll) */
   struct agg_expr *unfolded; /* EX_LIT: the AND sqlite3ExprAnd made this 0
                           ** of (a side a literal false), where a side
                           ** calls a function: 3.50 keeps that AND
@@ -318,6 +324,9 @@ static agg_expr *ex_oom(ex_parser *p){
 
 static agg_expr *ex_parse_expr(ex_parser *p);
 static agg_expr *ex_case(ex_parser *p);
+static int ex_coll(const agg_expr *e);
+static int ex_cmp_coll(const agg_expr *l, const agg_expr *r);
+static int ex_constant(const agg_expr *e);
 
 static agg_expr *ex_node1(ex_parser *p, int op, int sub, agg_expr *a){
   if( a==0 ) return 0;
@@ -650,6 +659,12 @@ static agg_expr *ex_primary(ex_parser *p){
         return 0;
       }
       if( fn==FN_IIF ){ e->op = EX_CASE; e->sub = 0; e->has_else = 1; }
+      if( fn==FN_NULLIF || fn==FN_MIN || fn==FN_MAX ){
+        /* SQLITE_FUNC_NEEDCOLL: the first argument with a collation */
+        int c = -1;
+        for(int i=0; i<e->nargs && c<0; i++) c = ex_coll(e->args[i]);
+        e->coll = (uint8_t)(c<0 ? COLL_BINARY : c);
+      }
       if( ex_date_mods(p, e) ){ ex_free(e); return 0; }
       if( ex_date_memo_plan(e) ){ ex_free(e); return ex_oom(p); }
       return e;
@@ -708,9 +723,81 @@ static agg_expr *ex_unary(ex_parser *p, int depth){
   return ex_primary(p);
 }
 
-static agg_expr *ex_concat(ex_parser *p){
+/* ---- COLLATE ---- */
+
+/* Does a COLLATE stand anywhere in e (SQLite's EP_Collate, which every
+** operator and function passes up from its operands)? Not below a column
+** constant propagation fixed: SQLite keeps its constant without one. */
+static int ex_has_collate(const agg_expr *e){
+  if( e->ecoll ) return 1;
+  if( e->op==EX_FUNC && e->sub==FN_FIXED ) return 0;
+  for(int i=0; i<e->nargs; i++) if( ex_has_collate(e->args[i]) ) return 1;
+  return 0;
+}
+
+/* e's collation as sqlite3ExprCollSeq finds it: the COLLATE on the node,
+** a column's own (BINARY: the sources declare none), through CAST, else
+** down the first operand that holds a COLLATE; -1 for none. */
+static int ex_coll(const agg_expr *e){
+  while( e ){
+    if( e->ecoll ) return e->ecoll - 1;
+    if( e->op==EX_COL || (e->op==EX_FUNC && e->sub==FN_FIXED) ) return COLL_BINARY;
+    if( e->op==EX_FUNC && e->sub==FN_CAST ){ e = e->args[0]; continue; }
+    const agg_expr *next = 0;
+    for(int i=0; i<e->nargs && next==0; i++) if( ex_has_collate(e->args[i]) ) next = e->args[i];
+    e = next;
+  }
+  return -1;
+}
+
+/* sqlite3BinaryCompareCollSeq: the left side's COLLATE, else the right's,
+** else the left's collation, else the right's, else BINARY. */
+static int ex_cmp_coll(const agg_expr *l, const agg_expr *r){
+  int c = ex_has_collate(l) ? ex_coll(l) : ex_has_collate(r) ? ex_coll(r) : -1;
+  if( c<0 ) c = ex_coll(l);
+  if( c<0 ) c = ex_coll(r);
+  return c<0 ? COLL_BINARY : c;
+}
+
+/* x COLLATE name, below || and above the prefix operators (SQLite's
+** grammar); the built-in collations alone: group_by has no other. */
+static agg_expr *ex_collated(ex_parser *p){
   agg_expr *e = ex_unary(p, 0);
-  while( e && ex_is(p, '|') ){ ex_next(p); e = ex_binary(p, '|', e, ex_unary(p, 0)); }
+  while( e && ex_kw(p, "COLLATE") ){
+    ex_next(p);
+    char name[16];
+    uint32_t n = 0;
+    if( p->tk==TK_ID ){
+      n = (uint32_t)p->tn;
+      if( n<sizeof(name) ) memcpy(name, p->z+p->ts, n);
+    }else if( p->tk==TK_QID || p->tk==TK_STR ){
+      char *u = ex_unquote(p->z+p->ts, p->tn, &n);
+      if( u==0 ){ ex_free(e); return ex_oom(p); }
+      if( n<sizeof(name) ) memcpy(name, u, n);
+      free(u);
+    }else{
+      ex_free(e); ex_syntax(p); return 0;
+    }
+    int c = -1;
+    if( n<sizeof(name) ){
+      name[n] = 0;
+      c = strcasecmp(name, "BINARY")==0 ? COLL_BINARY : strcasecmp(name, "NOCASE")==0 ? COLL_NOCASE
+        : strcasecmp(name, "RTRIM")==0 ? COLL_RTRIM : -1;
+    }
+    if( c<0 ){
+      col_error_set(p->err, COL_ERROR, "no such collation sequence: %.*s", (int)p->tn, p->z+p->ts);
+      ex_free(e);
+      return 0;
+    }
+    e->ecoll = (uint8_t)(c + 1);
+    ex_next(p);
+  }
+  return e;
+}
+
+static agg_expr *ex_concat(ex_parser *p){
+  agg_expr *e = ex_collated(p);
+  while( e && ex_is(p, '|') ){ ex_next(p); e = ex_binary(p, '|', e, ex_collated(p)); }
   return e;
 }
 
@@ -735,6 +822,7 @@ static agg_expr *ex_additive(ex_parser *p){
 static agg_expr *ex_node2(ex_parser *p, int op, int sub, agg_expr *l, agg_expr *r){
   agg_expr *e = ex_binary(p, '+', l, r);
   if( e ){ e->op = op; e->sub = sub; }
+  if( e && op==EX_CMP ) e->coll = (uint8_t)ex_cmp_coll(l, r);
   return e;
 }
 
@@ -771,6 +859,7 @@ static agg_expr *ex_dup_simple(ex_parser *p, const agg_expr *a){
     return e;
   }
   e->src = a->src; e->bcol = a->bcol; e->aff = a->aff; e->lit = a->lit;
+  e->ecoll = a->ecoll;
   if( a->op==EX_LIT && a->lit_mem ){
     e->lit_mem = malloc(a->lit.n + 1);
     if( e->lit_mem==0 ){ ex_free(e); return ex_oom(p); }
@@ -870,6 +959,9 @@ static agg_expr *ex_equality(ex_parser *p){
       ex_next(p);
       agg_expr *in = ex_node1(p, EX_IN, 0, e);
       if( in==0 ) return 0;
+      /* sqlite3ExprCodeIN: the left side's collation, never an item's */
+      int lc = ex_coll(e);
+      in->coll = (uint8_t)(lc<0 ? COLL_BINARY : lc);
       for(;;){
         if( in->nargs>=EX_MAXARG ){
           ex_free(in);
@@ -885,6 +977,8 @@ static agg_expr *ex_equality(ex_parser *p){
         if( ex_is(p, ')') ){ ex_next(p); break; }
         ex_free(in); ex_syntax(p); return 0;
       }
+      /* x IN (constant) is the comparison x = +constant (parse.y) */
+      if( in->nargs==2 && ex_constant(in->args[1]) ) in->coll = (uint8_t)ex_cmp_coll(e, in->args[1]);
       e = neg ? ex_node1(p, EX_LOGIC, LG_NOT, in) : in;
       continue;
     }
@@ -1020,6 +1114,18 @@ static agg_expr *ex_case(ex_parser *p){
   }
   if( !ex_kw(p, "END") ){ ex_free(e); ex_syntax(p); return 0; }
   ex_next(p);
+  if( e->has_base ){
+    /* base = WHEN value, compared as that comparison would be */
+    int npair = (e->nargs - 1 - e->has_else)/2;
+    e->coll = (uint8_t)ex_cmp_coll(e->args[0], e->args[1]);
+    for(int i=1; i<npair; i++){
+      if( ex_cmp_coll(e->args[0], e->args[1+2*i])!=e->coll ){
+        ex_free(e);
+        col_error_set(p->err, COL_ERROR, "CASE whose WHEN values have different collations is not evaluated here (use SQLite's own GROUP BY)");
+        return 0;
+      }
+    }
+  }
   return e;
 }
 
@@ -1052,6 +1158,7 @@ static uint64_t ex_node_hash(const agg_expr *e){
   uint64_t h = (uint64_t)e->op*0x9E3779B97F4A7C15ull ^ (uint64_t)(e->sub+1)*0xC2B2AE3D27D4EB4Full;
   h ^= (uint64_t)(e->src+2)*0x165667B19E3779F9ull ^ (uint64_t)e->aff*31 ^ (uint64_t)e->neg*131;
   h ^= (uint64_t)e->esc*7919 ^ (uint64_t)(e->has_base*2 + e->has_else)*104729;
+  h ^= (uint64_t)(e->ecoll*4 + e->coll)*1299709;
   for(int i=0; i<e->nargs; i++) h = (h ^ (uint64_t)(uintptr_t)e->args[i]) * 0x100000001B3ull;
   if( e->op==EX_LIT ){
     h ^= (uint64_t)e->lit.type*977;
@@ -1067,6 +1174,7 @@ static int ex_fields_same(const agg_expr *a, const agg_expr *b){
   if( a->op!=b->op || a->sub!=b->sub || a->src!=b->src || a->aff!=b->aff || a->neg!=b->neg
    || a->fix_class!=b->fix_class
    || a->esc!=b->esc || a->has_base!=b->has_base || a->has_else!=b->has_else
+   || a->ecoll!=b->ecoll || a->coll!=b->coll
    || a->nargs!=b->nargs || a->known!=b->known || a->unfolded || b->unfolded ) return 0;
   if( a->op!=EX_LIT ) return 1;
   if( a->lit.type!=b->lit.type ) return 0;
@@ -1165,6 +1273,25 @@ static char *ex_span(const char *z, size_t a, size_t b){
   return s;
 }
 
+/* Can e's value be TEXT (the one class a collation orders)? */
+static int ex_may_be_text(const agg_expr *e){
+  if( e->op==EX_CASE ){
+    for(int i=e->has_base+1; i<e->nargs; i+=2) if( ex_may_be_text(e->args[i]) ) return 1;
+    return e->has_else && ex_may_be_text(e->args[e->nargs-1]);
+  }
+  return !agg_expr_never_text(e);
+}
+
+/* A collation other than BINARY where group_by compares values it does
+** not evaluate as expressions (keys, DISTINCT sets, min/max, sorts): an
+** error rather than BINARY's answer. */
+static int ex_coll_refused(ex_parser *p, const agg_expr *e, const char *where){
+  static const char *const names[] = { "BINARY", "NOCASE", "RTRIM" };
+  int c = ex_coll(e);
+  if( c<=COLL_BINARY || c>COLL_RTRIM || !ex_may_be_text(e) ) return 0;
+  return col_error_set(p->err, COL_ERROR, "COLLATE %s on %s is not evaluated here (use SQLite's own GROUP BY)", names[c], where);
+}
+
 /* ORDER BY term [ASC|DESC] [NULLS FIRST|LAST], ... inside an aggregate's
 ** parentheses, into it->ob (at ORDER). */
 static int ex_order_by(ex_parser *p, agg_item *it){
@@ -1184,6 +1311,7 @@ static int ex_order_by(ex_parser *p, agg_item *it){
     }
     agg_expr *e = ex_share(ex_parse_expr(p));
     if( e==0 ) return p->err->code;
+    if( ex_coll_refused(p, e, "an aggregate's ORDER BY term") ){ ex_free(e); return p->err->code; }
     int desc = 0;
     if( ex_kw(p, "DESC") ){ desc = 1; ex_next(p); }
     else if( ex_kw(p, "ASC") ) ex_next(p);
@@ -1238,6 +1366,10 @@ static int ex_item(ex_parser *p, int aggs, agg_item *it){
       else if( ex_kw(p, "ALL") ) ex_next(p);
       it->expr = ex_parse_expr(p);    /* shared below, after any FILTER */
       if( it->expr==0 ) return p->err->code;
+      if( (it->distinct || kind==AGG_MIN || kind==AGG_MAX)
+       && ex_coll_refused(p, it->expr, it->distinct ? "a DISTINCT aggregate's argument" : "min() or max()'s argument") ){
+        return p->err->code;
+      }
       if( ex_is(p, ',') ){
         if( kind!=AGG_GROUP_CONCAT && kind!=AGG_JSON_OBJECT ){
           return col_error_set(p->err, COL_ERROR, "wrong number of arguments to function %.*s()", (int)fn, p->z+fs);
@@ -1307,6 +1439,7 @@ static int ex_item(ex_parser *p, int aggs, agg_item *it){
   }else{
     it->expr = ex_share(ex_parse_expr(p));
     if( it->expr==0 ) return p->err->code;
+    if( ex_coll_refused(p, it->expr, "a key") ) return p->err->code;
   }
   if( it->expr && it->expr->op==EX_COL ) it->src_col = it->expr->src;
   size_t end = p->ts;
@@ -1386,7 +1519,6 @@ void agg_expr_free(agg_expr *e){ ex_free(e); }
 
 /* ---- a WHERE clause's terms, and SQLite's constant propagation ----------- */
 
-static int ex_constant(const agg_expr *e);
 static int ex_aff(const agg_expr *e);
 
 typedef struct ws_ctx {
@@ -1431,11 +1563,12 @@ static int ws_fix(ws_ctx *c, const agg_expr *col, const agg_expr *val){
 ** the comparison `x = +c`. */
 static int ws_find(ws_ctx *c, const agg_expr *e){
   if( ws_split_and(e) ) return ws_find(c, e->args[1]) || ws_find(c, e->args[0]);
-  if( e->op==EX_CMP && e->sub==CMP_EQ && !e->between ){
+  if( e->op==EX_CMP && e->sub==CMP_EQ && !e->between && e->coll==COLL_BINARY ){
     const agg_expr *l = e->args[0], *r = e->args[1];
     if( ws_column(r) && ex_constant(l) && ex_aff(l)==AFF_NONE && ws_fix(c, r, l) ) return -1;
     if( ws_column(l) && ex_constant(r) && ex_aff(r)==AFF_NONE && ws_fix(c, l, r) ) return -1;
-  }else if( e->op==EX_IN && e->nargs==2 && ws_column(e->args[0]) && ex_constant(e->args[1]) ){
+  }else if( e->op==EX_IN && e->nargs==2 && ws_column(e->args[0]) && ex_constant(e->args[1])
+          && e->coll==COLL_BINARY ){
     if( ws_fix(c, e->args[0], e->args[1]) ) return -1;
   }
   return 0;
@@ -1567,6 +1700,8 @@ int agg_expr_uses(const agg_expr *e, int what){
    && (e->sub==FN_LENGTH || e->sub==FN_SUBSTR || e->sub==FN_INSTR) ) return 1;
   if( (what & AGG_USES_SCALAR) && e->op==EX_FUNC && e->sub>=FN_ABS && e->sub<=FN_MAX ) return 1;
   if( (what & AGG_USES_JSON) && e->op==EX_FUNC && (e->sub==FN_JSON_VALUE || e->sub==FN_JSON_MEMBER) ) return 1;
+  if( (what & AGG_USES_NOCASE) && e->ecoll==COLL_NOCASE+1 ) return 1;
+  if( (what & AGG_USES_RTRIM) && e->ecoll==COLL_RTRIM+1 ) return 1;
   if( (what & AGG_USES_LOCALTIME) && e->op==EX_FUNC ){
     for(int i=0; i<e->nmods; i++){
       if( e->mods[i].kind==AGG_DM_LOCALTIME || e->mods[i].kind==AGG_DM_UTC ) return 1;
@@ -1936,7 +2071,8 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
       for(int i=0; i<nx; i++) if( x[i].type!=CV_NULL ){ *out = x[i]; break; }
       return 0;
     case FN_NULLIF:
-      if( agg_value_compare(&x[0], &x[1])!=0 ) *out = x[0];
+      if( (e->coll==COLL_BINARY ? agg_value_compare(&x[0], &x[1])
+                                : pred_value_compare(&x[0], &x[1], (pred_coll)e->coll))!=0 ) *out = x[0];
       return 0;
     case FN_TYPEOF: {
       static const char *const names[] = { "null", "integer", "real", "text", "blob" };
@@ -1945,7 +2081,7 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
       return 0;
     }
     case FN_MIN: case FN_MAX: {
-      int i = agg_minmax_pick(x, nx, e->sub==FN_MAX);
+      int i = agg_minmax_pick(x, nx, e->sub==FN_MAX, e->coll);
       if( i>=0 ) *out = x[i];
       return 0;
     }
@@ -2109,7 +2245,7 @@ static int ex_compare(const agg_expr *e, int op, int aff, pred_value l, pred_val
   }
   ex_apply_aff(e, aff, &l, b1);
   ex_apply_aff(e, aff, &r, b2);
-  int c = agg_value_compare(&l, &r);
+  int c = e->coll==COLL_BINARY ? agg_value_compare(&l, &r) : pred_value_compare(&l, &r, (pred_coll)e->coll);
   switch( op ){
     case CMP_EQ: case CMP_IS: return c==0;
     case CMP_NE: case CMP_ISNOT: return c!=0;
@@ -2418,7 +2554,7 @@ static int ex_fast_rows(agg_expr *e, const col_vector **arg, const col_batch *b,
       uint32_t r = b->sel ? b->sel[k] : k;
       const cv_str *x, *y;
       if( ex_str_at(l, r, &x)==CV_TEXT && ex_str_at(rv, r, &y)==CV_TEXT ){
-        int c = pred_text_compare(x->p, x->n, y->p, y->n, COLL_BINARY);
+        int c = pred_text_compare(x->p, x->n, y->p, y->n, (pred_coll)e->coll);
         e->i64[r] = ex_int_cmp(e->sub, c, 0); e->tags[r] = CV_INT;
         continue;
       }
@@ -2530,7 +2666,8 @@ static int ex_fast_rows(agg_expr *e, const col_vector **arg, const col_batch *b,
         int t0 = cv_tag(arg[0], r), t1 = cv_tag(arg[1], r), same;
         if( t0==CV_TEXT && t1==CV_TEXT ){
           cv_str x = cv_bytes(arg[0], r), y = cv_bytes(arg[1], r);
-          same = x.n==y.n && (x.n==0 || memcmp(x.p, y.p, x.n)==0);
+          same = e->coll==COLL_BINARY ? x.n==y.n && (x.n==0 || memcmp(x.p, y.p, x.n)==0)
+                                      : pred_text_compare(x.p, x.n, y.p, y.n, (pred_coll)e->coll)==0;
         }else if( t0==CV_INT && t1==CV_INT ){
           same = cv_int(arg[0], r)==cv_int(arg[1], r);
         }else if( t0==CV_NULL ){

@@ -129,6 +129,8 @@ void agg_expr_set_dialect(agg_expr *e, const col_dialect *d, int in_where);
                               ** trim(), ltrim(), rtrim(), replace(), round(), min(), max() */
 #define AGG_USES_JSON 64      /* json_group_array(), json_group_object() */
 #define AGG_USES_LOCALTIME 128 /* the date modifier 'localtime' or 'utc' */
+#define AGG_USES_NOCASE 256   /* COLLATE NOCASE */
+#define AGG_USES_RTRIM 512    /* COLLATE RTRIM */
 int agg_expr_uses(const agg_expr *e, int what);
 
 /* Bytes e's nodes hold for evaluation: output arrays and date memos

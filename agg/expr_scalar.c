@@ -4,6 +4,7 @@
 */
 #include "expr_scalar.h"
 #include "value.h"
+#include "../reader/predicate.h"
 
 #include <string.h>
 
@@ -117,12 +118,13 @@ size_t agg_str_replace(const char *z, uint32_t n, const char *pat, uint32_t np,
   return o + (i<n ? n-i : 0);
 }
 
-int agg_minmax_pick(const pred_value *x, int n, int is_max){
+int agg_minmax_pick(const pred_value *x, int n, int is_max, int coll){
   int best = 0;
   if( x[0].type==CV_NULL ) return -1;
   for(int i=1; i<n; i++){
     if( x[i].type==CV_NULL ) return -1;
-    int c = agg_value_compare(&x[best], &x[i]);
+    int c = coll==COLL_BINARY ? agg_value_compare(&x[best], &x[i])
+                              : pred_value_compare(&x[best], &x[i], (pred_coll)coll);
     if( is_max ? c<0 : c>=0 ) best = i;
   }
   return best;

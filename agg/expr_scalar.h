@@ -36,8 +36,9 @@ size_t agg_str_replace(const char *z, uint32_t n, const char *pat, uint32_t np,
                        const char *rep, uint32_t nr, char *out);
 
 /* The argument min(x[0], ..., x[n-1]) (is_max==0) or max() returns, by
-** sqlite3MemCompare under BINARY: ties go to the later one for min and the
-** earlier one for max. -1 when one is NULL (the result is NULL). */
-int agg_minmax_pick(const pred_value *x, int n, int is_max);
+** sqlite3MemCompare under the collation coll (COLL_*): ties go to the later
+** one for min and the earlier one for max. -1 when one is NULL (the result
+** is NULL). */
+int agg_minmax_pick(const pred_value *x, int n, int is_max, int coll);
 
 #endif

@@ -762,6 +762,10 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
   /* functions an extension replaced: group_by would have to evaluate them */
   int replaced = groupby_uses(c->gb, AGG_USES_STRFN | AGG_USES_DATE | AGG_USES_SCALAR | AGG_USES_JSON)
                ? columnar_functions_replaced(t->db) : 0;
+  /* a COLLATE's comparisons are computed here as SQLite's own NOCASE and
+  ** RTRIM compare: not when the application has replaced them */
+  int nocase_foreign = groupby_uses(c->gb, AGG_USES_NOCASE) && columnar_collation(t->db, "NOCASE")<0;
+  int rtrim_foreign = groupby_uses(c->gb, AGG_USES_RTRIM) && columnar_collation(t->db, "RTRIM")<0;
   const struct { int foreign, used; const char *what; } refused[] = {
     { replaced & AGG_USES_STRFN, groupby_uses(c->gb, AGG_USES_STRFN), "length(), substr() or instr() here is an extension's" },
     { replaced & AGG_USES_DATE, groupby_uses(c->gb, AGG_USES_DATE), "a date function here is an extension's" },
@@ -774,6 +778,8 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
       "json_group_array() or json_group_object() here is missing, an extension's or unlike 3.40-3.53's" },
     { dialect.date_local==0, groupby_uses(c->gb, AGG_USES_LOCALTIME),
       "'localtime' or 'utc' here is computed unlike 3.40's, 3.42's and 3.53's" },
+    { nocase_foreign, groupby_uses(c->gb, AGG_USES_NOCASE), "COLLATE NOCASE here is the application's collation" },
+    { rtrim_foreign, groupby_uses(c->gb, AGG_USES_RTRIM), "COLLATE RTRIM here is the application's collation" },
   };
   for(size_t i=0; i<sizeof(refused)/sizeof(refused[0]); i++){
     if( refused[i].foreign && refused[i].used ){

@@ -1425,7 +1425,7 @@ static const char *agg_choices[] = {
   "sum(v1 * 2)", "avg(DISTINCT v3)", "min(k2)", "max(k2)", "group_concat(v2, v3)",
   "count(k3)", "sum(k1 + v1)", "group_concat(DISTINCT k2)",
   "sum(v1 + 3)", "avg(v1 - 7)", "total(5 + v1)", "sum(k1)", "avg(k1 + 1000000000000)",
-  "sum(v1 - 1099511627776)", "sum(v1 & 255)", "total(v1 >> 2)", "count(DISTINCT v1)", "count(DISTINCT k1)", "sum(DISTINCT k1)",
+  "sum(v1 - 1099511627776)", "group_concat(k3 COLLATE NOCASE)", "count(k3 COLLATE RTRIM)", "sum(v1 & 255)", "total(v1 >> 2)", "count(DISTINCT v1)", "count(DISTINCT k1)", "sum(DISTINCT k1)",
 };
 /* keys with comparisons, logic, LIKE/GLOB, CASE, iif and instr */
 static const char *pred_key_choices[] = {
@@ -1442,7 +1442,14 @@ static const char *pred_key_choices[] = {
   "instr(k3, 'l')", "instr(k3, '')", "instr(v3, 'b')", "instr(k1, '1')", "instr(k3, NULL)",
   "iif(instr(k3, ' ') > 0, substr(k3, 1, instr(k3, ' ') - 1), k3)",
   "iif(substr(k3, 1, 1) = 'h', substr(k3, 2), k3)", "(k1 > 1) + (k2 > 1)", "k1 > 1 = k2 > 1",
-  "k3 || 'x' = 'ax'", "-k1 < 0", "+k1 = '1'", "(k1 & 1) = 0", "k1 & 2 > 0", "k1 | 1 = k1", "k2 IS k1", "v3 <> k3", "v3 = k1",
+  "k3 || 'x' = 'ax'", "-k1 < 0", "+k1 = '1'",
+  /* collations: where a comparison takes its COLLATE from, IN's left side */
+  "k3 = 'A' COLLATE NOCASE", "k3 COLLATE NOCASE < 'b'", "k3 || '  ' = k3 COLLATE RTRIM",
+  "k3 COLLATE NOCASE IN ('a', 'AB', 12)", "k3 IN ('A' COLLATE NOCASE)", "k3 IN ('A' COLLATE NOCASE, 'b')",
+  "k3 BETWEEN 'A' COLLATE NOCASE AND 'b'", "CASE k3 COLLATE NOCASE WHEN 'a' THEN 1 WHEN 'AB' THEN 2 ELSE 0 END",
+  "length(nullif(k3, 'A' COLLATE NOCASE))", "instr(max(k3 COLLATE NOCASE, 'B'), 'B')", "typeof(min(v3, k3 COLLATE NOCASE)) = 'text'",
+  "(k3 COLLATE NOCASE = 'a') = (k3 = 'A')", "upper(k3 COLLATE NOCASE) > 'a'", "k3 COLLATE BINARY = 'A' COLLATE NOCASE",
+  "CAST(k3 COLLATE NOCASE AS TEXT) >= 'AB'", "v3 COLLATE NOCASE = k3", "k3 = v3 COLLATE RTRIM", "(k1 & 1) = 0", "k1 & 2 > 0", "k1 | 1 = k1", "k2 IS k1", "v3 <> k3", "v3 = k1",
   "d > '2023'", "d LIKE '2024%'", "k3 LIKE v3", "v3 LIKE k3 || '%'", "k3 LIKE '%' || k3 || '%'", "k1 = 1 IS NULL", "k1 IN (1, '2', NULL)", "k3 NOT IN ('a', 12)", "k2 IN (k1, 2.5)", "v3 IN (1, 'a')",
 };
 /* WHERE terms: pushable ones and expressions */
@@ -1459,7 +1466,8 @@ static const char *filter_choices[] = {
   "k1 = 2", "k3 = 'a'", "2 = k1", "k2 = 1.5", "k2 = 2", "k1 IN (3)", "v3 = 1", "k1 = 2.0",
   "k3 = 1", "+k1 = 2", "k1 = 1 + 1", "k1 = CAST(2 AS TEXT)", "v3 = 'a'", "d = '2024-01-02'",
   "typeof(k1) = 'integer'", "typeof(k2) <> 'real'", "typeof(v3) = 'text'", "k2 / 2 > 0.5",
-  "k1 / 2 = 1", "k3 || k1 = 'a2'", "k1 & 1", "(k1 | 2) = 3", "v1 >> 4 > 10", "(k1 = 2 AND (k2 > 1 AND k3 = 'a'))", "v3 < 'b'", "k3 > 1",
+  "k1 / 2 = 1", "k3 || k1 = 'a2'", "k3 = 'A' COLLATE NOCASE", "k3 COLLATE NOCASE <> 'ab'",
+  "k3 COLLATE BINARY = 'a' AND k3 < 'b'", "k3 = 'AB' COLLATE NOCASE AND upper(k3) = 'AB'", "k1 = 1 COLLATE NOCASE", "k1 & 1", "(k1 | 2) = 3", "v1 >> 4 > 10", "(k1 = 2 AND (k2 > 1 AND k3 = 'a'))", "v3 < 'b'", "k3 > 1",
 };
 #define NPKEYC ((int)(sizeof(pred_key_choices)/sizeof(pred_key_choices[0])))
 #define NFILC ((int)(sizeof(filter_choices)/sizeof(filter_choices[0])))
