@@ -15,6 +15,7 @@
 #include "ts_memo.h"
 #include "ordered.h"
 #include "json.h"
+#include "json_extract.h"
 #include "../reader/predicate.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +33,9 @@ enum { FN_LENGTH, FN_SUBSTR, FN_LOWER, FN_UPPER, FN_STRFTIME, FN_DATE,
        FN_FIXED,
        /* no SQL names: json_group_array(x) and json_group_object(k, v)
        ** aggregate these fragments of their arguments (agg/json.h) */
-       FN_JSON_VALUE, FN_JSON_MEMBER };
+       FN_JSON_VALUE, FN_JSON_MEMBER,
+       /* json_extract(x, path), x -> path, x ->> path (agg/json_extract.h) */
+       FN_JSON_EXTRACT, FN_JSON_ARROW, FN_JSON_ARROW2 };
 /* EX_CMP subs */
 enum { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_IS, CMP_ISNOT };
 /* EX_LOGIC subs */
@@ -49,6 +52,8 @@ enum { AFF_NONE = 0, AFF_BLOB = 'B', AFF_TEXT = 'T', AFF_NUM = 'N' };
 ** errors SQLite raises in abs() and replace() */
 #define EX_OVERFLOW (-2)
 #define EX_TOOBIG (-3)
+#define EX_JSON_MALFORMED (-4)
+#define EX_JSON_REFUSED (-5)
 /* What ex_eval returns beside COL_* codes: a row raised one of those
 ** errors (message in err), which agg_expr_eval checks row by row */
 #define EX_RC_ROW_ERROR 64
@@ -140,6 +145,7 @@ struct agg_expr {
   int dcols_cap;
   uint8_t *dtags;         /* dout's per-row tags when the column has NULLs */
   uint32_t dtags_cap;
+  agg_json_path *jpath;   /* FN_JSON_*: the compiled literal path (malloc'd) */
   agg_date_mod *mods;     /* a date function's modifiers (malloc'd), parsed */
   int nmods;
   int ts_daily;           /* a date function whose modifiers (after the
@@ -260,6 +266,8 @@ static void ex_next(ex_parser *p){
   if( c=='=' ){ p->tk = TK_PUNCT; p->punct = '='; p->tn = z[i+1]=='=' ? 2 : 1; p->pos = i+p->tn; return; }
   if( (c=='!' && z[i+1]=='=') || (c=='<' && z[i+1]=='>') ){ p->tk = TK_PUNCT; p->punct = 'N'; p->tn = 2; p->pos = i+2; return; }
   if( (c=='<' || c=='>') && z[i+1]=='=' ){ p->tk = TK_PUNCT; p->punct = c=='<' ? 'L' : 'G'; p->tn = 2; p->pos = i+2; return; }
+  /* -> 'A', ->> 'D' */
+  if( c=='-' && z[i+1]=='>' ){ p->tk = TK_PUNCT; p->tn = z[i+2]=='>' ? 3 : 2; p->punct = p->tn==3 ? 'D' : 'A'; p->pos = i+p->tn; return; }
   /* bitwise: << 'S', >> 'R', a lone | 'B' (|| is concatenation, '|') */
   if( (c=='<' || c=='>') && z[i+1]==c ){ p->tk = TK_PUNCT; p->punct = c=='<' ? 'S' : 'R'; p->tn = 2; p->pos = i+2; return; }
   if( c=='|' ){ p->tk = TK_PUNCT; p->punct = 'B'; p->tn = 1; p->pos = i+1; return; }
@@ -314,6 +322,7 @@ static void ex_free(agg_expr *e){
   free(e->ec_done); free(e->ec_tags); free(e->ec_i64); free(e->ec_f64); free(e->ec_str);
   free(e->ec_need); free(e->ec_bits); col_arena_free(&e->ec_bytes);
   agg_tpl_free(&e->tpl);
+  if( e->jpath ){ agg_json_path_free(e->jpath); free(e->jpath); }
   free(e);
 }
 
@@ -327,6 +336,7 @@ static agg_expr *ex_case(ex_parser *p);
 static int ex_coll(const agg_expr *e);
 static int ex_cmp_coll(const agg_expr *l, const agg_expr *r);
 static int ex_constant(const agg_expr *e);
+static agg_expr *ex_json_path(ex_parser *p, agg_expr *e);
 
 static agg_expr *ex_node1(ex_parser *p, int op, int sub, agg_expr *a){
   if( a==0 ) return 0;
@@ -412,7 +422,7 @@ static const struct { const char *name; int fn, lo, hi; } ex_funcs[] = {
   {"trim", FN_TRIM, 1, 2}, {"ltrim", FN_LTRIM, 1, 2}, {"rtrim", FN_RTRIM, 1, 2},
   {"replace", FN_REPLACE, 3, 3}, {"round", FN_ROUND, 1, 2}, {"min", FN_MIN, 1, EX_MAXARG},
   {"max", FN_MAX, 1, EX_MAXARG}, {"julianday", FN_JULIANDAY, 1, EX_MAXARG},
-  {"unixepoch", FN_UNIXEPOCH, 1, EX_MAXARG},
+  {"unixepoch", FN_UNIXEPOCH, 1, EX_MAXARG}, {"json_extract", FN_JSON_EXTRACT, 1, EX_MAXARG},
 };
 
 /* A date function with a known format gets its template in *t (none for
@@ -659,6 +669,14 @@ static agg_expr *ex_primary(ex_parser *p){
         return 0;
       }
       if( fn==FN_IIF ){ e->op = EX_CASE; e->sub = 0; e->has_else = 1; }
+      if( fn==FN_JSON_EXTRACT ){
+        if( e->nargs!=2 ){
+          col_error_set(p->err, COL_ERROR, "json_extract() with %s is not evaluated here (use SQLite's own GROUP BY)", e->nargs<2 ? "no path" : "several paths");
+          ex_free(e);
+          return 0;
+        }
+        return ex_json_path(p, e);
+      }
       if( fn==FN_NULLIF || fn==FN_MIN || fn==FN_MAX ){
         /* SQLITE_FUNC_NEEDCOLL: the first argument with a collation */
         int c = -1;
@@ -795,9 +813,49 @@ static agg_expr *ex_collated(ex_parser *p){
   return e;
 }
 
+/* The JSON path of a json_extract/->/->> node e, args[1]: a literal,
+** compiled into e->jpath. NULL and an error set when it cannot be. */
+static agg_expr *ex_json_path(ex_parser *p, agg_expr *e){
+  const agg_expr *a = e->args[1];
+  agg_json_path *jp = calloc(1, sizeof(*jp));
+  if( jp==0 ){ ex_free(e); return ex_oom(p); }
+  e->jpath = jp;
+  const char *why = "a JSON path that is not a literal";
+  int rc = 1;
+  if( a->op==EX_LIT && a->lit.type==CV_NULL ){
+    jp->null_path = 1; rc = 0;
+  }else if( a->op==EX_LIT && (a->lit.type==CV_TEXT || (a->lit.type==CV_INT && e->sub!=FN_JSON_EXTRACT)) ){
+    char buf[24];
+    const char *z = a->lit.p;
+    uint32_t n = a->lit.n;
+    if( a->lit.type==CV_INT ){ n = (uint32_t)agg_int_to_text(a->lit.i, buf); z = buf; }
+    int kind = e->sub==FN_JSON_EXTRACT ? AGG_JSON_EXTRACT : a->lit.type==CV_INT ? AGG_JSON_ARROW_INT : AGG_JSON_ARROW_TEXT;
+    rc = agg_json_path_compile(z ? z : "", n, kind, jp, &why);
+    if( rc<0 ){ ex_free(e); return ex_oom(p); }
+  }
+  if( rc ){
+    col_error_set(p->err, COL_ERROR, "%s is not evaluated here (use SQLite's own GROUP BY)", why);
+    ex_free(e);
+    return 0;
+  }
+  return e;
+}
+
+/* || -> ->>, one level, left to right */
 static agg_expr *ex_concat(ex_parser *p){
   agg_expr *e = ex_collated(p);
-  while( e && ex_is(p, '|') ){ ex_next(p); e = ex_binary(p, '|', e, ex_collated(p)); }
+  while( e && (ex_is(p, '|') || ex_is(p, 'A') || ex_is(p, 'D')) ){
+    int op = p->punct;
+    ex_next(p);
+    if( op=='|' ){ e = ex_binary(p, '|', e, ex_collated(p)); continue; }
+    agg_expr *r = ex_collated(p);
+    if( r==0 ){ ex_free(e); return 0; }
+    agg_expr *f = ex_node(EX_FUNC);
+    if( f==0 ){ ex_free(e); ex_free(r); return ex_oom(p); }
+    f->sub = op=='A' ? FN_JSON_ARROW : FN_JSON_ARROW2;
+    f->nargs = 2; f->args[0] = e; f->args[1] = r;
+    e = ex_json_path(p, f);
+  }
   return e;
 }
 
@@ -1699,7 +1757,8 @@ int agg_expr_uses(const agg_expr *e, int what){
   if( (what & AGG_USES_STRFN) && e->op==EX_FUNC
    && (e->sub==FN_LENGTH || e->sub==FN_SUBSTR || e->sub==FN_INSTR) ) return 1;
   if( (what & AGG_USES_SCALAR) && e->op==EX_FUNC && e->sub>=FN_ABS && e->sub<=FN_MAX ) return 1;
-  if( (what & AGG_USES_JSON) && e->op==EX_FUNC && (e->sub==FN_JSON_VALUE || e->sub==FN_JSON_MEMBER) ) return 1;
+  if( (what & AGG_USES_JSON) && e->op==EX_FUNC && (e->sub==FN_JSON_VALUE || e->sub==FN_JSON_MEMBER
+       || e->sub==FN_JSON_EXTRACT || e->sub==FN_JSON_ARROW || e->sub==FN_JSON_ARROW2) ) return 1;
   if( (what & AGG_USES_NOCASE) && e->ecoll==COLL_NOCASE+1 ) return 1;
   if( (what & AGG_USES_RTRIM) && e->ecoll==COLL_RTRIM+1 ) return 1;
   if( (what & AGG_USES_LOCALTIME) && e->op==EX_FUNC ){
@@ -2070,6 +2129,15 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
     case FN_COALESCE:
       for(int i=0; i<nx; i++) if( x[i].type!=CV_NULL ){ *out = x[i]; break; }
       return 0;
+    case FN_JSON_EXTRACT: case FN_JSON_ARROW: case FN_JSON_ARROW2: {
+      if( x[0].type==CV_NULL ) return 0;
+      if( x[0].type==CV_BLOB ) return EX_JSON_REFUSED;
+      const char *z; uint32_t zn;
+      if( ex_text(e, &x[0], a, &z, &zn) ) return -1;
+      int rc = agg_json_extract(z, zn, e->jpath, e->sub==FN_JSON_ARROW ? AGG_JSON_AS_JSON : AGG_JSON_AS_SQL,
+                                e->dialect, a, out);
+      return rc==AGG_JSON_MALFORMED ? EX_JSON_MALFORMED : rc==AGG_JSON_REFUSED ? EX_JSON_REFUSED : rc;
+    }
     case FN_NULLIF:
       if( (e->coll==COLL_BINARY ? agg_value_compare(&x[0], &x[1])
                                 : pred_value_compare(&x[0], &x[1], (pred_coll)e->coll))!=0 ) *out = x[0];
@@ -2423,6 +2491,14 @@ static inline int ex_one_row(agg_expr *e, const col_vector **arg, uint32_t r, co
 static int ex_rows_failed(int rc, col_error *err){
   if( rc==EX_OVERFLOW ){ col_error_set(err, COL_ERROR, "integer overflow"); return EX_RC_ROW_ERROR; }
   if( rc==EX_TOOBIG ){ col_error_set(err, COL_ERROR, "string or blob too big"); return EX_RC_ROW_ERROR; }
+  if( rc==EX_JSON_MALFORMED ){
+    col_error_set(err, COL_ERROR, "malformed JSON (group_by reads strict JSON only; SQLite 3.42 and later also read JSON5: use SQLite's own GROUP BY)");
+    return EX_RC_ROW_ERROR;
+  }
+  if( rc==EX_JSON_REFUSED ){
+    col_error_set(err, COL_ERROR, "group_by: a JSON value SQLite versions answer apart (a BLOB, a NUL, \\u0000, an escaped key, nesting past 1000) is not evaluated here (use SQLite's own GROUP BY)");
+    return EX_RC_ROW_ERROR;
+  }
   return col_error_set(err, COL_ENOMEM, "group_by: out of memory evaluating an expression");
 }
 

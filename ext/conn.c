@@ -108,6 +108,7 @@ int columnar_functions_replaced(sqlite3 *db){
     { "ltrim", AGG_USES_SCALAR }, { "rtrim", AGG_USES_SCALAR }, { "replace", AGG_USES_SCALAR },
     { "min", AGG_USES_SCALAR }, { "max", AGG_USES_SCALAR }, { "round", AGG_USES_SCALAR },
     { "json_group_array", AGG_USES_JSON }, { "json_group_object", AGG_USES_JSON },
+    { "json_extract", AGG_USES_JSON }, { "->", AGG_USES_JSON }, { "->>", AGG_USES_JSON },
   };
   sqlite3_stmt *st = 0;
   int out = 0;

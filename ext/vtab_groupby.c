@@ -775,7 +775,7 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
     { dialect.glob_foreign, has_glob || groupby_uses(c->gb, AGG_USES_GLOB), "GLOB here is an extension's glob()" },
     { dialect.case_foreign, groupby_uses(c->gb, AGG_USES_CASE), "lower() or upper() here is an extension's" },
     { (replaced & AGG_USES_JSON) || dialect.json_refused, groupby_uses(c->gb, AGG_USES_JSON),
-      "json_group_array() or json_group_object() here is missing, an extension's or unlike 3.40-3.53's" },
+      "json_group_array(), json_group_object(), json_extract(), -> or ->> here is missing, an extension's or unlike 3.40-3.53's" },
     { dialect.date_local==0, groupby_uses(c->gb, AGG_USES_LOCALTIME),
       "'localtime' or 'utc' here is computed unlike 3.40's, 3.42's and 3.53's" },
     { nocase_foreign, groupby_uses(c->gb, AGG_USES_NOCASE), "COLLATE NOCASE here is the application's collation" },
