@@ -18,6 +18,7 @@
 #include "json_extract.h"
 #include "../reader/predicate.h"
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -35,7 +36,10 @@ enum { FN_LENGTH, FN_SUBSTR, FN_LOWER, FN_UPPER, FN_STRFTIME, FN_DATE,
        ** aggregate these fragments of their arguments (agg/json.h) */
        FN_JSON_VALUE, FN_JSON_MEMBER,
        /* json_extract(x, path), x -> path, x ->> path (agg/json_extract.h) */
-       FN_JSON_EXTRACT, FN_JSON_ARROW, FN_JSON_ARROW2 };
+       FN_JSON_EXTRACT, FN_JSON_ARROW, FN_JSON_ARROW2,
+       /* sign(), and the math functions (SQLITE_ENABLE_MATH_FUNCTIONS) */
+       FN_SIGN, FN_FLOOR, FN_CEIL, FN_TRUNC, FN_MOD, FN_POW, FN_SQRT, FN_EXP, FN_LN,
+       FN_LOG, FN_LOG10, FN_LOG2 };
 /* EX_CMP subs */
 enum { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_IS, CMP_ISNOT };
 /* EX_LOGIC subs */
@@ -423,6 +427,11 @@ static const struct { const char *name; int fn, lo, hi; } ex_funcs[] = {
   {"replace", FN_REPLACE, 3, 3}, {"round", FN_ROUND, 1, 2}, {"min", FN_MIN, 1, EX_MAXARG},
   {"max", FN_MAX, 1, EX_MAXARG}, {"julianday", FN_JULIANDAY, 1, EX_MAXARG},
   {"unixepoch", FN_UNIXEPOCH, 1, EX_MAXARG}, {"json_extract", FN_JSON_EXTRACT, 1, EX_MAXARG},
+  {"sign", FN_SIGN, 1, 1}, {"floor", FN_FLOOR, 1, 1}, {"ceil", FN_CEIL, 1, 1},
+  {"ceiling", FN_CEIL, 1, 1}, {"trunc", FN_TRUNC, 1, 1}, {"mod", FN_MOD, 2, 2},
+  {"pow", FN_POW, 2, 2}, {"power", FN_POW, 2, 2}, {"sqrt", FN_SQRT, 1, 1},
+  {"exp", FN_EXP, 1, 1}, {"ln", FN_LN, 1, 1}, {"log", FN_LOG, 1, 2},
+  {"log10", FN_LOG10, 1, 1}, {"log2", FN_LOG2, 1, 1},
 };
 
 /* A date function with a known format gets its template in *t (none for
@@ -1760,6 +1769,8 @@ int agg_expr_uses(const agg_expr *e, int what){
   if( (what & AGG_USES_JSON) && e->op==EX_FUNC && (e->sub==FN_JSON_VALUE || e->sub==FN_JSON_MEMBER
        || e->sub==FN_JSON_EXTRACT || e->sub==FN_JSON_ARROW || e->sub==FN_JSON_ARROW2) ) return 1;
   if( (what & AGG_USES_NOCASE) && e->ecoll==COLL_NOCASE+1 ) return 1;
+  if( (what & AGG_USES_MATH) && e->op==EX_FUNC && e->sub>=FN_FLOOR && e->sub<=FN_LOG2 ) return 1;
+  if( (what & AGG_USES_SCALAR) && e->op==EX_FUNC && e->sub==FN_SIGN ) return 1;
   if( (what & AGG_USES_RTRIM) && e->ecoll==COLL_RTRIM+1 ) return 1;
   if( (what & AGG_USES_LOCALTIME) && e->op==EX_FUNC ){
     for(int i=0; i<e->nmods; i++){
@@ -1884,6 +1895,7 @@ int agg_expr_never_text(const agg_expr *e){
     case EX_CMP: case EX_LOGIC: case EX_LIKE: case EX_IN: return 1;
     case EX_FUNC:
       return e->sub==FN_LENGTH || e->sub==FN_INSTR || e->sub==FN_ABS || e->sub==FN_ROUND
+          || (e->sub>=FN_SIGN && e->sub<=FN_LOG2)
           || e->sub==FN_JULIANDAY || e->sub==FN_UNIXEPOCH
           || (e->sub==FN_CAST && e->aff!=AGG_CAST_TEXT && e->aff!=AGG_CAST_BLOB);
     default: return 0;
@@ -2066,6 +2078,65 @@ static int ex_date_value(const agg_expr *e, const char *f, uint32_t nf,
   return 0;
 }
 
+/* log10(x) (two: log2) as the SQLite at hand computes it (log_direct) */
+static double ex_log_base(const agg_expr *e, double x, int two){
+  if( e->dialect && e->dialect->log_direct ) return two ? log2(x) : log10(x);
+  return log(x) / (two ? M_LN2 : M_LN10);
+}
+
+/* sign() and the math functions, as func.c computes them: each argument
+** through sqlite3_value_numeric_type (a TEXT that is a whole number
+** becomes one, any other TEXT, and a BLOB, answer NULL), then libm on its
+** double; a NaN result is NULL. floor, ceil and trunc keep an INTEGER;
+** log(x) is log10, log(b, x) is ln(x)/ln(b) for b > 1 (3.40's logFunc). */
+static int ex_math(const agg_expr *e, const pred_value *x, int nx, pred_value *out){
+  double v[2] = { 0, 0 };
+  int64_t iv = 0;
+  int t0 = CV_NULL;
+  for(int i=0; i<nx; i++){
+    if( e->sub==FN_LOG && i==1 ){
+      /* logFunc checks the type of its first argument twice, never the
+      ** second's: sqlite3_value_double of '8abc' is 8 */
+      if( x[1].type==CV_NULL ) return 0;
+      v[1] = agg_real_value(agg_atof_mode(e->dialect), &x[1]);
+      break;
+    }
+    pred_value n = agg_numeric_affinity(agg_atof_mode(e->dialect), &x[i]);
+    if( n.type!=CV_INT && n.type!=CV_REAL ) return 0;
+    v[i] = n.type==CV_INT ? (double)n.i : n.f;
+    if( i==0 ){ t0 = n.type; iv = n.i; }
+  }
+  double r;
+  switch( e->sub ){
+    case FN_SIGN:
+      out->type = CV_INT; out->i = v[0]<0.0 ? -1 : v[0]>0.0 ? 1 : 0;
+      return 0;
+    case FN_FLOOR: case FN_CEIL: case FN_TRUNC:
+      if( t0==CV_INT ){ out->type = CV_INT; out->i = iv; return 0; }
+      r = e->sub==FN_FLOOR ? floor(v[0]) : e->sub==FN_CEIL ? ceil(v[0]) : trunc(v[0]);
+      break;
+    case FN_MOD: r = fmod(v[0], v[1]); break;
+    case FN_POW: r = pow(v[0], v[1]); break;
+    case FN_SQRT: r = sqrt(v[0]); break;
+    case FN_EXP: r = exp(v[0]); break;
+    case FN_LN: case FN_LOG10: case FN_LOG2:
+      if( v[0]<=0.0 ) return 0;
+      r = e->sub==FN_LN ? log(v[0]) : ex_log_base(e, v[0], e->sub==FN_LOG2);
+      break;
+    default: {   /* FN_LOG */
+      if( v[0]<=0.0 ) return 0;
+      if( nx==1 ){ r = ex_log_base(e, v[0], 0); break; }
+      double b = log(v[0]);
+      if( b<=0.0 || v[1]<=0.0 ) return 0;
+      r = log(v[1])/b;
+      break;
+    }
+  }
+  if( r!=r ) return 0;
+  out->type = CV_REAL; out->f = r;
+  return 0;
+}
+
 static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_value *out){
   *out = ex_null();
   switch( e->sub ){
@@ -2129,6 +2200,9 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
     case FN_COALESCE:
       for(int i=0; i<nx; i++) if( x[i].type!=CV_NULL ){ *out = x[i]; break; }
       return 0;
+    case FN_SIGN: case FN_FLOOR: case FN_CEIL: case FN_TRUNC: case FN_MOD: case FN_POW:
+    case FN_SQRT: case FN_EXP: case FN_LN: case FN_LOG: case FN_LOG10: case FN_LOG2:
+      return ex_math(e, x, nx, out);
     case FN_JSON_EXTRACT: case FN_JSON_ARROW: case FN_JSON_ARROW2: {
       if( x[0].type==CV_NULL ) return 0;
       if( x[0].type==CV_BLOB ) return EX_JSON_REFUSED;

@@ -109,6 +109,11 @@ int columnar_functions_replaced(sqlite3 *db){
     { "min", AGG_USES_SCALAR }, { "max", AGG_USES_SCALAR }, { "round", AGG_USES_SCALAR },
     { "json_group_array", AGG_USES_JSON }, { "json_group_object", AGG_USES_JSON },
     { "json_extract", AGG_USES_JSON }, { "->", AGG_USES_JSON }, { "->>", AGG_USES_JSON },
+    { "sign", AGG_USES_SCALAR }, { "floor", AGG_USES_MATH }, { "ceil", AGG_USES_MATH },
+    { "ceiling", AGG_USES_MATH }, { "trunc", AGG_USES_MATH }, { "mod", AGG_USES_MATH },
+    { "pow", AGG_USES_MATH }, { "power", AGG_USES_MATH }, { "sqrt", AGG_USES_MATH },
+    { "exp", AGG_USES_MATH }, { "ln", AGG_USES_MATH }, { "log", AGG_USES_MATH },
+    { "log10", AGG_USES_MATH }, { "log2", AGG_USES_MATH },
   };
   sqlite3_stmt *st = 0;
   int out = 0;
@@ -120,6 +125,13 @@ int columnar_functions_replaced(sqlite3 *db){
       }
     }
   }
+  sqlite3_finalize(st);
+  /* the math functions are there only in a build with
+  ** SQLITE_ENABLE_MATH_FUNCTIONS: without them SQLite says "no such
+  ** function", and so must group_by */
+  st = 0;
+  if( sqlite3_prepare_v2(db, "SELECT count(*) FROM pragma_function_list WHERE name='floor' AND builtin=1", -1, &st, 0)==SQLITE_OK
+   && sqlite3_step(st)==SQLITE_ROW && sqlite3_column_int(st, 0)==0 ) out |= AGG_USES_MATH;
   sqlite3_finalize(st);
   return out;
 }

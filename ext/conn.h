@@ -62,8 +62,9 @@ int columnar_glob_is_sqlites(sqlite3 *db);
 ** lower() and upper() (probed by what they answer), the application or an
 ** extension has defined over SQLite's own: AGG_USES_STRFN for length(),
 ** substr()/substring() or instr(), AGG_USES_DATE for strftime(), date(),
-** time() or datetime() (agg/expr.h); 0 when pragma_function_list is not
-** there to ask. */
+** time() or datetime() (agg/expr.h), ...; and AGG_USES_MATH also when
+** this SQLite was built without the math functions. 0 when
+** pragma_function_list is not there to ask. */
 int columnar_functions_replaced(sqlite3 *db);
 
 /* Ask the connection's SQLite, once, how it answers where versions and

@@ -301,6 +301,13 @@ static void columnar_dialect_ask(sqlite3 *db, col_dialect *d){
     d->and_false_func_kept = sqlite3_step(st)!=SQLITE_ROW;
   }
   sqlite3_finalize(st);
+  st = 0;
+  /* log10(2) as libm's log10 against ln(2)/ln(10) (one unit apart) */
+  if( sqlite3_prepare_v2(db, "SELECT log10(2) <> ln(2) / ln(10)", -1, &st, 0)==SQLITE_OK
+   && sqlite3_step(st)==SQLITE_ROW ){
+    d->log_direct = sqlite3_column_int(st, 0)!=0;
+  }
+  sqlite3_finalize(st);
   columnar_dialect_or_in(d);
   columnar_dialect_json(db, d);
   columnar_dialect_local(db, d);

@@ -126,6 +126,10 @@ typedef struct col_dialect {
                           ** CASE's WHEN or an aggregate's FILTER they are
                           ** computed, and the other side of an AND or OR
                           ** with them is too; 0: known everywhere (3.40) */
+  uint8_t log_direct;     /* log(x), log10(x) and log2(x) call libm's log10()
+                          ** and log2() (3.46, 3.53); 0: the natural log
+                          ** divided by M_LN10 or M_LN2 (3.40), a unit of
+                          ** the last place apart for some x */
   uint8_t and_false_func_kept; /* an AND with an INTEGER literal false side
                           ** is kept where a side calls a function, and a
                           ** value computes both sides (3.50: sqlite3ExprAnd

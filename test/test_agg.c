@@ -1417,6 +1417,11 @@ static const char *key_choices[] = {
   /* bitwise, on every storage class (text and REAL made integers) */
   "k1 & 3", "k2 | 1", "~k1", "k3 << 1", "v3 >> 1", "k1 << k1", "v1 >> 70", "v1 << 3",
   "-k1 >> 1", "k1 + 1 & 6 | 1", "~v3", "v2 & 255", "k1 >> -2",
+  /* sign() and the math functions, over every class (TEXT through numeric
+  ** affinity or NULL; log's second argument read as a double) */
+  "floor(k2)", "ceil(v3)", "trunc(k2 / 3)", "sign(v3)", "mod(k1, 3)", "pow(k2, 2)",
+  "sqrt(k1)", "exp(k1 / 4)", "ln(v3)", "log(k2)", "log(2, v3)", "log(v3, 8)", "log10(k1)",
+  "log2(v2)", "ceiling(k3)", "floor(v2 / 100)",
 };
 static const char *agg_choices[] = {
   "count(*)", "count(v1)", "count(DISTINCT v3)", "sum(v1)", "sum(v2)", "total(v1)",
@@ -1425,7 +1430,8 @@ static const char *agg_choices[] = {
   "sum(v1 * 2)", "avg(DISTINCT v3)", "min(k2)", "max(k2)", "group_concat(v2, v3)",
   "count(k3)", "sum(k1 + v1)", "group_concat(DISTINCT k2)",
   "sum(v1 + 3)", "avg(v1 - 7)", "total(5 + v1)", "sum(k1)", "avg(k1 + 1000000000000)",
-  "sum(v1 - 1099511627776)", "group_concat(k3 COLLATE NOCASE)", "count(k3 COLLATE RTRIM)", "sum(v1 & 255)", "total(v1 >> 2)", "count(DISTINCT v1)", "count(DISTINCT k1)", "sum(DISTINCT k1)",
+  "sum(v1 - 1099511627776)", "sum(floor(v2))", "total(log(v2))", "max(sqrt(v2))", "sum(sign(v3))",
+  "group_concat(k3 COLLATE NOCASE)", "count(k3 COLLATE RTRIM)", "sum(v1 & 255)", "total(v1 >> 2)", "count(DISTINCT v1)", "count(DISTINCT k1)", "sum(DISTINCT k1)",
 };
 /* keys with comparisons, logic, LIKE/GLOB, CASE, iif and instr */
 static const char *pred_key_choices[] = {
