@@ -829,7 +829,8 @@ static agg_expr *ex_json_path(ex_parser *p, agg_expr *e){
   agg_json_path *jp = calloc(1, sizeof(*jp));
   if( jp==0 ){ ex_free(e); return ex_oom(p); }
   e->jpath = jp;
-  const char *why = "a JSON path that is not a literal";
+  const char *why = e->sub==FN_JSON_EXTRACT ? "a JSON path that is not a TEXT literal"
+                  : "a JSON path that is not a TEXT or INTEGER literal";
   int rc = 1;
   if( a->op==EX_LIT && a->lit.type==CV_NULL ){
     jp->null_path = 1; rc = 0;
