@@ -1774,7 +1774,11 @@ static void diff_one(sqlite3 *db, const gen_table *gt, const col_schema *schema,
   for(int i=0; i<nk; i++){
     if( i ) strcat(keys, ", ");
     strcat(keys, radix_mode ? radix_keys[rndn(NRADK)] : rndn(2) ? pred_key_choices[rndn(NPKEYC)] : key_choices[rndn(NKEYC)]);
-    loose[i] = 1;
+    /* keys as numbers (1 and 1.0 alike): a group whose rows hold both is
+    ** returned as its first row has it, SQLite's as the row a min()/max()
+    ** took its value from (README, Limitations); AGG_STRICT_KEYS=1 shows
+    ** those (11 of 1680 at seed 0) */
+    loose[i] = getenv("AGG_STRICT_KEYS") ? 0 : 1;
   }
   int nf = rndn(2) ? 0 : 1 + rndn(3);
   for(int i=0; i<nf; i++){
