@@ -39,7 +39,10 @@ enum { FN_LENGTH, FN_SUBSTR, FN_LOWER, FN_UPPER, FN_STRFTIME, FN_DATE,
        FN_JSON_EXTRACT, FN_JSON_ARROW, FN_JSON_ARROW2,
        /* sign(), and the math functions (SQLITE_ENABLE_MATH_FUNCTIONS) */
        FN_SIGN, FN_FLOOR, FN_CEIL, FN_TRUNC, FN_MOD, FN_POW, FN_SQRT, FN_EXP, FN_LN,
-       FN_LOG, FN_LOG10, FN_LOG2 };
+       FN_LOG, FN_LOG10, FN_LOG2,
+       /* likely/unlikely/likelihood, hex, unicode, char; concat, concat_ws
+       ** and octet_length (3.43, 3.44: where this SQLite has them) */
+       FN_LIKELY, FN_HEX, FN_UNICODE, FN_CHAR, FN_CONCAT, FN_CONCAT_WS, FN_OCTET_LENGTH };
 /* EX_CMP subs */
 enum { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_IS, CMP_ISNOT };
 /* EX_LOGIC subs */
@@ -432,6 +435,10 @@ static const struct { const char *name; int fn, lo, hi; } ex_funcs[] = {
   {"pow", FN_POW, 2, 2}, {"power", FN_POW, 2, 2}, {"sqrt", FN_SQRT, 1, 1},
   {"exp", FN_EXP, 1, 1}, {"ln", FN_LN, 1, 1}, {"log", FN_LOG, 1, 2},
   {"log10", FN_LOG10, 1, 1}, {"log2", FN_LOG2, 1, 1},
+  {"likely", FN_LIKELY, 1, 1}, {"unlikely", FN_LIKELY, 1, 1}, {"likelihood", FN_LIKELY, 2, 2},
+  {"hex", FN_HEX, 1, 1}, {"unicode", FN_UNICODE, 1, 1}, {"char", FN_CHAR, 0, EX_MAXARG},
+  {"concat", FN_CONCAT, 1, EX_MAXARG}, {"concat_ws", FN_CONCAT_WS, 2, EX_MAXARG},
+  {"octet_length", FN_OCTET_LENGTH, 1, 1},
 };
 
 /* A date function with a known format gets its template in *t (none for
@@ -678,6 +685,15 @@ static agg_expr *ex_primary(ex_parser *p){
         return 0;
       }
       if( fn==FN_IIF ){ e->op = EX_CASE; e->sub = 0; e->has_else = 1; }
+      if( fn==FN_LIKELY && e->nargs==2 ){
+        /* exprProbability: a REAL literal from 0.0 to 1.0 */
+        const agg_expr *pr = e->args[1];
+        if( pr->op!=EX_LIT || pr->lit.type!=CV_REAL || !(pr->lit.f>=0.0 && pr->lit.f<=1.0) ){
+          col_error_set(p->err, COL_ERROR, "second argument to likelihood() must be a constant between 0.0 and 1.0");
+          ex_free(e);
+          return 0;
+        }
+      }
       if( fn==FN_JSON_EXTRACT ){
         if( e->nargs!=2 ){
           col_error_set(p->err, COL_ERROR, "json_extract() with %s is not evaluated here (use SQLite's own GROUP BY)", e->nargs<2 ? "no path" : "several paths");
@@ -1771,7 +1787,9 @@ int agg_expr_uses(const agg_expr *e, int what){
        || e->sub==FN_JSON_EXTRACT || e->sub==FN_JSON_ARROW || e->sub==FN_JSON_ARROW2) ) return 1;
   if( (what & AGG_USES_NOCASE) && e->ecoll==COLL_NOCASE+1 ) return 1;
   if( (what & AGG_USES_MATH) && e->op==EX_FUNC && e->sub>=FN_FLOOR && e->sub<=FN_LOG2 ) return 1;
-  if( (what & AGG_USES_SCALAR) && e->op==EX_FUNC && e->sub==FN_SIGN ) return 1;
+  if( (what & AGG_USES_SCALAR) && e->op==EX_FUNC
+   && (e->sub==FN_SIGN || (e->sub>=FN_LIKELY && e->sub<=FN_CHAR)) ) return 1;
+  if( (what & AGG_USES_NEWFN) && e->op==EX_FUNC && e->sub>=FN_CONCAT && e->sub<=FN_OCTET_LENGTH ) return 1;
   if( (what & AGG_USES_RTRIM) && e->ecoll==COLL_RTRIM+1 ) return 1;
   if( (what & AGG_USES_LOCALTIME) && e->op==EX_FUNC ){
     for(int i=0; i<e->nmods; i++){
@@ -1859,7 +1877,9 @@ static int ex_mark_dict(agg_expr *e){
     case EX_FUNC:
       /* coalesce(NULL, 1), typeof(NULL), nullif(1, NULL), replace(x, '', NULL) */
       if( e->sub==FN_COALESCE || e->sub==FN_TYPEOF || e->sub==FN_NULLIF
-       || e->sub==FN_REPLACE || e->sub==FN_JSON_VALUE || e->sub==FN_JSON_MEMBER ) strict = 0;
+       || e->sub==FN_REPLACE || e->sub==FN_JSON_VALUE || e->sub==FN_JSON_MEMBER
+       /* hex(NULL) is '', char(NULL) a NUL, concat(NULL) '' */
+       || e->sub==FN_HEX || e->sub==FN_CHAR || e->sub==FN_CONCAT || e->sub==FN_CONCAT_WS ) strict = 0;
       break;
     case EX_BIN: case EX_LIKE: break;
     case EX_CMP: if( e->sub==CMP_IS || e->sub==CMP_ISNOT ) strict = 0; break;
@@ -1896,7 +1916,7 @@ int agg_expr_never_text(const agg_expr *e){
     case EX_CMP: case EX_LOGIC: case EX_LIKE: case EX_IN: return 1;
     case EX_FUNC:
       return e->sub==FN_LENGTH || e->sub==FN_INSTR || e->sub==FN_ABS || e->sub==FN_ROUND
-          || (e->sub>=FN_SIGN && e->sub<=FN_LOG2)
+          || (e->sub>=FN_SIGN && e->sub<=FN_LOG2) || e->sub==FN_UNICODE || e->sub==FN_OCTET_LENGTH
           || e->sub==FN_JULIANDAY || e->sub==FN_UNIXEPOCH
           || (e->sub==FN_CAST && e->aff!=AGG_CAST_TEXT && e->aff!=AGG_CAST_BLOB);
     default: return 0;
@@ -2079,6 +2099,95 @@ static int ex_date_value(const agg_expr *e, const char *f, uint32_t nf,
   return 0;
 }
 
+/* hex, unicode, char, concat, concat_ws and octet_length as func.c has
+** them: a number's bytes are its text; NULL to hex() is ''; a char()
+** argument is read as an integer, outside 0..0x10ffff as U+FFFD; concat
+** skips NULL and empty arguments (no separator for them) and concat_ws
+** with a NULL separator is NULL. -1 out of memory, EX_TOOBIG past
+** SQLite's length limit. */
+static int ex_strfn2(const agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_value *out){
+  const char *z; uint32_t n;
+  switch( e->sub ){
+    case FN_HEX: {
+      if( x[0].type==CV_NULL ){ out->type = CV_TEXT; out->p = ""; out->n = 0; return 0; }
+      if( ex_text(e, &x[0], a, &z, &n) ) return -1;
+      char *o = col_arena_alloc(a, (size_t)n*2 + 1);
+      if( o==0 ) return -1;
+      static const char digits[] = "0123456789ABCDEF";
+      for(uint32_t i=0; i<n; i++){
+        o[2*i] = digits[(unsigned char)z[i]>>4]; o[2*i+1] = digits[(unsigned char)z[i]&15];
+      }
+      out->type = CV_TEXT; out->p = o; out->n = n*2;
+      return 0;
+    }
+    case FN_UNICODE:
+      if( x[0].type==CV_NULL ) return 0;
+      if( ex_text(e, &x[0], a, &z, &n) ) return -1;
+      if( n==0 || z[0]==0 ) return 0;
+      out->type = CV_INT; out->i = pred_utf8_first(z, n, e->dialect);
+      return 0;
+    case FN_OCTET_LENGTH:
+      if( x[0].type==CV_NULL ) return 0;
+      if( ex_text(e, &x[0], a, &z, &n) ) return -1;
+      out->type = CV_INT; out->i = n;
+      return 0;
+    case FN_CHAR: {
+      char *o = col_arena_alloc(a, (size_t)nx*4 + 1);
+      if( o==0 ) return -1;
+      uint32_t m = 0;
+      for(int i=0; i<nx; i++){
+        int64_t v = x[i].type==CV_NULL ? 0 : agg_int_value(&x[i]);
+        uint32_t c = v<0 || v>0x10ffff ? 0xfffd : (uint32_t)v;
+        if( c<0x80 ){ o[m++] = (char)c; }
+        else if( c<0x800 ){ o[m++] = (char)(0xC0 + ((c>>6)&0x1F)); o[m++] = (char)(0x80 + (c&0x3F)); }
+        else if( c<0x10000 ){
+          o[m++] = (char)(0xE0 + ((c>>12)&0x0F)); o[m++] = (char)(0x80 + ((c>>6)&0x3F)); o[m++] = (char)(0x80 + (c&0x3F));
+        }else{
+          o[m++] = (char)(0xF0 + ((c>>18)&0x07)); o[m++] = (char)(0x80 + ((c>>12)&0x3F));
+          o[m++] = (char)(0x80 + ((c>>6)&0x3F)); o[m++] = (char)(0x80 + (c&0x3F));
+        }
+      }
+      out->type = CV_TEXT; out->p = o; out->n = m;
+      return 0;
+    }
+    default: {   /* FN_CONCAT, FN_CONCAT_WS */
+      const char *sep = ""; uint32_t nsep = 0;
+      int first = 0;
+      if( e->sub==FN_CONCAT_WS ){
+        if( x[0].type==CV_NULL ) return 0;
+        if( ex_text(e, &x[0], a, &sep, &nsep) ) return -1;
+        first = 1;
+      }
+      /* an empty argument: skipped (3.44), joined after the first text
+      ** written (3.50) or joined as any (3.53): col_dialect.concat_ws_empty */
+      int mode = e->sub==FN_CONCAT_WS && e->dialect ? e->dialect->concat_ws_empty : 0;
+      const char *part[EX_MAXARG]; uint32_t np[EX_MAXARG];
+      uint8_t sp[EX_MAXARG];
+      uint64_t total = 0, written = 0;
+      int k = 0;
+      for(int i=first; i<nx; i++){
+        if( x[i].type==CV_NULL ) continue;
+        if( ex_text(e, &x[i], a, &part[k], &np[k]) ) return -1;
+        if( np[k]==0 && mode==0 ) continue;
+        sp[k] = mode==2 ? k>0 : written>0;
+        total += np[k] + (sp[k] ? nsep : 0);
+        written += np[k] + (sp[k] ? nsep : 0);
+        k++;
+      }
+      if( total > 1000000000 ) return EX_TOOBIG;   /* SQLITE_MAX_LENGTH */
+      char *o = col_arena_alloc(a, (size_t)total + 1);
+      if( o==0 ) return -1;
+      uint64_t m = 0;
+      for(int i=0; i<k; i++){
+        if( sp[i] && nsep ){ memcpy(o+m, sep, nsep); m += nsep; }
+        if( np[i] ){ memcpy(o+m, part[i], np[i]); m += np[i]; }
+      }
+      out->type = CV_TEXT; out->p = o; out->n = (uint32_t)m;
+      return 0;
+    }
+  }
+}
+
 /* log10(x) (two: log2) as the SQLite at hand computes it (log_direct) */
 static double ex_log_base(const agg_expr *e, double x, int two){
   if( e->dialect && e->dialect->log_direct ) return two ? log2(x) : log10(x);
@@ -2201,6 +2310,9 @@ static int ex_func(agg_expr *e, const pred_value *x, int nx, col_arena *a, pred_
     case FN_COALESCE:
       for(int i=0; i<nx; i++) if( x[i].type!=CV_NULL ){ *out = x[i]; break; }
       return 0;
+    case FN_LIKELY: *out = x[0]; return 0;
+    case FN_HEX: case FN_UNICODE: case FN_CHAR: case FN_CONCAT: case FN_CONCAT_WS: case FN_OCTET_LENGTH:
+      return ex_strfn2(e, x, nx, a, out);
     case FN_SIGN: case FN_FLOOR: case FN_CEIL: case FN_TRUNC: case FN_MOD: case FN_POW:
     case FN_SQRT: case FN_EXP: case FN_LN: case FN_LOG: case FN_LOG10: case FN_LOG2:
       return ex_math(e, x, nx, out);

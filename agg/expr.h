@@ -133,6 +133,7 @@ void agg_expr_set_dialect(agg_expr *e, const col_dialect *d, int in_where);
 #define AGG_USES_RTRIM 512    /* COLLATE RTRIM */
 #define AGG_USES_MATH 1024    /* floor(), ceil(), trunc(), mod(), pow(), sqrt(), exp(),
                               ** ln(), log(), log10(), log2() */
+#define AGG_USES_NEWFN 2048   /* concat(), concat_ws(), octet_length() (3.43, 3.44) */
 int agg_expr_uses(const agg_expr *e, int what);
 
 /* Bytes e's nodes hold for evaluation: output arrays and date memos

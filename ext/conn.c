@@ -114,6 +114,9 @@ int columnar_functions_replaced(sqlite3 *db){
     { "pow", AGG_USES_MATH }, { "power", AGG_USES_MATH }, { "sqrt", AGG_USES_MATH },
     { "exp", AGG_USES_MATH }, { "ln", AGG_USES_MATH }, { "log", AGG_USES_MATH },
     { "log10", AGG_USES_MATH }, { "log2", AGG_USES_MATH },
+    { "likely", AGG_USES_SCALAR }, { "unlikely", AGG_USES_SCALAR }, { "likelihood", AGG_USES_SCALAR },
+    { "hex", AGG_USES_SCALAR }, { "unicode", AGG_USES_SCALAR }, { "char", AGG_USES_SCALAR },
+    { "concat", AGG_USES_NEWFN }, { "concat_ws", AGG_USES_NEWFN }, { "octet_length", AGG_USES_NEWFN },
   };
   sqlite3_stmt *st = 0;
   int out = 0;
@@ -132,6 +135,12 @@ int columnar_functions_replaced(sqlite3 *db){
   st = 0;
   if( sqlite3_prepare_v2(db, "SELECT count(*) FROM pragma_function_list WHERE name='floor' AND builtin=1", -1, &st, 0)==SQLITE_OK
    && sqlite3_step(st)==SQLITE_ROW && sqlite3_column_int(st, 0)==0 ) out |= AGG_USES_MATH;
+  sqlite3_finalize(st);
+  /* concat() and concat_ws() came in 3.44, octet_length() in 3.43 */
+  st = 0;
+  if( sqlite3_prepare_v2(db, "SELECT count(*) FROM pragma_function_list WHERE builtin=1"
+        " AND name IN ('concat', 'concat_ws', 'octet_length')", -1, &st, 0)==SQLITE_OK
+   && sqlite3_step(st)==SQLITE_ROW && sqlite3_column_int(st, 0)<3 ) out |= AGG_USES_NEWFN;
   sqlite3_finalize(st);
   return out;
 }

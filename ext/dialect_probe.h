@@ -302,6 +302,14 @@ static void columnar_dialect_ask(sqlite3 *db, col_dialect *d){
   }
   sqlite3_finalize(st);
   st = 0;
+  /* concat_ws and empty arguments (where this SQLite has it: 3.44) */
+  if( sqlite3_prepare_v2(db, "SELECT concat_ws('-', 'a', '', 'b'), concat_ws('-', '', 'a')", -1, &st, 0)==SQLITE_OK
+   && sqlite3_step(st)==SQLITE_ROW ){
+    const char *j1 = (const char*)sqlite3_column_text(st, 0), *j2 = (const char*)sqlite3_column_text(st, 1);
+    d->concat_ws_empty = j1 && strcmp(j1, "a--b")==0 ? (j2 && strcmp(j2, "-a")==0 ? 2 : 1) : 0;
+  }
+  sqlite3_finalize(st);
+  st = 0;
   /* log10(2) as libm's log10 against ln(2)/ln(10) (one unit apart) */
   if( sqlite3_prepare_v2(db, "SELECT log10(2) <> ln(2) / ln(10)", -1, &st, 0)==SQLITE_OK
    && sqlite3_step(st)==SQLITE_ROW ){

@@ -760,7 +760,7 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
     ro.radix_repeats = !groupby_radix_narrow(c->gb);
   }
   /* functions an extension replaced: group_by would have to evaluate them */
-  int replaced = groupby_uses(c->gb, AGG_USES_STRFN | AGG_USES_DATE | AGG_USES_SCALAR | AGG_USES_JSON | AGG_USES_MATH)
+  int replaced = groupby_uses(c->gb, AGG_USES_STRFN | AGG_USES_DATE | AGG_USES_SCALAR | AGG_USES_JSON | AGG_USES_MATH | AGG_USES_NEWFN)
                ? columnar_functions_replaced(t->db) : 0;
   /* a COLLATE's comparisons are computed here as SQLite's own NOCASE and
   ** RTRIM compare: not when the application has replaced them */
@@ -770,7 +770,9 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
     { replaced & AGG_USES_STRFN, groupby_uses(c->gb, AGG_USES_STRFN), "length(), substr() or instr() here is an extension's" },
     { replaced & AGG_USES_DATE, groupby_uses(c->gb, AGG_USES_DATE), "a date function here is an extension's" },
     { replaced & AGG_USES_SCALAR, groupby_uses(c->gb, AGG_USES_SCALAR),
-      "abs(), coalesce(), ifnull(), nullif(), typeof(), trim(), ltrim(), rtrim(), replace(), round(), sign(), min() or max() here is an extension's" },
+      "abs(), coalesce(), ifnull(), nullif(), typeof(), trim(), ltrim(), rtrim(), replace(), round(), sign(), likely(), hex(), unicode(), char(), min() or max() here is an extension's" },
+    { replaced & AGG_USES_NEWFN, groupby_uses(c->gb, AGG_USES_NEWFN),
+      "concat(), concat_ws() or octet_length() here is an extension's or missing (SQLite 3.43 and 3.44 added them)" },
     { replaced & AGG_USES_MATH, groupby_uses(c->gb, AGG_USES_MATH),
       "floor(), ceil(), trunc(), mod(), pow(), sqrt(), exp(), ln() or log() here is an extension's, or this SQLite has no math functions" },
     { dialect.like_foreign, has_like || groupby_uses(c->gb, AGG_USES_LIKE), "LIKE here is an extension's like()" },

@@ -126,6 +126,11 @@ typedef struct col_dialect {
                           ** CASE's WHEN or an aggregate's FILTER they are
                           ** computed, and the other side of an AND or OR
                           ** with them is too; 0: known everywhere (3.40) */
+  uint8_t concat_ws_empty; /* concat_ws() and an empty argument: 0 skipped
+                          ** like a NULL (3.44-3.46: concat_ws('-', 'a', '',
+                          ** 'b') is 'a-b'); 1 joined, but not before the
+                          ** first text written ('a--b', concat_ws('-', '',
+                          ** 'a') 'a': 3.50); 2 joined as any (3.53: '-a') */
   uint8_t log_direct;     /* log(x), log10(x) and log2(x) call libm's log10()
                           ** and log2() (3.46, 3.53); 0: the natural log
                           ** divided by M_LN10 or M_LN2 (3.40), a unit of

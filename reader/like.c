@@ -238,6 +238,11 @@ int pred_like(const char *pat, uint32_t npat, const char *s, uint32_t ns,
   return match_text(pat, npat, s, ns, &r);
 }
 
+uint32_t pred_utf8_first(const char *z, uint32_t n, const col_dialect *d){
+  const uint8_t *p = (const uint8_t*)z;
+  return utf8_next(&p, p+n, d && d->utf8_keep_nonchar ? 0 : 0xFFFFFFFEu);
+}
+
 int pred_glob(const char *pat, uint32_t npat, const char *s, uint32_t ns,
               const col_dialect *d){
   match_rules r;

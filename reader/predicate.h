@@ -87,6 +87,10 @@ int pred_like(const char *pat, uint32_t npat, const char *s, uint32_t ns,
 int pred_glob(const char *pat, uint32_t npat, const char *s, uint32_t ns,
               const col_dialect *d);
 
+/* The first character of z[0..n) as sqlite3Utf8Read decodes it (the
+** SQLite d describes; NULL: 3.40), 0 when n is 0. */
+uint32_t pred_utf8_first(const char *z, uint32_t n, const col_dialect *d);
+
 /* The common LIKE shapes '%lit%' and 'lit%', with lit m > 0 bytes, all
 ** ASCII, no NUL, '%' or '_', and no ESCAPE: lit as a substring, or a
 ** prefix, of s up to its first NUL, ASCII letters in either case unless

@@ -1422,6 +1422,8 @@ static const char *key_choices[] = {
   "floor(k2)", "ceil(v3)", "trunc(k2 / 3)", "sign(v3)", "mod(k1, 3)", "pow(k2, 2)",
   "sqrt(k1)", "exp(k1 / 4)", "ln(v3)", "log(k2)", "log(2, v3)", "log(v3, 8)", "log10(k1)",
   "log2(v2)", "ceiling(k3)", "floor(v2 / 100)",
+  "likely(k2)", "likelihood(v3, 0.25)", "hex(v3)", "hex(k2)", "unicode(k3)", "unicode(v3)",
+  "char(k1 + 100, 233)", "char(v3)",
 };
 static const char *agg_choices[] = {
   "count(*)", "count(v1)", "count(DISTINCT v3)", "sum(v1)", "sum(v2)", "total(v1)",
