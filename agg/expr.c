@@ -2137,15 +2137,7 @@ static int ex_strfn2(const agg_expr *e, const pred_value *x, int nx, col_arena *
       uint32_t m = 0;
       for(int i=0; i<nx; i++){
         int64_t v = x[i].type==CV_NULL ? 0 : agg_int_value(&x[i]);
-        uint32_t c = v<0 || v>0x10ffff ? 0xfffd : (uint32_t)v;
-        if( c<0x80 ){ o[m++] = (char)c; }
-        else if( c<0x800 ){ o[m++] = (char)(0xC0 + ((c>>6)&0x1F)); o[m++] = (char)(0x80 + (c&0x3F)); }
-        else if( c<0x10000 ){
-          o[m++] = (char)(0xE0 + ((c>>12)&0x0F)); o[m++] = (char)(0x80 + ((c>>6)&0x3F)); o[m++] = (char)(0x80 + (c&0x3F));
-        }else{
-          o[m++] = (char)(0xF0 + ((c>>18)&0x07)); o[m++] = (char)(0x80 + ((c>>12)&0x3F));
-          o[m++] = (char)(0x80 + ((c>>6)&0x3F)); o[m++] = (char)(0x80 + (c&0x3F));
-        }
+        m += agg_utf8_put(o+m, v<0 || v>0x10ffff ? 0xfffd : (uint32_t)v);
       }
       out->type = CV_TEXT; out->p = o; out->n = m;
       return 0;

@@ -10,6 +10,21 @@
 
 #include <stdint.h>
 
+/* Code point c (below 0x110000) written at o as UTF-8 the way SQLite's
+** char() and JSON unescaping write it (a surrogate like any other code
+** point); the bytes written, 1 to 4. */
+static inline uint32_t agg_utf8_put(char *o, uint32_t c){
+  if( c<0x80 ){ o[0] = (char)c; return 1; }
+  if( c<0x800 ){ o[0] = (char)(0xC0 | (c>>6)); o[1] = (char)(0x80 | (c&0x3F)); return 2; }
+  if( c<0x10000 ){
+    o[0] = (char)(0xE0 | (c>>12)); o[1] = (char)(0x80 | ((c>>6)&0x3F)); o[2] = (char)(0x80 | (c&0x3F));
+    return 3;
+  }
+  o[0] = (char)(0xF0 | (c>>18)); o[1] = (char)(0x80 | ((c>>12)&0x3F));
+  o[2] = (char)(0x80 | ((c>>6)&0x3F)); o[3] = (char)(0x80 | (c&0x3F));
+  return 4;
+}
+
 /* Length of the longest prefix of z[0..n) whose bytes are 1..127: within it
 ** characters are bytes and no NUL ends the C text. */
 uint32_t agg_ascii_run(const char *z, uint32_t n);

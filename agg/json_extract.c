@@ -9,6 +9,7 @@
 */
 #include "json_extract.h"
 #include "value.h"
+#include "expr_strfn.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -311,24 +312,13 @@ static int js_unescape(const char *z, uint32_t i, uint32_t e, col_arena *a, pred
       uint32_t v = js_hex4(s+k+1);
       k += 4;
       if( v==0 ) return AGG_JSON_REFUSED;
-      if( v<=0x7f ){
-        o[m++] = (char)v;
-      }else if( v<=0x7ff ){
-        o[m++] = (char)(0xc0 | (v>>6));
-        o[m++] = (char)(0x80 | (v&0x3f));
-      }else if( (v&0xfc00)==0xd800 && k+6<n && s[k+1]=='\\' && s[k+2]=='u'
-             && (js_hex4(s+k+3)&0xfc00)==0xdc00 ){
+      if( (v&0xfc00)==0xd800 && k+6<n && s[k+1]=='\\' && s[k+2]=='u'
+       && (js_hex4(s+k+3)&0xfc00)==0xdc00 ){
+        /* a surrogate pair; a lone surrogate is written as it is */
         v = ((v&0x3ff)<<10) + (js_hex4(s+k+3)&0x3ff) + 0x10000;
         k += 6;
-        o[m++] = (char)(0xf0 | (v>>18));
-        o[m++] = (char)(0x80 | ((v>>12)&0x3f));
-        o[m++] = (char)(0x80 | ((v>>6)&0x3f));
-        o[m++] = (char)(0x80 | (v&0x3f));
-      }else{
-        o[m++] = (char)(0xe0 | (v>>12));
-        o[m++] = (char)(0x80 | ((v>>6)&0x3f));
-        o[m++] = (char)(0x80 | (v&0x3f));
       }
+      m += agg_utf8_put(o+m, v);
     }else{
       o[m++] = c=='b' ? '\b' : c=='f' ? '\f' : c=='n' ? '\n' : c=='r' ? '\r' : c=='t' ? '\t' : c;
     }
@@ -341,23 +331,11 @@ static int js_unescape(const char *z, uint32_t i, uint32_t e, col_arena *a, pred
 ** (the most negative too), else the SQLite's text-to-double. */
 static void js_number_value(const char *z, uint32_t i, uint32_t e, const col_dialect *d,
                             pred_value *out){
-  int neg = z[i]=='-';
-  uint32_t k = i + (uint32_t)neg;
   int integer = 1;
-  for(uint32_t j=k; j<e; j++) if( !jp_digit(z[j]) ) integer = 0;
-  if( integer ){
-    uint64_t v = 0;
-    int fits = 1;
-    for(uint32_t j=k; j<e && fits; j++){
-      uint64_t dgt = (uint64_t)(z[j]-'0');
-      if( v > (UINT64_MAX - dgt)/10 ) fits = 0;
-      else v = v*10 + dgt;
-    }
-    if( fits && (v<=(uint64_t)INT64_MAX || (neg && v==(uint64_t)INT64_MAX+1)) ){
-      out->type = CV_INT;
-      out->i = neg ? (int64_t)(0 - v) : (int64_t)v;
-      return;
-    }
+  for(uint32_t j=i + (z[i]=='-'); j<e; j++) if( !jp_digit(z[j]) ) integer = 0;
+  if( integer && agg_atoi64(z+i, e-i, &out->i)==0 ){
+    out->type = CV_INT;
+    return;
   }
   out->type = CV_REAL;
   agg_atof(agg_atof_mode(d), z+i, e-i, &out->f);
