@@ -344,13 +344,14 @@ static void js_number_value(const char *z, uint32_t i, uint32_t e, const col_dia
 int agg_json_extract(const char *z, uint32_t n, const agg_json_path *path, int as,
                      const col_dialect *d, col_arena *a, pred_value *out){
   memset(out, 0, sizeof(*out));
-  if( path->null_path ) return 0;
   if( memchr(z, 0, n) ) return AGG_JSON_REFUSED;
   int deep = 0;
   uint32_t s = js_skip_space(z, n, 0);
   uint32_t e = js_value(z, n, s, 0, &deep);
   if( e==0 ) return deep ? AGG_JSON_REFUSED : AGG_JSON_MALFORMED;
   if( js_skip_space(z, n, e)!=n ) return AGG_JSON_MALFORMED;
+  /* a NULL path answers NULL, but only after the document parsed */
+  if( path->null_path ) return 0;
   uint32_t at = 0;
   int rc = js_lookup(z, n, path, &at);
   if( rc<=0 ) return rc;
