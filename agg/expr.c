@@ -99,6 +99,8 @@ struct agg_expr {
   int fix_class;          /* FN_FIXED: the column's AGG_CAST_* class, what
                           ** OP_Affinity applies (AGG_CAST_BLOB: nothing) */
   uint8_t between;        /* EX_CMP or LG_AND made of a BETWEEN */
+  uint8_t iif_new;        /* EX_CASE from iif() of other than three
+                          ** arguments or from if(): SQLite 3.48's */
   uint8_t ecoll;          /* `COLLATE name` written after this node: its
                           ** COLL_* + 1, 0 none (a TK_COLLATE of SQLite's
                           ** folded into the node it names) */
@@ -423,7 +425,7 @@ static const struct { const char *name; int fn, lo, hi; } ex_funcs[] = {
   {"upper", FN_UPPER, 1, 1}, {"strftime", FN_STRFTIME, 2, EX_MAXARG},
   {"date", FN_DATE, 1, EX_MAXARG}, {"time", FN_TIME, 1, EX_MAXARG},
   {"datetime", FN_DATETIME, 1, EX_MAXARG}, {"instr", FN_INSTR, 2, 2},
-  {"iif", FN_IIF, 3, 3}, {"abs", FN_ABS, 1, 1},
+  {"iif", FN_IIF, 2, EX_MAXARG}, {"if", FN_IIF, 2, EX_MAXARG}, {"abs", FN_ABS, 1, 1},
   {"coalesce", FN_COALESCE, 2, EX_MAXARG}, {"ifnull", FN_COALESCE, 2, 2},
   {"nullif", FN_NULLIF, 2, 2}, {"typeof", FN_TYPEOF, 1, 1},
   {"trim", FN_TRIM, 1, 2}, {"ltrim", FN_LTRIM, 1, 2}, {"rtrim", FN_RTRIM, 1, 2},
@@ -684,7 +686,12 @@ static agg_expr *ex_primary(ex_parser *p){
         ex_free(e);
         return 0;
       }
-      if( fn==FN_IIF ){ e->op = EX_CASE; e->sub = 0; e->has_else = 1; }
+      if( fn==FN_IIF ){
+        /* iif(c1, v1, [c2, v2, ...] [else]): a CASE. Other than three
+        ** arguments, and if(), are 3.48's (iif_new, col_dialect.iif_multi) */
+        e->iif_new = e->nargs!=3 || tn==2;
+        e->op = EX_CASE; e->sub = 0; e->has_else = e->nargs & 1;
+      }
       if( fn==FN_LIKELY && e->nargs==2 ){
         /* exprProbability: a REAL literal from 0.0 to 1.0 */
         const agg_expr *pr = e->args[1];
@@ -1258,7 +1265,7 @@ static int ex_fields_same(const agg_expr *a, const agg_expr *b){
   if( a->op!=b->op || a->sub!=b->sub || a->src!=b->src || a->aff!=b->aff || a->neg!=b->neg
    || a->fix_class!=b->fix_class
    || a->esc!=b->esc || a->has_base!=b->has_base || a->has_else!=b->has_else
-   || a->ecoll!=b->ecoll || a->coll!=b->coll
+   || a->ecoll!=b->ecoll || a->coll!=b->coll || a->iif_new!=b->iif_new
    || a->nargs!=b->nargs || a->known!=b->known || a->unfolded || b->unfolded ) return 0;
   if( a->op!=EX_LIT ) return 1;
   if( a->lit.type!=b->lit.type ) return 0;
@@ -1790,6 +1797,7 @@ int agg_expr_uses(const agg_expr *e, int what){
   if( (what & AGG_USES_SCALAR) && e->op==EX_FUNC
    && (e->sub==FN_SIGN || (e->sub>=FN_LIKELY && e->sub<=FN_CHAR)) ) return 1;
   if( (what & AGG_USES_NEWFN) && e->op==EX_FUNC && e->sub>=FN_CONCAT && e->sub<=FN_OCTET_LENGTH ) return 1;
+  if( (what & AGG_USES_IIF_NEW) && e->op==EX_CASE && e->iif_new ) return 1;
   if( (what & AGG_USES_RTRIM) && e->ecoll==COLL_RTRIM+1 ) return 1;
   if( (what & AGG_USES_LOCALTIME) && e->op==EX_FUNC ){
     for(int i=0; i<e->nmods; i++){

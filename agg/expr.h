@@ -134,6 +134,7 @@ void agg_expr_set_dialect(agg_expr *e, const col_dialect *d, int in_where);
 #define AGG_USES_MATH 1024    /* floor(), ceil(), trunc(), mod(), pow(), sqrt(), exp(),
                               ** ln(), log(), log10(), log2() */
 #define AGG_USES_NEWFN 2048   /* concat(), concat_ws(), octet_length() (3.43, 3.44) */
+#define AGG_USES_IIF_NEW 4096 /* iif() of other than three arguments, if() (3.48) */
 int agg_expr_uses(const agg_expr *e, int what);
 
 /* Bytes e's nodes hold for evaluation: output arrays and date memos

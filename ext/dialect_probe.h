@@ -310,6 +310,10 @@ static void columnar_dialect_ask(sqlite3 *db, col_dialect *d){
   }
   sqlite3_finalize(st);
   st = 0;
+  /* iif() of two arguments and if() (3.48) */
+  d->iif_multi = sqlite3_prepare_v2(db, "SELECT iif(0, 1), if(0, 1, 2, 3, 4)", -1, &st, 0)==SQLITE_OK;
+  sqlite3_finalize(st);
+  st = 0;
   /* log10(2) as libm's log10 against ln(2)/ln(10) (one unit apart) */
   if( sqlite3_prepare_v2(db, "SELECT log10(2) <> ln(2) / ln(10)", -1, &st, 0)==SQLITE_OK
    && sqlite3_step(st)==SQLITE_ROW ){

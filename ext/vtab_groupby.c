@@ -785,6 +785,11 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
     { nocase_foreign, groupby_uses(c->gb, AGG_USES_NOCASE), "COLLATE NOCASE here is the application's collation" },
     { rtrim_foreign, groupby_uses(c->gb, AGG_USES_RTRIM), "COLLATE RTRIM here is the application's collation" },
   };
+  if( !dialect.iif_multi && groupby_uses(c->gb, AGG_USES_IIF_NEW) ){
+    /* as this SQLite would say of the same SQL */
+    col_error_set(&err, COL_ERROR, "group_by: iif() of other than three arguments, and if(), are SQLite 3.48's, not this SQLite's");
+    goto filter_error;
+  }
   for(size_t i=0; i<sizeof(refused)/sizeof(refused[0]); i++){
     if( refused[i].foreign && refused[i].used ){
       col_error_set(&err, COL_ERROR, "group_by: %s, not SQLite's, and group_by cannot evaluate that one (use SQLite's own GROUP BY)", refused[i].what);

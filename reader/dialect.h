@@ -131,6 +131,8 @@ typedef struct col_dialect {
                           ** 'b') is 'a-b'); 1 joined, but not before the
                           ** first text written ('a--b', concat_ws('-', '',
                           ** 'a') 'a': 3.50); 2 joined as any (3.53: '-a') */
+  uint8_t iif_multi;      /* iif() takes two or more arguments (pairs and an
+                          ** ELSE), and if() is its name too (3.48) */
   uint8_t log_direct;     /* log(x), log10(x) and log2(x) call libm's log10()
                           ** and log2() (3.46, 3.53); 0: the natural log
                           ** divided by M_LN10 or M_LN2 (3.40), a unit of
