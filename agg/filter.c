@@ -383,7 +383,7 @@ int agg_filter_parse(const char *text, const col_schema *schema,
       col_error_set(err, COL_ENOMEM, "out of memory");
       goto fail;
     }
-    site += t->nsite;
+    if( t->nsite ) site += t->nsite;   /* site is NULL when there are none */
   }
   agg_where_split_free(&ws);
   return COL_OK;

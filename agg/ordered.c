@@ -176,7 +176,10 @@ static pred_value ord_value(const agg_ordbuf *o, const agg_ordcol *c, uint32_t e
   switch( x.type ){
     case CV_INT: x.i = c->w[e]; break;
     case CV_REAL: memcpy(&x.f, &c->w[e], 8); break;
-    case CV_TEXT: case CV_BLOB: x.p = o->heap + c->w[e]; x.n = ord_len(c, e); break;
+    case CV_TEXT: case CV_BLOB:
+      /* no heap yet when every text so far was empty */
+      x.p = o->heap ? o->heap + c->w[e] : ""; x.n = ord_len(c, e);
+      break;
     default: break;
   }
   return x;
