@@ -2163,15 +2163,14 @@ static int ex_strfn2(const agg_expr *e, const pred_value *x, int nx, col_arena *
       int mode = e->sub==FN_CONCAT_WS && e->dialect ? e->dialect->concat_ws_empty : 0;
       const char *part[EX_MAXARG]; uint32_t np[EX_MAXARG];
       uint8_t sp[EX_MAXARG];
-      uint64_t total = 0, written = 0;
+      uint64_t total = 0;      /* bytes written so far, and in the end */
       int k = 0;
       for(int i=first; i<nx; i++){
         if( x[i].type==CV_NULL ) continue;
         if( ex_text(e, &x[i], a, &part[k], &np[k]) ) return -1;
         if( np[k]==0 && mode==0 ) continue;
-        sp[k] = mode==2 ? k>0 : written>0;
+        sp[k] = mode==2 ? k>0 : total>0;
         total += np[k] + (sp[k] ? nsep : 0);
-        written += np[k] + (sp[k] ? nsep : 0);
         k++;
       }
       if( total > 1000000000 ) return EX_TOOBIG;   /* SQLITE_MAX_LENGTH */
