@@ -143,11 +143,39 @@ static double agg_kbn_value(const agg_sum *p){
 /* min / max / any_value: the best value so far. */
 typedef struct agg_best {
   uint8_t tag;            /* CV_NULL until a value is seen */
+  uint8_t rep[3];         /* agg_state_keyrep's bits, then AGG_NULL_SEEN
+                          ** (in what would be padding: 32 bytes still) */
   uint32_t n;             /* TEXT/BLOB length */
   int64_t i;              /* CV_INT */
   double f;               /* CV_REAL */
   char *p;                /* TEXT/BLOB bytes (malloc'd, owned) */
 } agg_best;
+_Static_assert(sizeof(agg_best)==32, "agg_best grew");
+/* DISTINCT with agg_state.hit: a NULL reached SQLite's step (the first;
+** the rest are duplicates) */
+#define AGG_NULL_SEEN (1u<<23)
+#define AGG_KEYREP_MASK ((1u<<AGG_KEYREP_BITS) - 1)
+
+static uint32_t agg_best_rep(const agg_best *b){
+  return b->rep[0] | (uint32_t)b->rep[1] << 8 | (uint32_t)b->rep[2] << 16;
+}
+static void agg_best_set_rep(agg_best *b, uint32_t v){
+  b->rep[0] = (uint8_t)v; b->rep[1] = (uint8_t)(v >> 8); b->rep[2] = (uint8_t)(v >> 16);
+}
+/* Take src's keyrep bits, keeping b's own flags. */
+static void agg_best_take_rep(agg_best *b, const agg_best *src){
+  agg_best_set_rep(b, (agg_best_rep(b) & ~AGG_KEYREP_MASK) | (agg_best_rep(src) & AGG_KEYREP_MASK));
+}
+
+uint32_t agg_state_keyrep(const agg_state *s, uint32_t g){
+  if( g>=s->cap || (s->kind!=AGG_MIN && s->kind!=AGG_MAX) ) return 0;
+  return agg_best_rep(&((const agg_best*)s->a)[g]) & AGG_KEYREP_MASK;
+}
+void agg_state_set_keyrep(agg_state *s, uint32_t g, uint32_t bits){
+  if( g>=s->cap || (s->kind!=AGG_MIN && s->kind!=AGG_MAX) ) return;
+  agg_best *b = &((agg_best*)s->a)[g];
+  agg_best_set_rep(b, (agg_best_rep(b) & ~AGG_KEYREP_MASK) | (bits & AGG_KEYREP_MASK));
+}
 
 /* group_concat: the text so far. */
 typedef struct agg_text {
@@ -808,9 +836,59 @@ static int agg_minmax_dict(agg_state *s, const col_vector *arg, uint32_t *rows,
   return rc;
 }
 
+/* min/max keeping agg_state.hit: row by row, as minmaxStep, which skips
+** a NULL once it has a value, and a value not better than that one. -1 on
+** OOM. */
+static int agg_minmax_hit(agg_state *s, const col_vector *arg, const uint32_t *rows,
+                          const uint32_t *gid, uint32_t n){
+  agg_best *a = s->a;
+  int want = s->kind==AGG_MIN ? 1 : -1;
+  for(uint32_t k=0; k<n; k++){
+    pred_value x = agg_value_at(arg, rows[k]);
+    agg_best *b = &a[gid[k]];
+    s->hit[rows[k]] = AGG_HIT_SKIPPED;
+    if( b->tag!=CV_NULL ){
+      if( x.type==CV_NULL ) continue;
+      pred_value cur;
+      cur.type = b->tag; cur.i = b->i; cur.f = b->f; cur.p = b->p; cur.n = b->n;
+      if( !(agg_value_compare(&cur, &x)*want > 0) ) continue;
+    }
+    if( x.type!=CV_NULL && agg_best_set(s, b, &x) ) return -1;
+    s->hit[rows[k]] = AGG_HIT_TOOK;
+  }
+  return 0;
+}
+
+/* DISTINCT min/max keeping agg_state.hit: SQLite's DISTINCT passes a
+** group's first NULL to the step (OP_Found finds the later ones), which
+** the set here leaves out; so the rows go in runs between NULLs, each
+** run through the set, each NULL on its own, in row order. */
+static int agg_minmax_distinct_hit(agg_state *s, const col_vector *arg, uint32_t nrow,
+                                   uint32_t *rows, uint32_t *gid, uint32_t n,
+                                   col_error *err){
+  agg_best *a = s->a;
+  uint32_t k0 = 0;
+  for(uint32_t k=0; k<=n; k++){
+    if( k<n && cv_tag(arg, rows[k])!=CV_NULL ) continue;
+    if( k>k0 ){
+      uint32_t m = k - k0;
+      int rc = agg_distinct_filter(s, arg, nrow, rows + k0, gid + k0, &m, err);
+      if( rc ) return rc;
+      if( agg_minmax_hit(s, arg, rows + k0, gid + k0, m) ) return agg_text_error(s, err);
+    }
+    if( k<n && !(agg_best_rep(&a[gid[k]]) & AGG_NULL_SEEN) ){
+      agg_best_set_rep(&a[gid[k]], agg_best_rep(&a[gid[k]]) | AGG_NULL_SEEN);
+      s->hit[rows[k]] = a[gid[k]].tag==CV_NULL ? AGG_HIT_TOOK : AGG_HIT_SKIPPED;
+    }
+    k0 = k + 1;
+  }
+  return COL_OK;
+}
+
 int agg_state_update(agg_state *s, const col_vector *arg, const col_vector *sep,
                      uint32_t nrow, uint32_t *rows, uint32_t *gid, uint32_t n,
                      col_error *err){
+  if( s->distinct && arg && s->hit ) return agg_minmax_distinct_hit(s, arg, nrow, rows, gid, n, err);
   if( s->distinct && arg ){
     int rc = agg_distinct_filter(s, arg, nrow, rows, gid, &n, err);
     if( rc ) return rc;
@@ -895,6 +973,10 @@ int agg_state_update(agg_state *s, const col_vector *arg, const col_vector *sep,
     }
     case AGG_MIN: case AGG_MAX: case AGG_ANY_VALUE: {
       agg_best *a = s->a;
+      if( s->hit ){
+        if( agg_minmax_hit(s, arg, rows, gid, n) ) goto oom;
+        return COL_OK;
+      }
       if( arg->form==CV_DICT && s->kind!=AGG_ANY_VALUE ){
         int rc = agg_minmax_dict(s, arg, rows, gid, n);
         if( rc<0 ) goto oom;
@@ -1072,7 +1154,12 @@ static int agg_merge_into(agg_state *const *ds, int nds, const uint8_t *part,
       int want = s->kind==AGG_MIN ? 1 : -1;
       for(uint32_t g=0; g<ng; g++){
         const agg_best *x = &c[g];
-        if( x->tag==CV_NULL || map[g]==AGG_EMPTY ) continue;
+        if( map[g]==AGG_EMPTY ) continue;
+        if( x->tag==CV_NULL ){
+          agg_best *b = &((agg_best*)AGG_DST(g)->a)[map[g]];
+          if( b->tag==CV_NULL ) agg_best_take_rep(b, x);
+          continue;
+        }
         agg_best *b = &((agg_best*)AGG_DST(g)->a)[map[g]];
         pred_value xv;
         xv.type = x->tag; xv.i = x->i; xv.f = x->f; xv.p = x->p; xv.n = x->n;
@@ -1083,6 +1170,7 @@ static int agg_merge_into(agg_state *const *ds, int nds, const uint8_t *part,
           if( !(agg_value_compare(&cur, &xv)*want > 0) ) continue;   /* ties keep s's */
         }
         if( agg_best_set(s, b, &xv) ) goto oom;
+        agg_best_take_rep(b, x);
       }
       return COL_OK;
     }

@@ -120,7 +120,25 @@ typedef struct agg_state {
   ** of double adds */
   int batch_sums;
   const col_dialect *dialect; /* text of a REAL for group_concat; NULL: 3.40 */
+  /* min/max: per batch row, set during an update to AGG_HIT_TOOK where
+  ** the row's value became the best, or SQLite's step had none yet (then
+  ** select.c's updateAccumulator copies the row's columns: the keys a group
+  ** is shown with), AGG_HIT_SKIPPED where it did not; rows the update does
+  ** not see (DISTINCT duplicates) are left as they are. NULL: not kept. */
+  uint8_t *hit;
 } agg_state;
+#define AGG_HIT_TOOK 1
+#define AGG_HIT_SKIPPED 2
+
+/* min/max: AGG_KEYREP_BITS bits per group for the caller (groupby.c keeps
+** there the storage classes of the keys of the row SQLite shows a group
+** from), zero at first. A merge takes src's where src's group ends with
+** the better value, or where neither has one (src's rows come later):
+** where the group's last min/max chose that row, so would one state fed
+** both runs of rows. */
+#define AGG_KEYREP_BITS 22
+uint32_t agg_state_keyrep(const agg_state *s, uint32_t g);
+void agg_state_set_keyrep(agg_state *s, uint32_t g, uint32_t bits);
 
 /* A new state; 0 or -1 on OOM. */
 int agg_state_init(agg_state *s, agg_kind kind, int distinct, int single);

@@ -1295,6 +1295,8 @@ static int ex_tree_same(const agg_expr *a, const agg_expr *b){
   return 1;
 }
 
+int agg_expr_same(const agg_expr *a, const agg_expr *b){ return ex_tree_same(a, b); }
+
 /* e, or the node identical to it seen before (then e is freed). Out of
 ** memory only stops merging: every tree stays correct. */
 static agg_expr *ex_cons_node(ex_cons *t, agg_expr *e){
@@ -1915,6 +1917,78 @@ int agg_expr_type(const agg_expr *e, const col_schema *schema){
       return CV_NULL;
     default: return CV_NULL;
   }
+}
+
+/* The storage classes e may yield, NULL aside: a bit per class. */
+#define EX_CLS_INT 1u
+#define EX_CLS_REAL 2u
+#define EX_CLS_STR 4u           /* TEXT or BLOB */
+#define EX_CLS_ALL 7u
+static unsigned ex_classes(const agg_expr *e, const col_schema *schema){
+  unsigned u = 0;
+  switch( e->op ){
+    case EX_COL:
+      switch( schema->cols[e->src].type ){
+        case CV_INT: return EX_CLS_INT;
+        case CV_REAL: return EX_CLS_REAL;
+        case CV_TEXT: case CV_BLOB: return EX_CLS_STR;
+        default: return EX_CLS_ALL;
+      }
+    case EX_LIT:
+      switch( e->lit.type ){
+        case CV_INT: return EX_CLS_INT;
+        case CV_REAL: return EX_CLS_REAL;
+        case CV_NULL: return 0;
+        default: return EX_CLS_STR;
+      }
+    case EX_BIN:
+      if( e->sub=='|' ) return EX_CLS_STR;
+      if( e->sub=='&' || e->sub=='B' || e->sub=='S' || e->sub=='R' || e->sub=='~' ) return EX_CLS_INT;
+      return EX_CLS_INT | EX_CLS_REAL;
+    case EX_CMP: case EX_LOGIC: case EX_LIKE: case EX_IN:
+      return EX_CLS_INT;
+    case EX_CASE: {
+      /* the THEN values and the ELSE: not the base or the WHENs */
+      int b = e->has_base ? 1 : 0;
+      int npair = (e->nargs - b - (e->has_else ? 1 : 0)) / 2;
+      for(int i=0; i<npair; i++) u |= ex_classes(e->args[b + 2*i + 1], schema);
+      if( e->has_else ) u |= ex_classes(e->args[e->nargs-1], schema);
+      return u;
+    }
+    case EX_FUNC:
+      switch( e->sub ){
+        case FN_LENGTH: case FN_INSTR: case FN_UNICODE: case FN_OCTET_LENGTH:
+          return EX_CLS_INT;
+        case FN_ROUND: case FN_JULIANDAY: case FN_MOD: case FN_POW: case FN_SQRT:
+        case FN_EXP: case FN_LN: case FN_LOG: case FN_LOG10: case FN_LOG2:
+          return EX_CLS_REAL;
+        case FN_ABS: case FN_SIGN: case FN_FLOOR: case FN_CEIL: case FN_TRUNC: case FN_UNIXEPOCH:
+          return EX_CLS_INT | EX_CLS_REAL;
+        case FN_SUBSTR: case FN_LOWER: case FN_UPPER: case FN_STRFTIME: case FN_DATE:
+        case FN_TIME: case FN_DATETIME: case FN_TYPEOF: case FN_TRIM: case FN_LTRIM:
+        case FN_RTRIM: case FN_REPLACE: case FN_HEX: case FN_CHAR: case FN_CONCAT:
+        case FN_CONCAT_WS:
+          return EX_CLS_STR;
+        case FN_COALESCE: case FN_MIN: case FN_MAX:
+          for(int i=0; i<e->nargs; i++) u |= ex_classes(e->args[i], schema);
+          return u;
+        case FN_NULLIF: case FN_LIKELY:
+          return ex_classes(e->args[0], schema);
+        case FN_CAST:
+          switch( e->aff ){
+            case AGG_CAST_INTEGER: return EX_CLS_INT;
+            case AGG_CAST_REAL: return EX_CLS_REAL;
+            case AGG_CAST_NUMERIC: return EX_CLS_INT | EX_CLS_REAL;
+            default: return EX_CLS_STR;
+          }
+        default: return EX_CLS_ALL;
+      }
+    default: return EX_CLS_ALL;
+  }
+}
+
+int agg_expr_may_real(const agg_expr *e, const col_schema *schema){
+  return (ex_classes(e, schema) & EX_CLS_REAL)!=0;
 }
 
 int agg_expr_never_text(const agg_expr *e){

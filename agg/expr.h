@@ -186,6 +186,14 @@ int agg_expr_linear(const agg_expr *e, int *bcol, int64_t *k);
 ** TEXT), else CV_NULL. Used to declare output column types. */
 int agg_expr_type(const agg_expr *e, const col_schema *schema);
 
+/* Do a and b compute the same thing the same way (sqlite3ExprCompare's
+** question: SQLite gives two such aggregate calls one state)? */
+int agg_expr_same(const agg_expr *a, const agg_expr *b);
+
+/* May e yield a REAL, given the column types of schema? (Conservative:
+** yes where unsure.) */
+int agg_expr_may_real(const agg_expr *e, const col_schema *schema);
+
 /* Can e never be TEXT or BLOB, whatever its inputs? (Arithmetic other than
 ** ||, comparisons, logic, LIKE, IN, length, instr, numeric literals.) */
 int agg_expr_never_text(const agg_expr *e);

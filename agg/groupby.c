@@ -31,6 +31,24 @@
 ** (a group's slot is below AGG_MAX_GROUPS, 2^30) */
 #define GB_PENDING (1u<<31)
 
+/* SQLite's GROUP BY shows a group's keys as they were in one of its rows.
+** Without min() or max() that is the group's first row; with them, every
+** row whose last min/max step (in the order SQLite numbers aggregate
+** calls) took the row's value, or had none yet, copies its columns
+** (select.c updateAccumulator, func.c minmaxStep), and a row no min/max
+** step saw (a DISTINCT duplicate) keeps the previous row's verdict. Keys
+** holding 1 in one row and 1.0 in another, or -0.0 and 0.0, are one group,
+** shown as that row holds them. Per group and key: REAL, negative.
+** The bits live in the last min/max's state (agg_state_keyrep), whose
+** merges keep them right across lanes, except where that min/max is
+** DISTINCT: its duplicates' verdicts come from rows another lane saw. */
+#define GB_KEYREP_MAX 10
+#define GB_KEYREP_REAL(bits, j) (((bits) >> (2*(j))) & 1u)
+#define GB_KEYREP_NEG(bits, j) (((bits) >> (2*(j)+1)) & 1u)
+#define GB_KEYREP_LAST (1u<<20)   /* the group's latest row copied */
+#define GB_KEYREP_SET (1u<<21)    /* some row did (the bits are its) */
+_Static_assert(GB_KEYREP_SET < (1u<<AGG_KEYREP_BITS), "keyrep bits");
+
 /* One partition's table and states. */
 typedef struct gb_part {
   agg_table table;        /* groups of this partition */
@@ -68,6 +86,8 @@ typedef struct gb_part {
   uint32_t dd_cap;        /* slots of both, a power of two */
   agg_ordbuf *ord;        /* per aggregate: its rows, when it has ORDER BY
                           ** terms (replayed into states at finish) */
+  uint8_t *hit;           /* per batch row: agg_state.hit's marks */
+  uint32_t hit_cap;       /* rows hit holds */
 } gb_part;
 
 /* sum, total and avg over `column + k` (k an INTEGER literal, 0 for the
@@ -176,6 +196,13 @@ struct groupby {
   gb_base *bases;         /* nbase of them */
   int *lin_base;          /* per aggregate: its gb_base, or -1 */
   int64_t *lin_k;         /* per aggregate: its k */
+  /* The row SQLite shows a group's keys from (gb_keyrep_plan) */
+  int nrep;               /* keys that need it, up to GB_KEYREP_MAX; 0 none */
+  int rep_key[GB_KEYREP_MAX]; /* their key indexes */
+  int8_t *key_rep;        /* per key: its bit pair in the record, or -1 */
+  uint8_t *rep_hit;       /* per aggregate: its updates mark rows (agg_state.hit) */
+  int rep_agg;            /* the min/max whose state keeps the record */
+  int rep_distinct;       /* ... is DISTINCT: no lanes */
   uint32_t ngroups;       /* output rows, after finish */
   int finished;           /* groupby_finish ran */
   int ord_defer;          /* groupby_defer_ordered */
@@ -330,6 +357,7 @@ static void gb_part_free(groupby *gb, gb_part *p){
   gb_part_scratch_free(p);
   agg_mem_free(p->dc_slot);
   agg_mem_free(p->dd_hash); agg_mem_free(p->dd_rep);
+  free(p->hit);
   for(int b=0; b<gb->nbase; b++){
     if( p->lsum ) agg_mem_free(p->lsum[b]);
     if( p->lcnt ) agg_mem_free(p->lcnt[b]);
@@ -370,7 +398,7 @@ void groupby_free(groupby *gb){
   free(gb->cut_keys); free(gb->cut_used); free(gb->cut_sel);
   agg_hasher_free(&gb->hasher);
   col_arena_free(&gb->arena);
-  free(gb->proj); free(gb->raw); free(gb->key_ts); free(gb->hashes); free(gb->kv); free(gb->av); free(gb->sv);
+  free(gb->proj); free(gb->raw); free(gb->key_ts); free(gb->key_rep); free(gb->rep_hit); free(gb->hashes); free(gb->kv); free(gb->av); free(gb->sv);
   free(gb->ov); free(gb->ov_at); free(gb->ob_ts);
   free(gb->order_part); free(gb->order_slot); free(gb->order_at); free(gb->order_heap);
   gb_ord_marks_free(gb);
@@ -694,6 +722,48 @@ static int gb_single_ok(const groupby *gb){
   return 1;
 }
 
+/* Which keys need the row SQLite shows them from (GB_KEYREP), and which
+** min/max calls tell it: SQLite numbers aggregate calls in written order,
+** a call the same as an earlier one sharing that one's state, and the
+** verdict is the last of them to see the row. Without DISTINCT that is
+** the last one; with it, a duplicate row is left to the ones before. Only
+** a key the table holds that may be a REAL can hold 1 and 1.0 (or -0.0
+** and 0.0) in one group. */
+static int gb_keyrep_plan(groupby *gb, const col_schema *schema){
+  gb->rep_agg = -1;
+  gb->rep_hit = calloc((size_t)gb->aggs.n + 1, 1);
+  if( gb->rep_hit==0 ) return -1;
+  for(int a=0; a<gb->aggs.n; a++){
+    const agg_item *it = &gb->aggs.items[a];
+    if( it->kind!=AGG_MIN && it->kind!=AGG_MAX ) continue;
+    int first = 1;
+    for(int b=0; b<a && first; b++){
+      const agg_item *o = &gb->aggs.items[b];
+      first = !(o->kind==it->kind && o->distinct==it->distinct && agg_expr_same(o->expr, it->expr));
+    }
+    if( !first ) continue;
+    gb->rep_hit[a] = 1;
+    gb->rep_agg = a;
+  }
+  if( gb->rep_agg<0 ) return 0;
+  gb->rep_distinct = gb->aggs.items[gb->rep_agg].distinct;
+  /* the last sees every row: its verdicts are the only ones */
+  if( !gb->rep_distinct ){
+    memset(gb->rep_hit, 0, (size_t)gb->aggs.n);
+    gb->rep_hit[gb->rep_agg] = 1;
+  }
+  gb->key_rep = malloc((size_t)gb->keys.n + 1);
+  if( gb->key_rep==0 ) return -1;
+  for(int i=0; i<gb->keys.n; i++){
+    gb->key_rep[i] = -1;
+    if( gb->kcol[i]<0 || gb->key_ts[i] || gb->nrep==GB_KEYREP_MAX ) continue;
+    if( !agg_expr_may_real(gb->keys.items[i].expr, schema) ) continue;
+    gb->key_rep[i] = (int8_t)gb->nrep;
+    gb->rep_key[gb->nrep++] = i;
+  }
+  return 0;
+}
+
 int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
                 const groupby_options *opt, groupby **out, col_error *err){
   *out = 0;
@@ -758,6 +828,7 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
   gb->nproj = cs.n;
   if( gb_raw_timestamps(gb, schema) ) goto oom;
   if( gb_derive_keys(gb, schema) ) goto oom;
+  if( gb_keyrep_plan(gb, schema) ) goto oom;
   gb->bases = calloc((size_t)gb->aggs.n + 1, sizeof(gb_base));
   gb->lin_base = calloc((size_t)gb->aggs.n + 1, sizeof(int));
   gb->lin_k = calloc((size_t)gb->aggs.n + 1, sizeof(int64_t));
@@ -819,7 +890,8 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
       gb->parts[0].first_cap = 64;
     }
   }
-  gb->radix_ok = gb_radix_eligible(gb, schema);
+  /* held rows and lanes do not see a group's rows in order */
+  gb->radix_ok = gb->nrep==0 && gb_radix_eligible(gb, schema);
   /* radix lanes split their partitions into GB_RADIX_PARTS: a divisor */
   if( gb->nthread==1 || !gb->radix_ok || (gb->nthread & (gb->nthread-1)) ) gb->radix_after = 0;
   gb->single = gb->lane && gb->nthread>1 && gb_single_ok(gb);
@@ -1161,6 +1233,32 @@ typedef struct gb_feed {
   const uint64_t *rowid;  /* ... or, when not NULL, each row's */
 } gb_feed;
 
+/* After a batch's aggregates: each row of p's in order, marked by the
+** min/max updates (p->hit), copies its keys' classes into its group's
+** record or, unmarked, does what the group's previous row did. */
+static void gb_keyrep_rows(groupby *gb, gb_part *p, const gb_feed *f, uint32_t n){
+  agg_state *s = &p->states[gb->rep_agg];
+  const col_vector *rv[GB_KEYREP_MAX];
+  for(int j=0; j<gb->nrep; j++) rv[j] = f->kv[gb->kcol[gb->rep_key[j]]];
+  for(uint32_t k=0; k<n; k++){
+    uint32_t r = p->rows[k], g = p->gid[k];
+    uint8_t h = p->hit[r];
+    uint32_t old = agg_state_keyrep(s, g);
+    if( h==AGG_HIT_SKIPPED || (h==0 && !(old & GB_KEYREP_LAST)) ){
+      if( old & GB_KEYREP_LAST ) agg_state_set_keyrep(s, g, old & ~GB_KEYREP_LAST);
+      continue;
+    }
+    uint32_t bits = GB_KEYREP_LAST | GB_KEYREP_SET;
+    for(int j=0; j<gb->nrep; j++){
+      pred_value v = agg_value_at(rv[j], r);
+      if( v.type!=CV_REAL ) continue;
+      bits |= 1u << (2*j);
+      if( signbit(v.f) ) bits |= 2u << (2*j);
+    }
+    agg_state_set_keyrep(s, g, bits);
+  }
+}
+
 /* Look up and aggregate rows p->rows[0..n) of f into partition p. */
 static int gb_part_feed(groupby *gb, gb_part *p, const gb_feed *f, uint32_t n){
   col_error *err = &p->err;
@@ -1212,6 +1310,14 @@ static int gb_part_feed(groupby *gb, gb_part *p, const gb_feed *f, uint32_t n){
                     p->rows, p->gid, n, p->table.ngroup==1);
     }
   }
+  if( gb->nrep ){
+    if( f->nrow>p->hit_cap ){
+      uint8_t *h = realloc(p->hit, f->nrow);
+      if( h==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory");
+      p->hit = h; p->hit_cap = f->nrow;
+    }
+    for(uint32_t k=0; k<n; k++) p->hit[p->rows[k]] = 0;
+  }
   for(int a=0; a<gb->aggs.n; a++){
     agg_state *s = &p->states[a];
     if( gb->lin_base[a]>=0 && gb->bases[gb->lin_base[a]].active ) continue;
@@ -1228,9 +1334,12 @@ static int gb_part_feed(groupby *gb, gb_part *p, const gb_feed *f, uint32_t n){
       memcpy(p->gid2, p->gid, (size_t)n*4);
       rows = p->rows2; gid = p->gid2;
     }
+    if( gb->nrep && gb->rep_hit[a] ) s->hit = p->hit;
     rc = agg_state_update(s, f->av[a], f->sv[a], f->nrow, rows, gid, n, err);
+    s->hit = 0;
     if( rc ) return rc;
   }
+  if( gb->nrep ) gb_keyrep_rows(gb, p, f, n);
   return COL_OK;
 }
 
@@ -2049,6 +2158,9 @@ static int gb_const_value(agg_expr *e, col_arena *arena, pred_value *out){
 }
 
 int groupby_can_merge(const groupby *gb){
+  /* a DISTINCT duplicate's verdict is the row before's, maybe a lane's
+  ** before */
+  if( gb->nrep && gb->rep_distinct ) return 0;
   for(int a=0; a<gb->aggs.n; a++){
     const agg_item *it = &gb->aggs.items[a];
     if( it->kind!=AGG_GROUP_CONCAT || it->sep==0 ) continue;
@@ -2887,6 +2999,7 @@ const int64_t *groupby_int_column(const groupby *gb, int part, int col){
   uint32_t ng = p->table.ngroup;
   if( col < gb->keys.n ){
     if( gb->key_ts[col] ) return 0;   /* shown as text, ordered as text */
+    if( gb->nrep && gb->key_rep[col]>=0 ) return 0;   /* may read as REAL */
     int kc = gb->kcol[col];
     const agg_keycol *k = kc>=0 ? &p->table.cols[kc] : kc==GB_DERIVED && p->dkeys ? &p->dkeys[col] : 0;
     if( k==0 || k->tags || k->utag!=CV_INT || k->cap<ng || k->stride!=1 ) return 0;
@@ -2905,6 +3018,18 @@ int groupby_value_at(const groupby *gb, int part, uint32_t slot, int col,
     int kc = gb->kcol[col];
     if( kc>=0 ){
       *out = agg_table_key(&p->table, kc, slot);
+      uint32_t bits = gb->nrep && gb->key_rep[col]>=0 ? agg_state_keyrep(&p->states[gb->rep_agg], slot) : 0;
+      if( (bits & GB_KEYREP_SET) && (out->type==CV_INT || out->type==CV_REAL) ){
+        int j = gb->key_rep[col];
+        if( GB_KEYREP_REAL(bits, j) ){
+          if( out->type==CV_INT ){ out->type = CV_REAL; out->f = (double)out->i; }
+          if( out->f==0.0 ) out->f = GB_KEYREP_NEG(bits, j) ? -0.0 : 0.0;
+        }else if( out->type==CV_REAL && out->f>=-9223372036854775808.0 && out->f<9223372036854775808.0
+               && out->f==(double)(int64_t)out->f ){
+          /* that row's an INTEGER equal to it */
+          out->type = CV_INT; out->i = (int64_t)out->f;
+        }
+      }
       if( gb->key_ts[col] && out->type==CV_INT ){
         /* a timestamp kept as its integer: the text the reader shows */
         int n = agg_ts_text(out->i, gb->key_ts[col], buf);
