@@ -1987,6 +1987,11 @@ static unsigned ex_classes(const agg_expr *e, const col_schema *schema){
   }
 }
 
+int agg_expr_bare_column(const agg_expr *e){
+  while( e->op==EX_FUNC && e->sub==FN_LIKELY ) e = e->args[0];
+  return e->op==EX_COL && e->aff!=AFF_NONE;
+}
+
 int agg_expr_may_real(const agg_expr *e, const col_schema *schema){
   return (ex_classes(e, schema) & EX_CLS_REAL)!=0;
 }

@@ -190,6 +190,10 @@ int agg_expr_type(const agg_expr *e, const col_schema *schema);
 ** question: SQLite gives two such aggregate calls one state)? */
 int agg_expr_same(const agg_expr *a, const agg_expr *b);
 
+/* Is e a column as SQLite's GROUP BY sees one: a TK_COLUMN (no unary +),
+** maybe under likely(), unlikely() or likelihood(), which SQLite skips? */
+int agg_expr_bare_column(const agg_expr *e);
+
 /* May e yield a REAL, given the column types of schema? (Conservative:
 ** yes where unsure.) */
 int agg_expr_may_real(const agg_expr *e, const col_schema *schema);

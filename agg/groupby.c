@@ -758,6 +758,8 @@ static int gb_keyrep_plan(groupby *gb, const col_schema *schema){
     gb->key_rep[i] = -1;
     if( gb->kcol[i]<0 || gb->key_ts[i] || gb->nrep==GB_KEYREP_MAX ) continue;
     if( !agg_expr_may_real(gb->keys.items[i].expr, schema) ) continue;
+    /* where SQLite reads an expression key from its first row, as here */
+    if( gb->dialect.gb_term_first && !agg_expr_bare_column(gb->keys.items[i].expr) ) continue;
     gb->key_rep[i] = (int8_t)gb->nrep;
     gb->rep_key[gb->nrep++] = i;
   }

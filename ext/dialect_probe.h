@@ -310,6 +310,16 @@ static void columnar_dialect_ask(sqlite3 *db, col_dialect *d){
   }
   sqlite3_finalize(st);
   st = 0;
+  /* a group holding 1 then 1.0, the second row max()'s: its key x + 0
+  ** read from the term (the first row's 1) or computed from the second */
+  if( sqlite3_prepare_v2(db, "SELECT typeof(a) FROM (SELECT x + 0 AS a, max(y) FROM"
+        " (SELECT 1 AS x, 1 AS y UNION ALL SELECT 1.0, 2) GROUP BY x + 0)", -1, &st, 0)==SQLITE_OK
+   && sqlite3_step(st)==SQLITE_ROW ){
+    const char *t = (const char*)sqlite3_column_text(st, 0);
+    d->gb_term_first = t && strcmp(t, "integer")==0;
+  }
+  sqlite3_finalize(st);
+  st = 0;
   /* iif() of two arguments and if() (3.48) */
   d->iif_multi = sqlite3_prepare_v2(db, "SELECT iif(0, 1), if(0, 1, 2, 3, 4)", -1, &st, 0)==SQLITE_OK;
   sqlite3_finalize(st);

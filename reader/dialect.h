@@ -131,6 +131,14 @@ typedef struct col_dialect {
                           ** 'b') is 'a-b'); 1 joined, but not before the
                           ** first text written ('a--b', concat_ws('-', '',
                           ** 'a') 'a': 3.50); 2 joined as any (3.53: '-a') */
+  uint8_t gb_term_first;  /* a GROUP BY result column that is the same
+                          ** expression as a GROUP BY term, and not a bare
+                          ** column, is read from the term's value at the
+                          ** group's first row (3.53); 0: computed again
+                          ** from the columns as the row the last min() or
+                          ** max() chose holds them (3.40), as a bare
+                          ** column always is. Tells 1 from 1.0 in a group
+                          ** holding both (agg/groupby.c, GB_KEYREP) */
   uint8_t iif_multi;      /* iif() takes two or more arguments (pairs and an
                           ** ELSE), and if() is its name too (3.48) */
   uint8_t log_direct;     /* log(x), log10(x) and log2(x) call libm's log10()
