@@ -836,25 +836,28 @@ static int agg_minmax_dict(agg_state *s, const col_vector *arg, uint32_t *rows,
   return rc;
 }
 
-/* min/max keeping agg_state.hit: row by row, as minmaxStep, which skips
-** a NULL once it has a value, and a value not better than that one. -1 on
+/* min/max/any_value row by row, as minmaxStep: the first of equal values
+** wins. With agg_state.hit, each row is marked as that step would leave
+** it: skipped where the group has a value and the row's is NULL or not
+** better, took otherwise (a NULL while there is none yet included). -1 on
 ** OOM. */
-static int agg_minmax_hit(agg_state *s, const col_vector *arg, const uint32_t *rows,
-                          const uint32_t *gid, uint32_t n){
+static int agg_best_rows(agg_state *s, const col_vector *arg, const uint32_t *rows,
+                         const uint32_t *gid, uint32_t n){
   agg_best *a = s->a;
+  uint8_t *hit = s->hit;
   int want = s->kind==AGG_MIN ? 1 : -1;
   for(uint32_t k=0; k<n; k++){
     pred_value x = agg_value_at(arg, rows[k]);
     agg_best *b = &a[gid[k]];
-    s->hit[rows[k]] = AGG_HIT_SKIPPED;
+    if( hit ) hit[rows[k]] = AGG_HIT_SKIPPED;
     if( b->tag!=CV_NULL ){
-      if( x.type==CV_NULL ) continue;
+      if( x.type==CV_NULL || s->kind==AGG_ANY_VALUE ) continue;
       pred_value cur;
       cur.type = b->tag; cur.i = b->i; cur.f = b->f; cur.p = b->p; cur.n = b->n;
       if( !(agg_value_compare(&cur, &x)*want > 0) ) continue;
     }
+    if( hit ) hit[rows[k]] = AGG_HIT_TOOK;
     if( x.type!=CV_NULL && agg_best_set(s, b, &x) ) return -1;
-    s->hit[rows[k]] = AGG_HIT_TOOK;
   }
   return 0;
 }
@@ -874,7 +877,7 @@ static int agg_minmax_distinct_hit(agg_state *s, const col_vector *arg, uint32_t
       uint32_t m = k - k0;
       int rc = agg_distinct_filter(s, arg, nrow, rows + k0, gid + k0, &m, err);
       if( rc ) return rc;
-      if( agg_minmax_hit(s, arg, rows + k0, gid + k0, m) ) return agg_text_error(s, err);
+      if( agg_best_rows(s, arg, rows + k0, gid + k0, m) ) return agg_text_error(s, err);
     }
     if( k<n && !(agg_best_rep(&a[gid[k]]) & AGG_NULL_SEEN) ){
       agg_best_set_rep(&a[gid[k]], agg_best_rep(&a[gid[k]]) | AGG_NULL_SEEN);
@@ -972,30 +975,14 @@ int agg_state_update(agg_state *s, const col_vector *arg, const col_vector *sep,
       return COL_OK;
     }
     case AGG_MIN: case AGG_MAX: case AGG_ANY_VALUE: {
-      agg_best *a = s->a;
-      if( s->hit ){
-        if( agg_minmax_hit(s, arg, rows, gid, n) ) goto oom;
-        return COL_OK;
-      }
-      if( arg->form==CV_DICT && s->kind!=AGG_ANY_VALUE ){
+      /* marking rows needs the rows' order, which the dictionary path's
+      ** best code per group loses */
+      if( arg->form==CV_DICT && s->kind!=AGG_ANY_VALUE && !s->hit ){
         int rc = agg_minmax_dict(s, arg, rows, gid, n);
         if( rc<0 ) goto oom;
         if( rc ) return COL_OK;
       }
-      int want = s->kind==AGG_MIN ? 1 : -1;
-      for(uint32_t k=0; k<n; k++){
-        pred_value x = agg_value_at(arg, rows[k]);
-        if( x.type==CV_NULL ) continue;
-        agg_best *b = &a[gid[k]];
-        if( b->tag!=CV_NULL ){
-          if( s->kind==AGG_ANY_VALUE ) continue;
-          pred_value cur;
-          cur.type = b->tag; cur.i = b->i; cur.f = b->f; cur.p = b->p; cur.n = b->n;
-          int c = agg_value_compare(&cur, &x);
-          if( !(c*want > 0) ) continue;   /* ties keep the first */
-        }
-        if( agg_best_set(s, b, &x) ) goto oom;
-      }
+      if( agg_best_rows(s, arg, rows, gid, n) ) goto oom;
       return COL_OK;
     }
     case AGG_GROUP_CONCAT: {
