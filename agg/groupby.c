@@ -202,7 +202,6 @@ struct groupby {
   int8_t *key_rep;        /* per key: its bit pair in the record, or -1 */
   uint8_t *rep_hit;       /* per aggregate: its updates mark rows (agg_state.hit) */
   int rep_agg;            /* the min/max whose state keeps the record */
-  int rep_distinct;       /* ... is DISTINCT: no lanes */
   uint32_t ngroups;       /* output rows, after finish */
   int finished;           /* groupby_finish ran */
   int ord_defer;          /* groupby_defer_ordered */
@@ -746,9 +745,8 @@ static int gb_keyrep_plan(groupby *gb, const col_schema *schema){
     gb->rep_agg = a;
   }
   if( gb->rep_agg<0 ) return 0;
-  gb->rep_distinct = gb->aggs.items[gb->rep_agg].distinct;
   /* the last sees every row: its verdicts are the only ones */
-  if( !gb->rep_distinct ){
+  if( !gb->aggs.items[gb->rep_agg].distinct ){
     memset(gb->rep_hit, 0, (size_t)gb->aggs.n);
     gb->rep_hit[gb->rep_agg] = 1;
   }
@@ -892,7 +890,8 @@ int groupby_new(const char *keys, const char *aggs, const col_schema *schema,
       gb->parts[0].first_cap = 64;
     }
   }
-  /* held rows and lanes do not see a group's rows in order */
+  /* rows held back reach the min/max states at the fold, past the marks
+  ** of the key record */
   gb->radix_ok = gb->nrep==0 && gb_radix_eligible(gb, schema);
   /* radix lanes split their partitions into GB_RADIX_PARTS: a divisor */
   if( gb->nthread==1 || !gb->radix_ok || (gb->nthread & (gb->nthread-1)) ) gb->radix_after = 0;
@@ -2162,7 +2161,7 @@ static int gb_const_value(agg_expr *e, col_arena *arena, pred_value *out){
 int groupby_can_merge(const groupby *gb){
   /* a DISTINCT duplicate's verdict is the row before's, maybe a lane's
   ** before */
-  if( gb->nrep && gb->rep_distinct ) return 0;
+  if( gb->nrep && gb->aggs.items[gb->rep_agg].distinct ) return 0;
   for(int a=0; a<gb->aggs.n; a++){
     const agg_item *it = &gb->aggs.items[a];
     if( it->kind!=AGG_GROUP_CONCAT || it->sep==0 ) continue;
