@@ -247,16 +247,6 @@ static int ord_heap_add(agg_ordbuf *o, const char *p, uint32_t n, int64_t *at, c
   return COL_OK;
 }
 
-/* Is timestamp x (in unit) in years 0000-9999, where the reader's text
-** is 'YYYY-MM-DD HH:MM:SS[.fff...]' and orders as x does? */
-static int ord_ts_plain(int64_t x, int unit){
-  int64_t per = unit==COL_TS_NANOS ? 1000000000 : unit==COL_TS_MICROS ? 1000000 : 1000;
-  int64_t lo, hi;
-  if( __builtin_mul_overflow(-62167219200LL, per, &lo) ) lo = INT64_MIN;   /* 0000-01-01 */
-  if( __builtin_mul_overflow(253402300800LL, per, &hi) ) hi = INT64_MAX;   /* 10000-01-01 */
-  return x>=lo && x<hi;
-}
-
 /* n bytes at p as the TEXT/BLOB (type t) of row e of column c. */
 static int ord_set_bytes(agg_ordbuf *o, agg_ordcol *c, uint32_t e, int t, const char *p,
                          uint32_t n, col_error *err){
@@ -313,7 +303,7 @@ static int ord_store_ts(agg_ordbuf *o, int t, const col_vector *v, uint32_t r, u
     return ord_store(o, v, r, c, e, err);
   }
   int64_t x = cv_int(v, r);
-  if( !o->ts_text[t] && !ord_ts_plain(x, o->ts_unit[t]) ){
+  if( !o->ts_text[t] && !col_ts_plain(x, o->ts_unit[t]) ){
     int rc = ord_ts_to_text(o, t, err);
     if( rc ) return rc;
   }
@@ -391,7 +381,7 @@ static int ord_store_rows(agg_ordbuf *o, int j, const col_vector *v, const uint3
     }else{
       for(uint32_t k=0; k<m; k++) w[k] = v->i64[0];
     }
-    for(uint32_t k=0; unit && k<m; k++) plain &= ord_ts_plain(w[k], unit);
+    for(uint32_t k=0; unit && k<m; k++) plain &= col_ts_plain(w[k], unit);
     if( plain ){
       ord_mark_ints(c, at, m);
       return COL_OK;
@@ -416,7 +406,7 @@ static int ord_store_rows(agg_ordbuf *o, int j, const col_vector *v, const uint3
   if( unit && !o->ts_text[j] ){
     for(uint32_t k=0; k<m; k++){
       int tag = cv_tag(v, rows[k]);
-      if( tag==CV_NULL || (tag==CV_INT && ord_ts_plain(cv_int(v, rows[k]), unit)) ) continue;
+      if( tag==CV_NULL || (tag==CV_INT && col_ts_plain(cv_int(v, rows[k]), unit)) ) continue;
       int rc = ord_ts_to_text(o, j, err);
       if( rc ) return rc;
       break;

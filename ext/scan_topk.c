@@ -28,6 +28,8 @@ struct scan_topk {
   int (*poll)(void*);
   void *poll_ctx;
   scan_stats stats;         /* every pass's, summed */
+  int ts_text;              /* a timestamp term read as its integers held
+                            ** one outside years 0000-9999: read as text */
 };
 
 /* The most rows fetched at once: about two million values of the
@@ -67,9 +69,40 @@ static int topk_drain(scan_topk *t, batch_source *src,
   }
 }
 
+/* The first pass's state: the heap, and which of its batch columns are
+** timestamps asked for as their stored integers (scan_spec.raw). */
+typedef struct topk_pass {
+  topk *tk;
+  int ncol;
+  uint8_t unit[SCAN_TOPK_MAX_TERMS];   /* per batch column: col_def.ts_unit
+                                       ** when asked raw, else 0 */
+  int out_of_range;                    /* set: rerun with text */
+} topk_pass;
+
+/* A timestamp's integers order as its text does within years 0000-9999
+** (col_ts_plain): a batch with one outside them ends the pass, which runs
+** again reading the text. */
+static int topk_ts_plain(const topk_pass *tp, const col_batch *b){
+  uint32_t nsel = b->sel ? b->nsel : b->n;
+  for(int c=0; c<tp->ncol; c++){
+    const col_vector *v = &b->cols[c];
+    if( !tp->unit[c] || v->type!=CV_INT || v->form!=CV_FLAT ) continue;
+    for(uint32_t k=0; k<nsel; k++){
+      uint32_t r = b->sel ? b->sel[k] : k;
+      if( cv_tag(v, r)==CV_INT && !col_ts_plain(v->i64[r], tp->unit[c]) ) return 0;
+    }
+  }
+  return 1;
+}
+
 static int topk_offer(scan_topk *t, void *ctx, const col_batch *b, col_error *err){
   (void)t;
-  if( topk_add((topk*)ctx, b) ) return col_error_set(err, COL_ENOMEM, "out of memory");
+  topk_pass *tp = ctx;
+  if( !topk_ts_plain(tp, b) ){
+    tp->out_of_range = 1;
+    return col_error_set(err, COL_EINTERRUPT, "timestamp outside years 0000-9999");
+  }
+  if( topk_add(tp->tk, b) ) return col_error_set(err, COL_ENOMEM, "out of memory");
   return COL_OK;
 }
 
@@ -88,14 +121,36 @@ static int topk_select(scan_topk *t, uint32_t k, col_error *err){
   scan_spec s = t->spec;
   s.proj = cols; s.nproj = ncol;
   s.rows = 0; s.nrows = 0; s.max_rows = 0;
-  topk *tk = 0;
-  if( topk_new(bterms, t->nterm, k, &tk) ) return col_error_set(err, COL_ENOMEM, "out of memory");
+  /* Timestamps compare as their stored integers, not as text formatted
+  ** for every matching row. 10M rows at threads=1, in-process:
+  ** ... WHERE CounterID = 62 ORDER BY EventTime DESC LIMIT 3, 0.21-0.29
+  ** -> 0.11-0.12 s; SearchPhrase > '' (1.6M rows) ORDER BY EventTime
+  ** LIMIT 10, 0.26-0.40 -> 0.20-0.28 s. */
+  topk_pass tp;
+  memset(&tp, 0, sizeof(tp));
+  tp.ncol = ncol;
+  uint8_t raw[SCAN_TOPK_MAX_TERMS];
+  int any_raw = 0;
+  for(int j=0; j<ncol; j++){
+    tp.unit[j] = t->ts_text ? 0 : t->ds->schema.cols[cols[j]].ts_unit;
+    raw[j] = tp.unit[j]!=0;
+    any_raw |= raw[j];
+  }
+  s.raw = any_raw ? raw : 0;
+  if( topk_new(bterms, t->nterm, k, &tp.tk) ) return col_error_set(err, COL_ENOMEM, "out of memory");
   batch_source *src = 0;
   int rc = t->ds->m->scan(t->ds, &s, &src, err);
   if( rc==COL_OK ){
-    rc = topk_drain(t, src, topk_offer, tk, err);
+    rc = topk_drain(t, src, topk_offer, &tp, err);
     topk_count(t, &src->stats);
     src->m->close(src);
+  }
+  topk *tk = tp.tk;
+  if( rc && tp.out_of_range ){
+    topk_free(tk);
+    col_error_clear(err);
+    t->ts_text = 1;
+    return topk_select(t, k, err);
   }
   if( rc==COL_OK ){
     uint32_t n;

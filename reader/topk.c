@@ -134,8 +134,11 @@ int topk_add(topk *t, const col_batch *b){
   if( t->nterm > 16 && (xv = malloc(sizeof(pred_value)*(size_t)t->nterm))==0 ) return COL_ENOMEM;
   int rc = COL_OK;
   const col_vector *v0 = &b->cols[t->terms[0].bcol];
-  /* one INTEGER term without NULLs: compare the integers alone */
-  int ints = t->nterm==1 && v0->form==CV_FLAT && v0->tags==0 && v0->type==CV_INT;
+  /* a first term of INTEGERs without NULLs: compared alone first, it
+  ** turns most rows away before their other terms are read (with a single
+  ** term a tie loses too: this row comes after every kept one) */
+  int ints = v0->form==CV_FLAT && v0->tags==0 && v0->type==CV_INT;
+  int tie_loses = t->nterm==1;
   t->offered += nsel;
   for(uint32_t k=0; k<nsel; k++){
     uint32_t r = b->sel ? b->sel[k] : k;
@@ -143,8 +146,8 @@ int topk_add(topk *t, const col_batch *b){
     if( t->n==t->k && ints ){
       const pred_value *top = &t->val[(size_t)t->heap[0]*(size_t)t->nterm];
       if( top->type==CV_INT ){
-        /* ties lose: this row comes after every kept one */
-        if( t->terms[0].desc ? v0->i64[r] <= top->i : v0->i64[r] >= top->i ) continue;
+        int64_t x = v0->i64[r];
+        if( x==top->i ? tie_loses : (t->terms[0].desc ? x < top->i : x > top->i) ) continue;
       }
     }
     for(int i=0; i<t->nterm; i++) xv[i] = topk_value(&b->cols[t->terms[i].bcol], r);
