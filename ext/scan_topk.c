@@ -86,10 +86,11 @@ static int topk_ts_plain(const topk_pass *tp, const col_batch *b){
   uint32_t nsel = b->sel ? b->nsel : b->n;
   for(int c=0; c<tp->ncol; c++){
     const col_vector *v = &b->cols[c];
-    if( !tp->unit[c] || v->type!=CV_INT || v->form!=CV_FLAT ) continue;
+    if( !tp->unit[c] ) continue;
+    /* any form: a dictionary's entries, or one constant, are integers too */
     for(uint32_t k=0; k<nsel; k++){
       uint32_t r = b->sel ? b->sel[k] : k;
-      if( cv_tag(v, r)==CV_INT && !col_ts_plain(v->i64[r], tp->unit[c]) ) return 0;
+      if( cv_tag(v, r)==CV_INT && !col_ts_plain(cv_int(v, r), tp->unit[c]) ) return 0;
     }
   }
   return 1;
