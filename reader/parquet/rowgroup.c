@@ -5,6 +5,7 @@
 # define _POSIX_C_SOURCE 200809L   /* posix_fadvise */
 #endif
 #include "rowgroup.h"
+#include "ts_pred.h"
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,7 +51,16 @@ void pq_rg_willneed(pq_file *f, int rg, const pq_rg_plan *plan){
 #endif
 }
 
-/* raw: a flat TIMESTAMP as its stored integers (pq_rg_plan.need & 4) */
+/* A dictionary vector's name: file, row group, field and form (raw) name
+** the chunk's dictionary; the top bit keeps it nonzero. 0: unnamed. */
+static uint64_t rg_dict_id(int fileno, int rg, int raw, int field){
+  if( fileno<0 || fileno >= (1<<20) || rg >= (1<<27) || field >= (1<<15) ) return 0;
+  return (1ull<<63) | ((uint64_t)fileno<<43) | ((uint64_t)rg<<16)
+       | ((uint64_t)(raw!=0)<<15) | (uint64_t)field;
+}
+
+/* raw: a flat TIMESTAMP (or DATE) as its stored integers (pq_rg_plan.need
+** & 4, or a comparison made on them: ts_pred.h) */
 static int decode_field(pq_file *f, int fileno, int rg, const pq_schema *s, int field,
                         int raw, pq_codec_ctx *codec, const uint8_t *rowmask,
                         pq_rg_field *out, scan_stats *stats, col_error *err){
@@ -88,7 +98,7 @@ static int decode_field(pq_file *f, int fileno, int rg, const pq_schema *s, int 
     rc = pq_assemble_json(s, field, out->chunks, R->num_rows, &out->col, err);
   }else{
     pq_conv conv = s->leaves[N->leaf_first].conv;
-    if( raw ){ conv.kind = PQC_INT64; conv.out = CV_INT; }
+    if( raw ){ conv.kind = conv.kind==PQC_DATE ? PQC_INT32 : PQC_INT64; conv.out = CV_INT; }
     rc = pq_convert_flat(&out->chunks[0], &conv, R->num_rows, rowmask, &out->col, err);
   }
   if( rc ){
@@ -97,14 +107,49 @@ static int decode_field(pq_file *f, int fileno, int rg, const pq_schema *s, int 
     if( strstr(err->msg, f->path)==0 ) col_error_prefix(err, "%s", where);
     return rc;
   }
-  if( out->col.v.form==CV_DICT && fileno>=0 && fileno < (1<<20) && rg < (1<<27) && field < (1<<15) ){
-    /* file, row group, field and form name the chunk's dictionary; the
-    ** top bit keeps it nonzero */
-    out->col.v.dict_id = (1ull<<63) | ((uint64_t)fileno<<43) | ((uint64_t)rg<<16)
-                       | ((uint64_t)raw<<15) | (uint64_t)field;
-  }
+  if( out->col.v.form==CV_DICT ) out->col.v.dict_id = rg_dict_id(fileno, rg, raw, field);
   out->decoded = 1;
+  out->raw = raw;
   return COL_OK;
+}
+
+/* The conversion of flat field fi. */
+static const pq_conv *rg_conv(const pq_schema *s, int fi){
+  return &s->leaves[s->nodes[s->fields[fi].node].leaf_first].conv;
+}
+
+/* Field `field`, decoded as its integers for a comparison (ts_pred.h),
+** becomes its text for the rows mask names (NULL: all), from the chunk
+** already decoded. */
+static int field_to_text(const pq_file *f, int fileno, int rg, const pq_schema *s, int field,
+                         const uint8_t *mask, pq_rg_field *fd, col_error *err){
+  const pq_node *N = &s->nodes[s->fields[field].node];
+  pq_colvec_free(&fd->col);
+  fd->decoded = 0;
+  int rc = pq_convert_flat(&fd->chunks[0], rg_conv(s, field),
+                           f->meta.row_groups[rg].num_rows, mask, &fd->col, err);
+  if( rc ){
+    col_error_prefix(err, "%s: row group %d, column %.*s: ", f->path, rg,
+                     (int)N->el->name.n, (const char*)N->el->name.p);
+    return rc;
+  }
+  if( fd->col.v.form==CV_DICT ) fd->col.v.dict_id = rg_dict_id(fileno, rg, 0, field);
+  fd->decoded = 1;
+  fd->raw = 0;
+  return COL_OK;
+}
+
+/* Is field fi compared on its integers (ts_pred.h)? When every exact
+** predicate on it can be: one that needs its text would format it all
+** the same. */
+static int rg_ts_field(const pq_rg_plan *plan, int fi){
+  const scan_spec *spec = plan->spec;
+  if( plan->schema->fields[fi].nested ) return 0;
+  for(int p=0; p<spec->npred; p++){
+    const scan_pred *pr = &spec->preds[p];
+    if( pr->exact && pr->col==fi && !pq_ts_pred_ok(pr, rg_conv(plan->schema, fi)) ) return 0;
+  }
+  return 1;
 }
 
 /* scan_spec.rows: keep in *allowed (all rows when NULL; made here then)
@@ -219,10 +264,27 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
           for(uint32_t i=0; i<nsel; i++) live[out->sel[i]] = 1;
           mask = live;
         }
-        if( !fd->decoded && decode_field(f, fileno, rg, plan->schema, pr->col, 0, codec, mask, fd, &out->stats, err) ){
+        if( !fd->decoded && decode_field(f, fileno, rg, plan->schema, pr->col, rg_ts_field(plan, pr->col),
+                                         codec, mask, fd, &out->stats, err) ){
           col_arena_free(&scratch);
           free(allowed);
           return;
+        }
+        if( fd->raw && fd->col.v.form==CV_DICT
+         && field_to_text(f, fileno, rg, plan->schema, pr->col, 0, fd, err) ){
+          /* a dictionary's text is its entries' alone, which the text
+          ** filter compares once each (predicate.c) */
+          col_arena_free(&scratch);
+          free(allowed);
+          return;
+        }
+        if( fd->raw ){
+          /* every predicate on it takes the integers (rg_ts_field) */
+          pq_ts_pred tp;
+          pq_ts_pred_init(&tp, pr, rg_conv(plan->schema, pr->col));
+          nsel = pq_ts_pred_filter(&tp, &fd->col.v, out->sel, all ? n : nsel, all);
+          all = 0;
+          continue;
         }
         cv = fd->col.v;
       }
@@ -257,6 +319,10 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
   for(int fi=0; fi<plan->nfield; fi++){
     if( (plan->need[fi] & 1) && !out->fields[fi].decoded ){
       if( decode_field(f, fileno, rg, plan->schema, fi, (plan->need[fi] & 4)!=0, codec, mask, &out->fields[fi], &out->stats, err) ) break;
+    }else if( (plan->need[fi] & 1) && out->fields[fi].raw && !(plan->need[fi] & 4) ){
+      /* compared on its integers, emitted as its text: formatted for the
+      ** rows that passed alone */
+      if( field_to_text(f, fileno, rg, plan->schema, fi, mask, &out->fields[fi], err) ) break;
     }
   }
 }

@@ -14,6 +14,8 @@
 
 typedef struct pq_rg_field {
   int decoded;               /* 1 when col is valid */
+  int raw;                   /* col holds a TIMESTAMP's or DATE's stored
+                             ** integers, not its text */
   pq_colvec col;             /* the field as a SQLite-valued vector */
   pq_chunk *chunks;          /* its leaves' chunks (kept: strings point in) */
   int nchunks;
