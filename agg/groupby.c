@@ -756,8 +756,15 @@ static int gb_keyrep_plan(groupby *gb, const col_schema *schema){
     gb->key_rep[i] = -1;
     if( gb->kcol[i]<0 || gb->key_ts[i] || gb->nrep==GB_KEYREP_MAX ) continue;
     if( !agg_expr_may_real(gb->keys.items[i].expr, schema) ) continue;
-    /* where SQLite reads an expression key from its first row, as here */
-    if( gb->dialect.gb_term_first && !agg_expr_bare_column(gb->keys.items[i].expr) ) continue;
+    /* where SQLite reads an expression key from its first row, as here:
+    ** the last of identical ones alone (resolve.c links a GROUP BY term to
+    ** the last result column that is the same expression; the others are
+    ** computed from the row copied, as 3.40 computes them all) */
+    int later = 0;
+    for(int j=i+1; j<gb->keys.n && !later; j++){
+      later = agg_expr_same(gb->keys.items[i].expr, gb->keys.items[j].expr);
+    }
+    if( gb->dialect.gb_term_first && !later && !agg_expr_bare_column(gb->keys.items[i].expr) ) continue;
     gb->key_rep[i] = (int8_t)gb->nrep;
     gb->rep_key[gb->nrep++] = i;
   }

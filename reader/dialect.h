@@ -134,7 +134,8 @@ typedef struct col_dialect {
   uint8_t gb_term_first;  /* a GROUP BY result column that is the same
                           ** expression as a GROUP BY term, and not a bare
                           ** column, is read from the term's value at the
-                          ** group's first row (3.50, 3.53); 0: computed again
+                          ** group's first row (3.50, 3.53; of identical
+                          ** result columns the last); 0: computed again
                           ** from the columns as the row the last min() or
                           ** max() chose holds them (3.40), as a bare
                           ** column always is. Tells 1 from 1.0 in a group
