@@ -349,6 +349,18 @@ static int agg_dset_add(agg_state *s, const col_vector *arg, uint32_t nrow,
 /* Feed set's pairs, their groups renamed by map (NULL: as they are), a
 ** chunk at a time: into dset alone (count==0, their counts already made),
 ** or through s's DISTINCT filter and aggregate (count!=0). */
+static int cmp_ipair_seq(const void *a, const void *b){
+  uint32_t x = ((const agg_ipair*)a)->seq, y = ((const agg_ipair*)b)->seq;
+  return x<y ? -1 : x>y;
+}
+
+/* Does this DISTINCT aggregate's answer follow the order its values
+** arrive in? group_concat's text and the json arrays do, and any_value
+** keeps the first; counts, sums of INTEGERs (exact), min and max do not. */
+static int agg_kind_ordered(agg_kind k){
+  return k==AGG_GROUP_CONCAT || k==AGG_JSON_ARRAY || k==AGG_JSON_OBJECT || k==AGG_ANY_VALUE;
+}
+
 static int agg_iset_feed(agg_state *s, const agg_iset *set, const uint32_t *map,
                          int count, col_error *err){
   enum { CHUNK = 1024 };
@@ -357,15 +369,31 @@ static int agg_iset_feed(agg_state *s, const agg_iset *set, const uint32_t *map,
   if( !count && agg_distinct_scratch(s, CHUNK) ){
     return col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
   }
+  /* The buckets hold the pairs in hash order. Where the answer follows
+  ** the values' order (a lane's pairs merged after the lane before, a
+  ** set moved into dset, which a later merge reads in its order), they go
+  ** in the order they came: group_concat(DISTINCT x) by a key over
+  ** INTEGERs, lanes=on, had each lane's new values in hash order. */
+  const agg_ipair *pairs = set->b;
+  uint32_t npair = set->nbucket;
+  agg_ipair *sorted = 0;
+  if( agg_kind_ordered(s->kind) && set->n>0 ){
+    sorted = malloc((size_t)set->n * sizeof(agg_ipair));
+    if( sorted==0 ) return col_error_set(err, COL_ENOMEM, "group_by: out of memory (DISTINCT)");
+    uint32_t m = 0;
+    for(uint32_t j=0; j<set->nbucket && m<set->n; j++) if( set->b[j].g ) sorted[m++] = set->b[j];
+    qsort(sorted, m, sizeof(agg_ipair), cmp_ipair_seq);
+    pairs = sorted; npair = m;
+  }
   col_vector vv;
   memset(&vv, 0, sizeof(vv));
   vv.type = CV_INT; vv.form = CV_FLAT; vv.n = CHUNK; vv.i64 = vals;
   int rc = COL_OK;
   uint32_t j = 0;
-  while( j<set->nbucket && rc==COL_OK ){
+  while( j<npair && rc==COL_OK ){
     uint32_t n = 0;
-    for(; j<set->nbucket && n<CHUNK; j++){
-      const agg_ipair *e = &set->b[j];
+    for(; j<npair && n<CHUNK; j++){
+      const agg_ipair *e = &pairs[j];
       if( e->g==0 ) continue;
       vals[n] = e->v; rows[n] = n; gid[n] = map ? map[e->g - 1] : e->g - 1; n++;
     }
@@ -373,6 +401,7 @@ static int agg_iset_feed(agg_state *s, const agg_iset *set, const uint32_t *map,
     rc = count ? agg_state_update(s, &vv, 0, CHUNK, rows, gid, n, err)
                : agg_dset_add(s, &vv, CHUNK, rows, gid, &n, err);
   }
+  free(sorted);
   return rc;
 }
 

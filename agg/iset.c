@@ -20,7 +20,7 @@ uint32_t agg_iset_insert(agg_iset *s, const uint64_t *h, const uint32_t *g1,
   uint32_t m = 0;
   for(uint32_t k=0; k<n; k++){
     if( pf && k+16<n ) __builtin_prefetch(&set[(uint32_t)(h[k+16]>>32) >> shift]);
-    if( agg_iset_add(set, mask, shift, h[k], g1[k], v[k]) ) fresh[m++] = k;
+    if( agg_iset_add(set, mask, shift, h[k], g1[k], v[k], s->n + m) ) fresh[m++] = k;
   }
   s->n += m;
   return m;

@@ -18,7 +18,9 @@
 typedef struct agg_ipair {
   int64_t v;
   uint32_t g;             /* group + 1; 0: an empty bucket */
-  uint32_t pad;
+  uint32_t seq;           /* pairs the set held when this one came: their
+                          ** order of arrival, which a group_concat's
+                          ** text follows (agg_iset_feed) */
 } agg_ipair;
 
 typedef struct agg_iset {
@@ -39,14 +41,14 @@ static inline uint32_t agg_iset_shift(uint32_t nbucket){
   return 32 - (uint32_t)__builtin_ctz(nbucket);
 }
 
-/* Insert (g1, v), whose hash is h, unless present; 1 if it was new. The
-** caller has grown the set for it (agg_iset_grow). */
+/* Insert (g1, v), whose hash is h, as arrival seq, unless present; 1 if
+** it was new. The caller has grown the set for it (agg_iset_grow). */
 static inline int agg_iset_add(agg_ipair *set, uint32_t mask, uint32_t shift,
-                               uint64_t h, uint32_t g1, int64_t v){
+                               uint64_t h, uint32_t g1, int64_t v, uint32_t seq){
   uint32_t at = (uint32_t)(h>>32) >> shift;
   for(;;){
     agg_ipair *e = &set[at];
-    if( e->g==0 ){ e->g = g1; e->v = v; return 1; }
+    if( e->g==0 ){ e->g = g1; e->v = v; e->seq = seq; return 1; }
     if( e->g==g1 && e->v==v ) return 0;
     at = (at + 1) & mask;
   }
