@@ -346,9 +346,6 @@ static int agg_dset_add(agg_state *s, const col_vector *arg, uint32_t nrow,
   return COL_OK;
 }
 
-/* Feed set's pairs, their groups renamed by map (NULL: as they are), a
-** chunk at a time: into dset alone (count==0, their counts already made),
-** or through s's DISTINCT filter and aggregate (count!=0). */
 static int cmp_ipair_seq(const void *a, const void *b){
   uint32_t x = ((const agg_ipair*)a)->seq, y = ((const agg_ipair*)b)->seq;
   return x<y ? -1 : x>y;
@@ -361,6 +358,9 @@ static int agg_kind_ordered(agg_kind k){
   return k==AGG_GROUP_CONCAT || k==AGG_JSON_ARRAY || k==AGG_JSON_OBJECT || k==AGG_ANY_VALUE;
 }
 
+/* Feed set's pairs, their groups renamed by map (NULL: as they are), a
+** chunk at a time: into dset alone (count==0, their counts already made),
+** or through s's DISTINCT filter and aggregate (count!=0). */
 static int agg_iset_feed(agg_state *s, const agg_iset *set, const uint32_t *map,
                          int count, col_error *err){
   enum { CHUNK = 1024 };

@@ -71,14 +71,19 @@ typedef struct col_def {
 
 enum { COL_TS_MILLIS = 1, COL_TS_MICROS = 2, COL_TS_NANOS = 3 };
 
-/* Is timestamp x (a count of unit since 1970) in years 0000-9999, where
-** its text 'YYYY-MM-DD HH:MM:SS[.fff...]' orders as x does? (Years past
-** those are signed, and a '-' or '+' sorts before the digits.) */
-static inline int col_ts_plain(int64_t x, int unit){
+/* The timestamps, counts of unit since 1970, in years 0000-9999: [*lo,
+** *hi). Their text 'YYYY-MM-DD HH:MM:SS[.fff...]' orders as they do;
+** years past those are signed, and a '-' or '+' sorts before the digits. */
+static inline void col_ts_plain_range(int unit, int64_t *lo, int64_t *hi){
   int64_t per = unit==COL_TS_NANOS ? 1000000000 : unit==COL_TS_MICROS ? 1000000 : 1000;
+  if( __builtin_mul_overflow(-62167219200LL, per, lo) ) *lo = INT64_MIN;   /* 0000-01-01 */
+  if( __builtin_mul_overflow(253402300800LL, per, hi) ) *hi = INT64_MAX;   /* 10000-01-01 */
+}
+
+/* Is timestamp x in years 0000-9999 (col_ts_plain_range)? */
+static inline int col_ts_plain(int64_t x, int unit){
   int64_t lo, hi;
-  if( __builtin_mul_overflow(-62167219200LL, per, &lo) ) lo = INT64_MIN;   /* 0000-01-01 */
-  if( __builtin_mul_overflow(253402300800LL, per, &hi) ) hi = INT64_MAX;   /* 10000-01-01 */
+  col_ts_plain_range(unit, &lo, &hi);
   return x>=lo && x<hi;
 }
 
