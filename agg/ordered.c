@@ -381,7 +381,11 @@ static int ord_store_rows(agg_ordbuf *o, int j, const col_vector *v, const uint3
     }else{
       for(uint32_t k=0; k<m; k++) w[k] = v->i64[0];
     }
-    for(uint32_t k=0; unit && k<m; k++) plain &= col_ts_plain(w[k], unit);
+    if( unit ){
+      int64_t lo, hi;
+      col_ts_plain_range(unit, &lo, &hi);
+      for(uint32_t k=0; k<m; k++) plain &= w[k]>=lo && w[k]<hi;
+    }
     if( plain ){
       ord_mark_ints(c, at, m);
       return COL_OK;

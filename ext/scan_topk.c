@@ -87,10 +87,14 @@ static int topk_ts_plain(const topk_pass *tp, const col_batch *b){
   for(int c=0; c<tp->ncol; c++){
     const col_vector *v = &b->cols[c];
     if( !tp->unit[c] ) continue;
+    int64_t lo, hi;
+    col_ts_plain_range(tp->unit[c], &lo, &hi);
     /* any form: a dictionary's entries, or one constant, are integers too */
     for(uint32_t k=0; k<nsel; k++){
       uint32_t r = b->sel ? b->sel[k] : k;
-      if( cv_tag(v, r)==CV_INT && !col_ts_plain(cv_int(v, r), tp->unit[c]) ) return 0;
+      if( cv_tag(v, r)!=CV_INT ) continue;
+      int64_t x = cv_int(v, r);
+      if( x<lo || x>=hi ) return 0;
     }
   }
   return 1;

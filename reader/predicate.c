@@ -98,17 +98,6 @@ static void ready_init(pred_ready *r, const scan_pred *p, int for_many){
   }
 }
 
-static int op_holds(pred_op op, int c){
-  switch( op ){
-    case PRED_EQ: return c==0;
-    case PRED_NE: return c!=0;
-    case PRED_LT: return c<0;
-    case PRED_LE: return c<=0;
-    case PRED_GT: return c>0;
-    case PRED_GE: return c>=0;
-    default:      return 0;
-  }
-}
 
 static int in_match(const pred_ready *r, const pred_value *x){
   const scan_pred *p = r->p;
@@ -138,7 +127,7 @@ static int ready_match(const pred_ready *r, const pred_value *x){
     case PRED_EQ: case PRED_NE: case PRED_LT:
     case PRED_LE: case PRED_GT: case PRED_GE:
       if( x->type==CV_NULL || p->v.type==CV_NULL ) return 0;
-      return op_holds(p->op, pred_value_compare(x, &p->v, p->coll));
+      return pred_op_holds(p->op, pred_value_compare(x, &p->v, p->coll));
     case PRED_IS: case PRED_ISNOT: {
       int same;
       if( x->type==CV_NULL || p->v.type==CV_NULL ){
@@ -239,7 +228,7 @@ static uint32_t filter_compare(pred_op op, pred_coll coll,
   int t = v->type;
   int gc = class_group(t), gr = class_group(rv->type);
   if( gc!=gr ){
-    return op_holds(op, gc<gr ? -1 : 1) ? nsel : 0;
+    return pred_op_holds(op, gc<gr ? -1 : 1) ? nsel : 0;
   }
   if( t==CV_INT ){
     const int64_t *a = v->i64;
@@ -252,8 +241,8 @@ static uint32_t filter_compare(pred_op op, pred_coll coll,
       ** a fractional one sits strictly between floor(r) and floor(r)+1. */
       const double r = rv->f;
       if( r!=r ) KEEP_WHERE(op, pred_int_real_compare(a[i], r));
-      if( r >= 9223372036854775808.0 ) return op_holds(op, -1) ? nsel : 0;
-      if( r < -9223372036854775808.0 ) return op_holds(op, +1) ? nsel : 0;
+      if( r >= 9223372036854775808.0 ) return pred_op_holds(op, -1) ? nsel : 0;
+      if( r < -9223372036854775808.0 ) return pred_op_holds(op, +1) ? nsel : 0;
       {
         const int64_t t = (int64_t)r;
         if( (double)t==r ){

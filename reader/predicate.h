@@ -42,6 +42,19 @@ static inline int pred_int_real_compare(int64_t i, double r){
   return (s<r) ? -1 : (s>r);
 }
 
+/* Does comparison op hold where its sides compare as c (<0, 0, >0)? */
+static inline int pred_op_holds(pred_op op, int c){
+  switch( op ){
+    case PRED_EQ: return c==0;
+    case PRED_NE: return c!=0;
+    case PRED_LT: return c<0;
+    case PRED_LE: return c<=0;
+    case PRED_GT: return c>0;
+    case PRED_GE: return c>=0;
+    default:      return 0;
+  }
+}
+
 /* TEXT a against TEXT b under one of SQLite's collations: <0, 0, >0. */
 int pred_text_compare(const char *a, uint32_t na, const char *b, uint32_t nb,
                       pred_coll coll);

@@ -139,17 +139,9 @@ static int field_to_text(const pq_file *f, int fileno, int rg, const pq_schema *
   return COL_OK;
 }
 
-/* Is field fi compared on its integers (ts_pred.h)? When every exact
-** predicate on it can be: one that needs its text would format it all
-** the same. */
+/* Is field fi compared on its integers (ts_pred.h)? */
 static int rg_ts_field(const pq_rg_plan *plan, int fi){
-  const scan_spec *spec = plan->spec;
-  if( plan->schema->fields[fi].nested ) return 0;
-  for(int p=0; p<spec->npred; p++){
-    const scan_pred *pr = &spec->preds[p];
-    if( pr->exact && pr->col==fi && !pq_ts_pred_ok(pr, rg_conv(plan->schema, fi)) ) return 0;
-  }
-  return 1;
+  return !plan->schema->fields[fi].nested && pq_ts_preds_ok(plan->spec, fi, rg_conv(plan->schema, fi));
 }
 
 /* scan_spec.rows: keep in *allowed (all rows when NULL; made here then)

@@ -28,6 +28,14 @@ int pq_ts_pred_ok(const scan_pred *p, const pq_conv *conv){
   }
 }
 
+int pq_ts_preds_ok(const scan_spec *spec, int field, const pq_conv *conv){
+  for(int p=0; p<spec->npred; p++){
+    const scan_pred *pr = &spec->preds[p];
+    if( pr->exact && pr->col==field && !pq_ts_pred_ok(pr, conv) ) return 0;
+  }
+  return 1;
+}
+
 /* The reader's text of integer x, compared with L under BINARY. */
 static int ts_text_cmp(const pq_ts_pred *t, int64_t x){
   char buf[PQ_TEXT_MAX];
@@ -65,15 +73,7 @@ void pq_ts_pred_init(pq_ts_pred *t, const scan_pred *p, const pq_conv *conv){
 static inline int ts_passes(const pq_ts_pred *t, int64_t x){
   if( x<t->lo || x>=t->hi ){
     /* outside years 0000-9999: its text, as SQLite compares it */
-    int c = ts_text_cmp(t, x);
-    switch( t->p->op ){
-      case PRED_EQ: return c==0;
-      case PRED_NE: return c!=0;
-      case PRED_LT: return c<0;
-      case PRED_LE: return c<=0;
-      case PRED_GT: return c>0;
-      default:      return c>=0;
-    }
+    return pred_op_holds(t->p->op, ts_text_cmp(t, x));
   }
   switch( t->p->op ){
     case PRED_EQ: return t->eq && x==t->x0;

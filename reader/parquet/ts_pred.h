@@ -38,6 +38,11 @@ typedef struct pq_ts_pred {
 /* Can p over a column of conversion conv be made on its integers? */
 int pq_ts_pred_ok(const scan_pred *p, const pq_conv *conv);
 
+/* Can every exact predicate of spec on field (of conversion conv) be
+** made on its integers? One that needs the text would format it all the
+** same, so the column is then read as text. */
+int pq_ts_preds_ok(const scan_spec *spec, int field, const pq_conv *conv);
+
 /* Set t up for p over conv (pq_ts_pred_ok). */
 void pq_ts_pred_init(pq_ts_pred *t, const scan_pred *p, const pq_conv *conv);
 
