@@ -566,7 +566,13 @@ static int agg_distinct_filter(agg_state *s, const col_vector *arg, uint32_t nro
       uint64_t *h = s->h;
       int64_t *val = s->g64;
       uint32_t *g1 = s->g1;
+      /* A filter leaves the rows sparse, and in a pipeline another core
+      ** decoded them: each value was a miss (three quarters of this loop
+      ** in Q11 at threads=2). Asked for ahead, Q11 0.047 -> 0.043 s and
+      ** Q12 0.053 -> 0.045 s in medians of alternated runs. */
+      const int64_t *flat = arg->form==CV_FLAT ? arg->i64 : 0;
       for(uint32_t k=0; k<n; k++){
+        if( flat && k+32<n ) __builtin_prefetch(&flat[rows[k+32]]);
         int64_t v = cv_int(arg, rows[k]);
         val[k] = v;
         g1[k] = gid[k] + 1;
