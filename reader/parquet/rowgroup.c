@@ -113,11 +113,6 @@ static int decode_field(pq_file *f, int fileno, int rg, const pq_schema *s, int 
   return COL_OK;
 }
 
-/* The conversion of flat field fi. */
-static const pq_conv *rg_conv(const pq_schema *s, int fi){
-  return &s->leaves[s->nodes[s->fields[fi].node].leaf_first].conv;
-}
-
 /* Field `field`, decoded as its integers for a comparison (ts_pred.h),
 ** becomes its text for the rows mask names (NULL: all), from the chunk
 ** already decoded. */
@@ -126,7 +121,7 @@ static int field_to_text(const pq_file *f, int fileno, int rg, const pq_schema *
   const pq_node *N = &s->nodes[s->fields[field].node];
   pq_colvec_free(&fd->col);
   fd->decoded = 0;
-  int rc = pq_convert_flat(&fd->chunks[0], rg_conv(s, field),
+  int rc = pq_convert_flat(&fd->chunks[0], pq_field_conv(s, field),
                            f->meta.row_groups[rg].num_rows, mask, &fd->col, err);
   if( rc ){
     col_error_prefix(err, "%s: row group %d, column %.*s: ", f->path, rg,
@@ -141,7 +136,7 @@ static int field_to_text(const pq_file *f, int fileno, int rg, const pq_schema *
 
 /* Is field fi compared on its integers (ts_pred.h)? */
 static int rg_ts_field(const pq_rg_plan *plan, int fi){
-  return !plan->schema->fields[fi].nested && pq_ts_preds_ok(plan->spec, fi, rg_conv(plan->schema, fi));
+  return !plan->schema->fields[fi].nested && pq_ts_preds_ok(plan->spec, fi, pq_field_conv(plan->schema, fi));
 }
 
 /* scan_spec.rows: keep in *allowed (all rows when NULL; made here then)
@@ -273,7 +268,7 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
         if( fd->raw ){
           /* every predicate on it takes the integers (rg_ts_field) */
           pq_ts_pred tp;
-          pq_ts_pred_init(&tp, pr, rg_conv(plan->schema, pr->col));
+          pq_ts_pred_init(&tp, pr, pq_field_conv(plan->schema, pr->col));
           nsel = pq_ts_pred_filter(&tp, &fd->col.v, out->sel, all ? n : nsel, all);
           all = 0;
           continue;

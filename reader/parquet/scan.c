@@ -295,7 +295,7 @@ static uint8_t field_ts_unit(const pq_dataset *ds, int i){
   for(int f=0; f<ds->nfile; f++){
     const pq_schema *s = &ds->schemas[f];
     if( i>=s->nfield || s->fields[i].nested ) return 0;
-    const pq_conv *cv = &s->leaves[s->nodes[s->fields[i].node].leaf].conv;
+    const pq_conv *cv = pq_field_conv(s, i);
     if( cv->kind!=PQC_TIMESTAMP || cv->phys!=PQ_INT64 ) return 0;
     if( f>0 && cv->unit!=unit ) return 0;
     unit = cv->unit;
@@ -687,7 +687,7 @@ static int scan_open(col_dataset *d, const scan_spec *spec, batch_source **out, 
   for(int k=0; k<spec->nproj && spec->raw; k++){
     int f = spec->proj[k];
     if( spec->raw[k] && f<sc->nfield && ds->base.schema.cols[f].ts_unit
-     && (!(sc->need[f] & 2) || pq_ts_preds_ok(spec, f, &ds->schemas[0].leaves[ds->schemas[0].nodes[ds->schemas[0].fields[f].node].leaf_first].conv)) ){
+     && (!(sc->need[f] & 2) || pq_ts_preds_ok(spec, f, pq_field_conv(&ds->schemas[0], f))) ){
       sc->need[f] |= 4;
     }
   }

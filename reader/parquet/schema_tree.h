@@ -72,6 +72,11 @@ typedef struct pq_schema {
   pq_field *fields;
 } pq_schema;
 
+/* The conversion of field fi's first leaf: a flat field's own. */
+static inline const pq_conv *pq_field_conv(const pq_schema *s, int fi){
+  return &s->leaves[s->nodes[s->fields[fi].node].leaf_first].conv;
+}
+
 /* Build the tree of m's schema. Errors (child counts that do not add up,
 ** a leaf without type, depth beyond 255) name the element. */
 int pq_schema_build(const pq_file_meta *m, const pq_options *opt,

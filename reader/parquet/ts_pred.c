@@ -7,9 +7,6 @@
 #include "meta.h"
 #include <string.h>
 
-_Static_assert((int)PQ_UNIT_MILLIS==(int)COL_TS_MILLIS && (int)PQ_UNIT_MICROS==(int)COL_TS_MICROS
-               && (int)PQ_UNIT_NANOS==(int)COL_TS_NANOS, "col_ts_plain_range takes a PQ_UNIT_*");
-
 /* Day counts of 0000-01-01 and 10000-01-01 since 1970-01-01. */
 #define TS_DAY_LO (-719528LL)
 #define TS_DAY_HI 2932897LL
@@ -63,7 +60,7 @@ void pq_ts_pred_init(pq_ts_pred *t, const scan_pred *p, const pq_conv *conv){
   if( t->kind==PQC_DATE ){
     t->lo = TS_DAY_LO; t->hi = TS_DAY_HI;
   }else{
-    col_ts_plain_range(t->unit, &t->lo, &t->hi);   /* PQ_UNIT_* are COL_TS_* */
+    col_ts_plain_range(t->unit, &t->lo, &t->hi);   /* PQ_UNIT_* are COL_TS_* (asserted in scan.c) */
   }
   t->x0 = ts_first(t, p->op==PRED_GT || p->op==PRED_LE);
   t->eq = (p->op==PRED_EQ || p->op==PRED_NE) && t->x0<t->hi && ts_text_cmp(t, t->x0)==0;
