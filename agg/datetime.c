@@ -728,7 +728,7 @@ static int dt_modify(agg_dt *p, const agg_date_mod *m, int idx){
       p->n_floor = 0;
       if( agg_date_mod_shift(m, &ms) ){
         /* a fixed time: the one reading of it, which the memo over raw
-        ** timestamps shares (agg/expr.c ex_date_memo_plan) */
+        ** timestamps shares (agg/expr_parse.c ex_date_memo_plan) */
         p->jd += ms;
         dt_clear_ymd_hms_tz(p);
         return 0;

@@ -1,7 +1,7 @@
 /*
 ** expr_scalar.h — CAST, trim(), replace() and the multi-argument min()
 ** and max() of group_by expressions, one value at a time, as SQLite's
-** func.c and vdbemem.c compute them. The caller (agg/expr.c) turns numbers
+** func.c and vdbemem.c compute them. The caller (agg/expr_eval.c) turns numbers
 ** into text first where SQLite reads an argument with sqlite3_value_text.
 */
 #ifndef COLUMNAR_AGG_EXPR_SCALAR_H

@@ -139,7 +139,7 @@ typedef struct col_dialect {
                           ** from the columns as the row the last min() or
                           ** max() chose holds them (3.40), as a bare
                           ** column always is. Tells 1 from 1.0 in a group
-                          ** holding both (agg/groupby.c, GB_KEYREP) */
+                          ** holding both (agg/groupby_int.h, GB_KEYREP) */
   uint8_t iif_multi;      /* iif() takes two or more arguments (pairs and an
                           ** ELSE), and if() is its name too (3.48) */
   uint8_t log_direct;     /* log(x), log10(x) and log2(x) call libm's log10()

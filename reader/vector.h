@@ -17,8 +17,8 @@
 ** storage class of each row live in `tags`. tags==NULL means no row is null
 ** and every row has storage class `type`. For CV_DICT, tags is per row (the
 ** outer level); a reader's dictionary never holds a NULL entry (those of
-** entries computed by agg/expr.c may, and entries no live row names
-** there may be unset: agg/expr.c, EX_TAG_UNSET). For
+** entries computed by agg/expr_eval.c may, and entries no live row names
+** there may be unset: agg/expr_eval.c, EX_TAG_UNSET). For
 ** CV_CONST, tags (when present) has one entry.
 **
 ** Memory: a vector never owns what it points at. The batch (or the reader

@@ -1,6 +1,6 @@
 /*
 ** fuzz_expr.c — fuzz target for group_by's expression, aggregate-list and
-** filter parsers (agg/expr.c, agg/filter.c), evaluating what parses over a
+** filter parsers (agg/expr_parse.c, agg/filter.c), evaluating what parses over a
 ** small batch (a filter's unpushed terms as the group by's where), serially
 ** and as two lanes folded together (groupby_merge). Input: the bytes as text; the first byte picks keys,
 ** aggregates or filter, whether a count(DISTINCT) splits onto a helper thread (bit 2), and whether the

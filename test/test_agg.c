@@ -1779,7 +1779,7 @@ static void diff_one(sqlite3 *db, const gen_table *gt, const col_schema *schema,
     strcat(keys, radix_mode ? radix_keys[rndn(NRADK)] : rndn(2) ? pred_key_choices[rndn(NPKEYC)] : key_choices[rndn(NKEYC)]);
     /* keys to the storage class and the sign of a zero: a group whose
     ** rows hold 1 and 1.0 (or -0.0 and 0.0) is shown as the row SQLite
-    ** copies its keys from (groupby.c, GB_KEYREP); AGG_LOOSE_KEYS=1
+    ** copies its keys from (groupby_int.h, GB_KEYREP); AGG_LOOSE_KEYS=1
     ** compares them as numbers */
     loose[i] = getenv("AGG_LOOSE_KEYS") ? 1 : 0;
   }
