@@ -26,6 +26,7 @@ typedef struct run_lane {
   groupby *gb;            /* its group by */
   col_error err;          /* why it stopped early */
   _Atomic uint64_t mem;   /* bytes its table holds, as last measured */
+  scan_stats stats;       /* what its scan did */
   int started;            /* a thread runs it (lanes > 0) */
   pthread_t tid;
 } run_lane;
@@ -105,6 +106,7 @@ static int run_lane_scan(run_state *st, run_lane *l, int polls){
       if( run_over_limit(st, &l->err) ){ rc = l->err.code; break; }
     }
   }
+  scan_stats_add(&l->stats, &src->stats);
   src->m->close(src);
   if( rc ) st->stop = 1;
   return rc;
@@ -312,6 +314,7 @@ static int run_pass(groupby **gbp, col_dataset *ds, const scan_spec *spec,
     run_lane_scan(&st, &st.lanes[0], 1);
     rc = st.lanes[0].err.code;
     if( rc ) *err = st.lanes[0].err;
+    if( o->stats ) *o->stats = st.lanes[0].stats;
     free(st.lanes);
     return rc;
   }
@@ -352,6 +355,11 @@ static int run_pass(groupby **gbp, col_dataset *ds, const scan_spec *spec,
   pthread_cond_destroy(&st.done);
   if( st.split ) st.nlane = col_split_lanes(st.split);
   if( o->lanes_used ) *o->lanes_used = st.nlane;
+  if( o->stats ){
+    /* lane 0 alone counts what statistics pruned before any lane began */
+    memset(o->stats, 0, sizeof(*o->stats));
+    for(int i=0; i<st.nlane; i++) scan_stats_add(o->stats, &st.lanes[i].stats);
+  }
   /* The first real error wins over the interrupts it caused in other lanes. */
   int bad = -1;
   for(int i=0; i<st.nlane; i++){

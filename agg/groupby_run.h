@@ -63,6 +63,8 @@ typedef struct groupby_run_opts {
   int defer_ordered;       /* finish as groupby_defer_ordered says */
   int merge_distinct;      /* DISTINCT aggregates run in lanes too, merged
                            ** at the end (groupby_merge_part) */
+  scan_stats *stats;       /* NULL, or set to what the last pass's scans
+                           ** did, summed over its lanes */
 } groupby_run_opts;
 
 /* Will groupby_run use lanes for gb over ds? */

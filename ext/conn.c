@@ -8,20 +8,24 @@ SQLITE_EXTENSION_INIT3
 #include "../agg/expr.h"
 #include <string.h>
 
-int columnar_conn_add(columnar_conn *cc, const char *name, scan_table *tab){
+int columnar_conn_add(columnar_conn *cc, const char *name, const void *owner,
+                      scan_table *tab, const scan_stats *last, const int *have_last){
   columnar_table_entry *e = sqlite3_malloc64(sizeof(*e));
   if( !e ) return SQLITE_NOMEM;
   e->name = sqlite3_mprintf("%s", name);
   if( !e->name ){ sqlite3_free(e); return SQLITE_NOMEM; }
+  e->owner = owner;
   e->tab = tab;
+  e->last = last;
+  e->have_last = have_last;
   e->next = cc->tables;
   cc->tables = e;
   return SQLITE_OK;
 }
 
-void columnar_conn_remove(columnar_conn *cc, scan_table *tab){
+void columnar_conn_remove(columnar_conn *cc, const void *owner){
   for(columnar_table_entry **pp = &cc->tables; *pp; pp = &(*pp)->next){
-    if( (*pp)->tab==tab ){
+    if( (*pp)->owner==owner ){
       columnar_table_entry *e = *pp;
       *pp = e->next;
       sqlite3_free(e->name);
@@ -31,14 +35,24 @@ void columnar_conn_remove(columnar_conn *cc, scan_table *tab){
   }
 }
 
-scan_table *columnar_conn_find(columnar_conn *cc, const char *name){
+/* The first table called name, a scan table's if scan_only. */
+static columnar_table_entry *conn_lookup(columnar_conn *cc, const char *name, int scan_only){
   /* "temp.hits" and "hits" both find hits. */
   const char *dot = strchr(name, '.');
   if( dot ) name = dot+1;
   for(columnar_table_entry *e = cc->tables; e; e = e->next){
-    if( sqlite3_stricmp(e->name, name)==0 ) return e->tab;
+    if( (e->tab || !scan_only) && sqlite3_stricmp(e->name, name)==0 ) return e;
   }
   return 0;
+}
+
+const columnar_table_entry *columnar_conn_entry(columnar_conn *cc, const char *name){
+  return conn_lookup(cc, name, 0);
+}
+
+scan_table *columnar_conn_find(columnar_conn *cc, const char *name){
+  const columnar_table_entry *e = conn_lookup(cc, name, 1);
+  return e ? e->tab : 0;
 }
 
 sqlite3_stmt *columnar_probe_open(sqlite3 *db){

@@ -5,7 +5,8 @@
 ** and handed to every module as pAux; it is freed by the destructor of the
 ** first module registered, when the connection closes. Scan tables add
 ** themselves in xCreate/xConnect and remove themselves in xDisconnect, so
-** that group_by and scan_stats can find a table by name.
+** that group_by and scan_stats can find a table by name; group_by tables
+** register too, for scan_stats alone.
 */
 #ifndef COLUMNAR_CONN_H
 #define COLUMNAR_CONN_H
@@ -19,7 +20,10 @@ typedef struct scan_table scan_table;
 typedef struct columnar_table_entry columnar_table_entry;
 struct columnar_table_entry {
   char *name;                /* table name (sqlite3_malloc'd) */
-  scan_table *tab;           /* the live table */
+  const void *owner;         /* the live table that registered */
+  scan_table *tab;           /* it, a scan table; NULL: a group_by */
+  const scan_stats *last;    /* what its last finished scan did, */
+  const int *have_last;      /* valid when *have_last */
   columnar_table_entry *next;
 };
 
@@ -32,9 +36,13 @@ struct columnar_conn {
                              ** the next (agg/slab_pool.h); NULL: none kept */
 };
 
-int columnar_conn_add(columnar_conn *cc, const char *name, scan_table *tab);
-void columnar_conn_remove(columnar_conn *cc, scan_table *tab);
+int columnar_conn_add(columnar_conn *cc, const char *name, const void *owner,
+                      scan_table *tab, const scan_stats *last, const int *have_last);
+void columnar_conn_remove(columnar_conn *cc, const void *owner);
+/* The scan table called name, or NULL */
 scan_table *columnar_conn_find(columnar_conn *cc, const char *name);
+/* The scan or group_by table called name, or NULL */
+const columnar_table_entry *columnar_conn_entry(columnar_conn *cc, const char *name);
 
 /* Interrupts during a long pass that returns nothing to SQLite (a group_by,
 ** a top-k): SQLite 3.40 has no sqlite3_is_interrupted(), but a statement

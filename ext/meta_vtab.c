@@ -166,14 +166,14 @@ static int meta_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   const char *arg = (const char*)sqlite3_value_text(argv[0]);
   if( !arg ) return SQLITE_OK;
   if( t->kind==META_STATS ){
-    scan_table *st = columnar_conn_find(t->cc, arg);
-    if( !st ){
+    const columnar_table_entry *e = columnar_conn_entry(t->cc, arg);
+    if( !e ){
       sqlite3_free(t->base.zErrMsg);
-      t->base.zErrMsg = sqlite3_mprintf("scan_stats: no parquet or csv table named %s", arg);
+      t->base.zErrMsg = sqlite3_mprintf("scan_stats: no parquet, csv or group_by table named %s", arg);
       return SQLITE_ERROR;
     }
-    c->eof = !st->have_last;
-    c->stats = st->last;
+    c->eof = !*e->have_last;
+    c->stats = *e->last;
     return SQLITE_OK;
   }
   char **paths; int n;

@@ -260,7 +260,7 @@ static int scan_connect_impl(sqlite3 *db, void *aux, int argc, const char *const
   sqlite3_free(sql);
   if( rc ){ *errmsg = sqlite3_mprintf("%s", sqlite3_errmsg(db)); goto connect_error; }
   sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
-  rc = columnar_conn_add(cc, argv[2], t);
+  rc = columnar_conn_add(cc, argv[2], t, t, &t->last, &t->have_last);
   if( rc ) goto connect_error;
   *out = &t->base;
   return SQLITE_OK;

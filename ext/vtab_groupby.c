@@ -87,6 +87,8 @@ typedef struct gb_table {
   int ncol;               /* output columns */
   uint8_t *sortable;      /* per output column: declared without a COLLATE, so
                           ** SQLite orders it under BINARY (agg/order.h) */
+  scan_stats last;        /* what its last aggregation's scans did, for */
+  int have_last;          /* scan_stats(): valid when set */
 } gb_table;
 
 #define GB_MAX_SORT 16   /* ORDER BY terms the table will consume */
@@ -165,6 +167,7 @@ static void gb_free_names(char **names, int n){
 
 static void gb_table_free(gb_table *t){
   if( t==0 ) return;
+  if( t->cc ) columnar_conn_remove(t->cc, t);
   col_dataset_release(t->ds);
   sqlite3_free(t->keys); sqlite3_free(t->aggs);
   agg_filter_free(&t->filter);
@@ -304,6 +307,7 @@ static int gb_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
   sqlite3_free(sql);
   if( rc ) goto connect_error;
   sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
+  if( (rc = columnar_conn_add(cc, argv[2], t, 0, &t->last, &t->have_last))!=SQLITE_OK ) goto connect_error;
   groupby_free(gb);
   sqlite3_free(filter);
   sqlite3_free((void*)opts);
@@ -743,7 +747,7 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
   }
   groupby_run_opts ro = { t->keys, t->aggs, &t->ds->schema, t->filter.where,
                           lanes, o.memory_limit, columnar_probe_interrupted, 0, 0, 0,
-                          t->cc->slab_pool, 0, 0, 0, 0 };
+                          t->cc->slab_pool, 0, 0, 0, 0, 0 };
   /* lanes=on: DISTINCT aggregates too run in lanes (their sets merged) */
   ro.merge_distinct = t->lanes>0;
   if( groupby_new(t->keys, t->aggs, &t->ds->schema, &o, &c->gb, &err) ) goto filter_error;
@@ -798,6 +802,9 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
   }
   if( t->filter.npred==0 && t->filter.where==0 && (idxStr==0 || idxStr[0]==0)
       && groupby_from_summary(c->gb, t->ds, &c->fixed) ){
+    /* the footers answered: no row group read */
+    memset(&t->last, 0, sizeof(t->last));
+    t->have_last = 1;
     c->nfixed = groupby_ncols(c->gb); c->nrow = 1; rc = SQLITE_OK;
     goto filter_done;
   }
@@ -840,7 +847,10 @@ static int gb_run(gb_cursor *c, const char *idxStr, int argc, sqlite3_value **ar
   }
   sqlite3_stmt *probe = columnar_probe_open(t->db);
   ro.poll_ctx = probe;
+  memset(&t->last, 0, sizeof(t->last));
+  ro.stats = &t->last;
   int grc = groupby_run(&c->gb, t->ds, &spec, &ro, &err);
+  t->have_last = 1;
   if( grc==COL_OK && c->nsort>0 ){
     /* LIMIT < 0 is no limit; OFFSET < 0 is none */
     uint64_t k = has_limit==1 && limit>=0 ? (uint64_t)limit + (uint64_t)(offset>0 ? offset : 0) : UINT64_MAX;

@@ -199,9 +199,9 @@ static char *gb_rows_text(const groupby *gb){
 }
 
 /* The group by of keys/aggs over ds at `threads` lanes; its rows as text
-** (NULL on error, the message in *err). */
+** (NULL on error, the message in *err), what its scans did in *stats. */
 static char *run_groupby(col_dataset *ds, const char *keys, const char *aggs, int threads,
-                         int steal_min, int *lanes_used, col_error *err){
+                         int steal_min, int *lanes_used, scan_stats *stats, col_error *err){
   groupby *gb = 0;
   groupby_options go;
   memset(&go, 0, sizeof(go));
@@ -218,6 +218,7 @@ static char *run_groupby(col_dataset *ds, const char *keys, const char *aggs, in
   ro.lanes = threads;
   ro.steal_min = steal_min;
   ro.lanes_used = lanes_used;
+  ro.stats = stats;
   char *text = 0;
   if( groupby_run(&gb, ds, &spec, &ro, err)==COL_OK ) text = gb_rows_text(gb);
   groupby_free(gb);
@@ -258,17 +259,27 @@ static void test_groupby_lanes_steal(void){
   };
   int stole = 0;
   for(size_t c=0; ds && c<sizeof(cases)/sizeof(cases[0]); c++){
-    char *want = run_groupby(ds, cases[c][0], cases[c][1], 1, 0, 0, &err);
+    scan_stats want_stats, got_stats;
+    char *want = run_groupby(ds, cases[c][0], cases[c][1], 1, 0, 0, &want_stats, &err);
     CHECK(want!=0);
     if( want==0 ){ fprintf(stderr, "  %s\n", err.msg); continue; }
     for(int threads=2; threads<=5; threads++){
       for(int round=0; round<6; round++){
         int used = 0;
-        char *got = run_groupby(ds, cases[c][0], cases[c][1], threads, 1, &used, &err);
+        char *got = run_groupby(ds, cases[c][0], cases[c][1], threads, 1, &used, &got_stats, &err);
         CHECK(got!=0);
         if( got && strcmp(got, want) ){
           CHECK(!"lanes that stole gave other rows or another order");
           fprintf(stderr, "  case %zu threads %d lanes %d\n", c, threads, used);
+        }
+        /* scan_stats(): the lanes' scans summed count what one scan does */
+        if( got && memcmp(&got_stats, &want_stats, sizeof(scan_stats)) ){
+          CHECK(!"lanes' scan statistics differ from one scan's");
+          fprintf(stderr, "  case %zu threads %d lanes %d: files %lld/%lld row groups %lld/%lld rows %lld/%lld bytes %lld/%lld\n",
+                  c, threads, used, (long long)got_stats.files, (long long)want_stats.files,
+                  (long long)got_stats.row_groups, (long long)want_stats.row_groups,
+                  (long long)got_stats.rows_returned, (long long)want_stats.rows_returned,
+                  (long long)got_stats.bytes_read, (long long)want_stats.bytes_read);
         }
         stole += used>threads;
         free(got);

@@ -714,8 +714,11 @@ static int scan_open(col_dataset *d, const scan_spec *spec, batch_source **out, 
         }
       }
       if( spec->npred>0 && !pq_rg_stats_may_match(ds->files[i], r, &plan) ){
-        sc->base.stats.row_groups++;
-        sc->base.stats.row_groups_pruned_stats++;
+        /* every lane of a sharded scan prunes them all; the first counts */
+        if( spec->shard==0 ){
+          sc->base.stats.row_groups++;
+          sc->base.stats.row_groups_pruned_stats++;
+        }
         row0 += ds->files[i]->meta.row_groups[r].num_rows;
         continue;
       }
@@ -739,7 +742,7 @@ static int scan_open(col_dataset *d, const scan_spec *spec, batch_source **out, 
     scan_close(&sc->base);
     return col_error_set(err, COL_ENOMEM, "out of memory");
   }
-  sc->base.stats.files = ds->nfile;
+  sc->base.stats.files = spec->shard==0 ? ds->nfile : 0;
   int threads = spec->threads;
   if( threads > sc->njob ) threads = sc->njob;
   if( threads > 1 ){
