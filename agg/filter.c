@@ -26,17 +26,23 @@ static void fl_space(fl_parser *p){
 static int fl_isid(char c){
   return (c>='a'&&c<='z')||(c>='A'&&c<='Z')||(c>='0'&&c<='9')||c=='_'||(c&0x80);
 }
-/* Consume keyword kw if it is next. */
+/* Consume keyword kw if it is next. Else nothing is consumed, not even the
+** space before: a term is pushed only when its parse ends where the term
+** does (agg_filter_parse), and `x LIKE 'p'` probes for an ESCAPE after it. */
 static int fl_kw(fl_parser *p, const char *kw){
+  size_t at = p->pos;
   fl_space(p);
   size_t n = strlen(kw);
   if( strncasecmp(p->z+p->pos, kw, n)==0 && !fl_isid(p->z[p->pos+n]) ){ p->pos += n; return 1; }
+  p->pos = at;
   return 0;
 }
 static int fl_punct(fl_parser *p, const char *s){
+  size_t at = p->pos;
   fl_space(p);
   size_t n = strlen(s);
   if( strncmp(p->z+p->pos, s, n)==0 ){ p->pos += n; return 1; }
+  p->pos = at;
   return 0;
 }
 
