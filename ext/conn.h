@@ -22,8 +22,8 @@ struct columnar_table_entry {
   char *name;                /* table name (sqlite3_malloc'd) */
   const void *owner;         /* the live table that registered */
   scan_table *tab;           /* it, a scan table; NULL: a group_by */
-  const scan_stats *last;    /* what its last finished scan did, */
-  const int *have_last;      /* valid when *have_last */
+  const scan_stats *last;    /* what its last finished scan did, valid */
+  const int *have_last;      /* once *have_last is set */
   columnar_table_entry *next;
 };
 
