@@ -27,10 +27,11 @@ B  = build
 BS = build/san
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 # The suite's fixtures are small, and a scan of fewer rows than
-# PQ_SERIAL_ROWS decodes without workers (reader/parquet/scan.c): the
+# PQ_SERIAL_ROWS (reader/parquet/scan.c) or of a CSV of fewer bytes than
+# CSV_SERIAL_BYTES (reader/csv/dataset.c) runs without workers: the
 # sanitizer build, which the suite runs, starts them for any scan so that
 # threads=N tests the parallel paths.
-SANDEFS = -DPQ_SERIAL_ROWS=0
+SANDEFS = -DPQ_SERIAL_ROWS=0 -DCSV_SERIAL_BYTES=0
 
 OBJ    = $(ALL_SRC:%.c=$(B)/obj/%.o)
 SANOBJ = $(ALL_SRC:%.c=$(BS)/obj/%.o)
