@@ -42,6 +42,10 @@
 **                    `shard` of a split (split.h), whose run of row groups
 **                    is claimed one at a time and may shrink while the
 **                    scan runs; nshard is not read.
+**   scan_spec.bound  NULL, or a limit on one column that the consumer
+**                    tightens as the scan runs (bound.h): a reader may skip
+**                    a row group whose statistics put every row outside it.
+**                    Rows past it may still come out.
 **
 ** Rows come out in file order, whatever the thread count.
 */
@@ -155,6 +159,7 @@ typedef struct scan_spec {
   const int64_t *rows;    /* NULL: every row; else nrows rows, ascending */
   int64_t nrows;
   const uint8_t *raw;     /* NULL, or nproj flags: see the header comment */
+  struct col_bound *bound;  /* NULL, or see the header comment */
 } scan_spec;
 
 /* ---- what a scan did, for scan_stats() ---------------------------------- */

@@ -197,3 +197,9 @@ const int64_t *topk_rows(topk *t, uint32_t *n){
 }
 
 uint64_t topk_offered(const topk *t){ return t->offered; }
+
+int topk_last_first(const topk *t, pred_value *v){
+  if( t->n<t->k ) return 0;
+  *v = t->val[(size_t)t->heap[0]*(size_t)t->nterm];
+  return 1;
+}

@@ -23,6 +23,7 @@
 
 #include <stdint.h>
 #include "vector.h"
+#include "scan.h"
 #include "error.h"
 
 typedef struct topk_term {
@@ -45,5 +46,10 @@ const int64_t *topk_rows(topk *t, uint32_t *n);
 
 /* Rows offered so far. */
 uint64_t topk_offered(const topk *t);
+
+/* Once k rows are kept: the first term's value of the row that sorts
+** last (no row whose first term sorts after it can enter), into *v, its
+** bytes valid until the next topk_add; returns 1. Else 0. */
+int topk_last_first(const topk *t, pred_value *v);
 
 #endif

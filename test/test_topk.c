@@ -13,6 +13,7 @@
 #include "unit.h"
 #include "../reader/topk.h"
 #include "../reader/predicate.h"
+#include "../reader/bound.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,6 +118,15 @@ static void test_topk_random(void){
     uint32_t bad = 0;
     for(uint32_t i=0; got && i<n; i++) bad += got[i]!=all[i].row;
     CHECK_EQ_INT(bad, 0);
+    /* the bound a full topk publishes: the k-th row's first term */
+    pred_value last;
+    int full = topk_last_first(t, &last);
+    CHECK_EQ_INT(full, nall >= k);
+    if( full && nall >= k ){
+      pred_value want = as_sqlite(all[k-1].v[g_terms[0].bcol]);
+      pred_value have = as_sqlite(last);
+      CHECK_EQ_INT(pred_value_compare(&have, &want, COLL_BINARY), 0);
+    }
     /* asking again gives the same rows */
     uint32_t n2 = 0;
     const int64_t *again = topk_rows(t, &n2);
@@ -153,8 +163,43 @@ static void test_topk_forms(void){
   topk_free(t);
 }
 
+/* reader/bound.h: what is published is what a reader's predicate gets,
+** its bytes a copy that outlives the next publication. */
+static void test_bound(void){
+  col_bound *b = col_bound_new(3, 1, 0);
+  CHECK(b!=0);
+  if( !b ) return;
+  scan_pred p;
+  char *owned = 0;
+  int nf = -1;
+  CHECK_EQ_INT(col_bound_pred(b, &p, &owned, &nf), 0);
+  CHECK(owned==0);
+  char text[] = "2013-07-01 00:00:37";
+  pred_value v = { CV_TEXT, 0, 0, text, (uint32_t)strlen(text) };
+  CHECK_EQ_INT(col_bound_set(b, &v), COL_OK);
+  text[0] = 'x';
+  CHECK_EQ_INT(col_bound_pred(b, &p, &owned, &nf), 1);
+  CHECK_EQ_INT(p.col, 3); CHECK_EQ_INT(p.op, PRED_GE); CHECK_EQ_INT(p.exact, 0);
+  CHECK_EQ_INT(nf, 0);
+  CHECK(owned!=0 && p.v.p==owned && p.v.n==19 && memcmp(owned, "2013-07-01 00:00:37", 19)==0);
+  pred_value i = { CV_INT, 42, 0, 0, 0 };
+  CHECK_EQ_INT(col_bound_set(b, &i), COL_OK);
+  CHECK(memcmp(owned, "2013-07-01 00:00:37", 19)==0);   /* the copy stays */
+  free(owned);
+  CHECK_EQ_INT(col_bound_pred(b, &p, &owned, &nf), 1);
+  CHECK(owned==0 && p.v.type==CV_INT && p.v.i==42);
+  col_bound_free(b);
+  b = col_bound_new(0, 0, 1);
+  CHECK_EQ_INT(col_bound_set(b, &v), COL_OK);
+  CHECK_EQ_INT(col_bound_pred(b, &p, &owned, &nf), 1);
+  CHECK_EQ_INT(p.op, PRED_LE); CHECK_EQ_INT(nf, 1);
+  free(owned);
+  col_bound_free(b);
+}
+
 int main(void){
   RUN(test_topk_random);
   RUN(test_topk_forms);
+  RUN(test_bound);
   return unit_report("topk");
 }

@@ -194,6 +194,12 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
     out->skipped = 1;
     return;
   }
+  /* checked as the row group starts, for the bound is tightest then */
+  if( !pq_rg_bound_may_match(f, rg, plan) ){
+    out->stats.row_groups_pruned_stats++;
+    out->skipped = 1;
+    return;
+  }
   /* Filter columns first: if nothing survives, nothing else is read. */
   int any_exact = 0;
   for(int p=0; p<spec->npred; p++) any_exact |= spec->preds[p].exact;

@@ -64,6 +64,10 @@ int pq_rg_may_match(pq_file *f, int rg, const pq_rg_plan *plan,
                     pq_codec_ctx *codec, scan_stats *stats);
 /* The min/max part alone (no I/O): for estimates at planning time. */
 int pq_rg_stats_may_match(pq_file *f, int rg, const pq_rg_plan *plan);
+/* May row group rg hold a row within the scan's bound (scan_spec.bound,
+** reader/bound.h) as it stands now? 1 when there is none, or no
+** statistics to tell. */
+int pq_rg_bound_may_match(pq_file *f, int rg, const pq_rg_plan *plan);
 
 /* The leaf column (and so the column chunk of row group R) a predicate on a
 ** flat field reads, or -1 for the filename column, nested fields and

@@ -12,6 +12,7 @@
 */
 #include "rowgroup.h"
 #include "value.h"
+#include "../bound.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,29 +111,36 @@ int pq_chunk_bounds(const pq_column_chunk *cc, const pq_conv *cv, int exact,
   return (pq_stat_value(cv, lo, mn, bmn, 128) ? 1 : 0) | (pq_stat_value(cv, hi, mx, bmx, 128) ? 2 : 0);
 }
 
+/* May a row of row group R hold a value of pr's column that satisfies pr,
+** as the chunk's min/max statistics tell? nulls_match: a NULL counts as
+** satisfying it (a bound whose NULLs sort first). No statistics: 1. */
+static int chunk_stats_may_match(const pq_row_group *R, const pq_schema *s,
+                                 const scan_pred *pr, int nulls_match){
+  int leaf = pq_pred_leaf(s, R, pr);
+  if( leaf<0 ) return 1;
+  const pq_column_chunk *cc = &R->columns[leaf];
+  if( !cc->has_meta_data || !cc->meta_data.has_statistics ) return 1;
+  const pq_statistics *st = &cc->meta_data.statistics;
+  pred_value mn, mx;
+  char bmn[128], bmx[128];
+  int got = pq_chunk_bounds(cc, &s->leaves[leaf].conv, 0, &mn, bmn, &mx, bmx);
+  pred_value *pmn = (got & 1) ? &mn : 0, *pmx = (got & 2) ? &mx : 0;
+  int has_nulls = 1, has_values = 1;
+  if( st->has_null_count ){
+    has_nulls = st->null_count > 0;
+    has_values = st->null_count < R->num_rows;
+  }
+  if( s->leaves[leaf].max_def==0 ) has_nulls = 0;
+  if( nulls_match && has_nulls ) return 1;
+  return pred_may_match_range(pr, pmn, pmx, has_nulls, has_values);
+}
+
 /* Row-group min/max statistics against every predicate. */
 static int stats_may_match(pq_file *f, int rg, const pq_rg_plan *plan, scan_stats *stats){
   const scan_spec *spec = plan->spec;
-  const pq_schema *s = plan->schema;
   const pq_row_group *R = &f->meta.row_groups[rg];
   for(int p=0; p<spec->npred; p++){
-    const scan_pred *pr = &spec->preds[p];
-    int leaf = pq_pred_leaf(s, R, pr);
-    if( leaf<0 ) continue;
-    const pq_column_chunk *cc = &R->columns[leaf];
-    if( !cc->has_meta_data || !cc->meta_data.has_statistics ) continue;
-    const pq_statistics *st = &cc->meta_data.statistics;
-    pred_value mn, mx;
-    char bmn[128], bmx[128];
-    int got = pq_chunk_bounds(cc, &s->leaves[leaf].conv, 0, &mn, bmn, &mx, bmx);
-    pred_value *pmn = (got & 1) ? &mn : 0, *pmx = (got & 2) ? &mx : 0;
-    int has_nulls = 1, has_values = 1;
-    if( st->has_null_count ){
-      has_nulls = st->null_count > 0;
-      has_values = st->null_count < R->num_rows;
-    }
-    if( s->leaves[leaf].max_def==0 ) has_nulls = 0;
-    if( !pred_may_match_range(pr, pmn, pmx, has_nulls, has_values) ){
+    if( !chunk_stats_may_match(R, plan->schema, &spec->preds[p], 0) ){
       stats->row_groups_pruned_stats++;
       return 0;
     }
@@ -155,6 +163,17 @@ static int bound_matches(const pq_column_chunk *cc, const pq_conv *cv, const sca
   char bmn[128], bmx[128];
   int got = pq_chunk_bounds(cc, cv, 1, &mn, bmn, &mx, bmx);
   return ((got & 1) && pred_match_value(p, &mn)) || ((got & 2) && pred_match_value(p, &mx));
+}
+
+int pq_rg_bound_may_match(pq_file *f, int rg, const pq_rg_plan *plan){
+  if( plan->spec->bound==0 ) return 1;
+  scan_pred p;
+  char *owned;
+  int nulls_first;
+  if( !col_bound_pred(plan->spec->bound, &p, &owned, &nulls_first) ) return 1;
+  int may = chunk_stats_may_match(&f->meta.row_groups[rg], plan->schema, &p, nulls_first);
+  free(owned);
+  return may;
 }
 
 int pq_rg_may_match(pq_file *f, int rg, const pq_rg_plan *plan,
