@@ -5,6 +5,7 @@
 # define _POSIX_C_SOURCE 200809L   /* posix_fadvise */
 #endif
 #include "rowgroup.h"
+#include "../bound.h"
 #include "ts_pred.h"
 #include <fcntl.h>
 #include <stdio.h>
@@ -115,28 +116,49 @@ static int decode_field(pq_file *f, int fileno, int rg, const pq_schema *s, int 
 
 /* Field `field`, decoded as its integers for a comparison (ts_pred.h),
 ** becomes its text for the rows mask names (NULL: all), from the chunk
-** already decoded. */
-static int field_to_text(const pq_file *f, int fileno, int rg, const pq_schema *s, int field,
-                         const uint8_t *mask, pq_rg_field *fd, col_error *err){
+** already decoded; or (raw) back from text to its integers. */
+static int field_reconvert(const pq_file *f, int fileno, int rg, const pq_schema *s, int field,
+                           int raw, const uint8_t *mask, pq_rg_field *fd, col_error *err){
   const pq_node *N = &s->nodes[s->fields[field].node];
   pq_colvec_free(&fd->col);
   fd->decoded = 0;
-  int rc = pq_convert_flat(&fd->chunks[0], pq_field_conv(s, field),
-                           f->meta.row_groups[rg].num_rows, mask, &fd->col, err);
+  pq_conv conv = *pq_field_conv(s, field);
+  if( raw ){ conv.kind = conv.kind==PQC_DATE ? PQC_INT32 : PQC_INT64; conv.out = CV_INT; }
+  int rc = pq_convert_flat(&fd->chunks[0], &conv, f->meta.row_groups[rg].num_rows, mask, &fd->col, err);
   if( rc ){
     col_error_prefix(err, "%s: row group %d, column %.*s: ", f->path, rg,
                      (int)N->el->name.n, (const char*)N->el->name.p);
     return rc;
   }
-  if( fd->col.v.form==CV_DICT ) fd->col.v.dict_id = rg_dict_id(fileno, rg, 0, field);
+  if( fd->col.v.form==CV_DICT ) fd->col.v.dict_id = rg_dict_id(fileno, rg, raw, field);
   fd->decoded = 1;
-  fd->raw = 0;
+  fd->raw = raw;
   return COL_OK;
 }
 
 /* Is field fi compared on its integers (ts_pred.h)? */
 static int rg_ts_field(const pq_rg_plan *plan, int fi){
   return !plan->schema->fields[fi].nested && pq_ts_preds_ok(plan->spec, fi, pq_field_conv(plan->schema, fi));
+}
+
+/* The scan's bound now as an exact predicate into *p, its bytes in buf
+** (cap of them): 1, or 0 when there is none to filter rows by (none yet,
+** NULLs that must stay, a column that is not a flat field, a value
+** longer than buf). */
+static int rg_bound_pred(const pq_rg_plan *plan, scan_pred *p, char *buf, size_t cap){
+  if( plan->spec->bound==0 ) return 0;
+  char *owned;
+  int nulls_first;
+  if( !col_bound_pred(plan->spec->bound, p, &owned, &nulls_first) ) return 0;
+  int ok = !nulls_first && p->col>=0 && p->col<plan->nfield && !plan->schema->fields[p->col].nested
+        && (owned==0 || p->v.n<=cap);
+  if( ok && owned ){
+    memcpy(buf, owned, p->v.n);
+    p->v.p = buf;
+  }
+  free(owned);
+  p->exact = 1;
+  return ok;
 }
 
 /* scan_spec.rows: keep in *allowed (all rows when NULL; made here then)
@@ -203,6 +225,15 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
   /* Filter columns first: if nothing survives, nothing else is read. */
   int any_exact = 0;
   for(int p=0; p<spec->npred; p++) any_exact |= spec->preds[p].exact;
+  /* The bound filters rows too, before every predicate, where NULLs fail
+  ** it (they sort last, or the statement drops them): a row past it
+  ** cannot enter the top-k, its column is one the pass reads anyway, and
+  ** the columns filtered after it are decoded only in pages that still
+  ** hold a row. Its bytes are copied here (a longer value filters none). */
+  scan_pred bound;
+  char bbuf[256];
+  int have_bound = rg_bound_pred(plan, &bound, bbuf, sizeof(bbuf));
+  any_exact |= have_bound;
   /* The page index may exclude whole pages before anything is decoded. */
   uint8_t *allowed = 0;
   if( spec->npred>0 && pq_page_index_mask(f, rg, plan, &allowed, &out->stats, err) ) return;
@@ -233,8 +264,8 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
     ** SearchPhrase is not empty. */
     uint8_t *live = 0;
     for(int pass=0; pass<2 && nsel>0; pass++)
-    for(int p=0; p<spec->npred && nsel>0; p++){
-      const scan_pred *pr = &spec->preds[p];
+    for(int p=have_bound ? -1 : 0; p<spec->npred && nsel>0; p++){
+      const scan_pred *pr = p<0 ? &bound : &spec->preds[p];
       if( !pr->exact ) continue;
       if( (pr->op==PRED_LIKE || pr->op==PRED_GLOB) != (pass==1) ) continue;
       col_vector cv;
@@ -257,14 +288,17 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
           for(uint32_t i=0; i<nsel; i++) live[out->sel[i]] = 1;
           mask = live;
         }
-        if( !fd->decoded && decode_field(f, fileno, rg, plan->schema, pr->col, rg_ts_field(plan, pr->col),
+        /* the bound is not among the spec's predicates rg_ts_field asks */
+        int raw = rg_ts_field(plan, pr->col)
+               && (p>=0 || pq_ts_pred_ok(pr, pq_field_conv(plan->schema, pr->col)));
+        if( !fd->decoded && decode_field(f, fileno, rg, plan->schema, pr->col, raw,
                                          codec, mask, fd, &out->stats, err) ){
           col_arena_free(&scratch);
           free(allowed);
           return;
         }
         if( fd->raw && fd->col.v.form==CV_DICT
-         && field_to_text(f, fileno, rg, plan->schema, pr->col, 0, fd, err) ){
+         && field_reconvert(f, fileno, rg, plan->schema, pr->col, 0, 0, fd, err) ){
           /* a dictionary's text is its entries' alone, which the text
           ** filter compares once each (predicate.c) */
           col_arena_free(&scratch);
@@ -312,10 +346,13 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
   for(int fi=0; fi<plan->nfield; fi++){
     if( (plan->need[fi] & 1) && !out->fields[fi].decoded ){
       if( decode_field(f, fileno, rg, plan->schema, fi, (plan->need[fi] & 4)!=0, codec, mask, &out->fields[fi], &out->stats, err) ) break;
-    }else if( (plan->need[fi] & 1) && out->fields[fi].raw && !(plan->need[fi] & 4) ){
+    }else if( (plan->need[fi] & 1) && out->fields[fi].raw!=((plan->need[fi] & 4)!=0) ){
       /* compared on its integers, emitted as its text: formatted for the
-      ** rows that passed alone */
-      if( field_to_text(f, fileno, rg, plan->schema, fi, mask, &out->fields[fi], err) ) break;
+      ** rows that passed alone; or a dictionary filtered on its entries'
+      ** text, emitted as the integers the scan asked for, as every other
+      ** row group gives them (a top-k pass orders INTEGER before TEXT) */
+      if( field_reconvert(f, fileno, rg, plan->schema, fi, (plan->need[fi] & 4)!=0, mask,
+                          &out->fields[fi], err) ) break;
     }
   }
 }

@@ -14,7 +14,8 @@
 // NULLs); s VARCHAR (descending: a letter h..a per row group then digits,
 // NULLs, '' in the last two); r DOUBLE (descending, -0.0, +-inf and NULLs;
 // NaN in the first two, whose statistics DuckDB then leaves out); x BIGINT
-// (random).
+// (random); tm TIMESTAMP, dictionary-coded in the first two row groups (three
+// values) and plain after (a new value every row).
 import path from 'node:path';
 import { loadDuckDB } from './duckdb_load.mjs';
 
@@ -41,7 +42,9 @@ await con.run(`COPY (
          WHEN i = 7777 THEN 'inf'::DOUBLE
          WHEN i = 8888 THEN '-inf'::DOUBLE
          ELSE (7 - i // 2048) * 10.0 + (hash(i, 8) % 2000) / 100.0 END AS r,
-    (hash(i, 9) % 1000000)::BIGINT AS x
+    (hash(i, 9) % 1000000)::BIGINT AS x,
+    CASE WHEN i < 4096 THEN TIMESTAMP '2020-01-01' + to_seconds((i % 3)::BIGINT * 86400 * 400)
+         ELSE TIMESTAMP '2021-01-01' + to_seconds(i::BIGINT * 7) END AS tm
   FROM range(16384) t(i) ORDER BY i
 ) TO '${OUT}' (FORMAT parquet, ROW_GROUP_SIZE 2048, COMPRESSION zstd)`);
 console.log(`wrote ${OUT}`);
