@@ -225,11 +225,13 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
   /* Filter columns first: if nothing survives, nothing else is read. */
   int any_exact = 0;
   for(int p=0; p<spec->npred; p++) any_exact |= spec->preds[p].exact;
-  /* The bound filters rows too, before every predicate, where NULLs fail
-  ** it (they sort last, or the statement drops them): a row past it
-  ** cannot enter the top-k, its column is one the pass reads anyway, and
-  ** the columns filtered after it are decoded only in pages that still
-  ** hold a row. Its bytes are copied here (a longer value filters none). */
+  /* The bound filters rows too, where NULLs fail it (they sort last, or
+  ** the statement drops them): a row past it cannot enter the top-k. It
+  ** comes after the comparisons, whose columns it would otherwise have
+  ** decoded whole however few rows they keep (CounterID = 62 ORDER BY
+  ** EventTime), and before LIKE and GLOB, whose columns are then decoded
+  ** only in pages that still hold a row. Its bytes are copied here (a
+  ** longer value filters none). */
   scan_pred bound;
   char bbuf[256];
   int have_bound = rg_bound_pred(plan, &bound, bbuf, sizeof(bbuf));
@@ -264,8 +266,8 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
     ** SearchPhrase is not empty. */
     uint8_t *live = 0;
     for(int pass=0; pass<2 && nsel>0; pass++)
-    for(int p=have_bound ? -1 : 0; p<spec->npred && nsel>0; p++){
-      const scan_pred *pr = p<0 ? &bound : &spec->preds[p];
+    for(int p=0; p<spec->npred + have_bound && nsel>0; p++){
+      const scan_pred *pr = p==spec->npred ? &bound : &spec->preds[p];
       if( !pr->exact ) continue;
       if( (pr->op==PRED_LIKE || pr->op==PRED_GLOB) != (pass==1) ) continue;
       col_vector cv;
@@ -290,7 +292,7 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
         }
         /* the bound is not among the spec's predicates rg_ts_field asks */
         int raw = rg_ts_field(plan, pr->col)
-               && (p>=0 || pq_ts_pred_ok(pr, pq_field_conv(plan->schema, pr->col)));
+               && (pr!=&bound || pq_ts_pred_ok(pr, pq_field_conv(plan->schema, pr->col)));
         if( !fd->decoded && decode_field(f, fileno, rg, plan->schema, pr->col, raw,
                                          codec, mask, fd, &out->stats, err) ){
           col_arena_free(&scratch);
