@@ -141,16 +141,29 @@ static int rg_ts_field(const pq_rg_plan *plan, int fi){
   return !plan->schema->fields[fi].nested && pq_ts_preds_ok(plan->spec, fi, pq_field_conv(plan->schema, fi));
 }
 
+/* Does row group R's chunk of flat field fi hold no NULL, as its
+** schema or its statistics say? */
+static int rg_no_nulls(const pq_row_group *R, const pq_schema *s, int fi){
+  int leaf = s->nodes[s->fields[fi].node].leaf;
+  if( leaf<0 || leaf>=R->n_columns ) return 0;
+  if( s->leaves[leaf].max_def==0 ) return 1;
+  const pq_column_chunk *cc = &R->columns[leaf];
+  return cc->has_meta_data && cc->meta_data.has_statistics
+      && cc->meta_data.statistics.has_null_count && cc->meta_data.statistics.null_count==0;
+}
+
 /* The scan's bound now as an exact predicate into *p, its bytes in buf
 ** (cap of them): 1, or 0 when there is none to filter rows by (none yet,
-** NULLs that must stay, a column that is not a flat field, a value
-** longer than buf). */
-static int rg_bound_pred(const pq_rg_plan *plan, scan_pred *p, char *buf, size_t cap){
+** NULLs that sort first where the row group may hold one, a column that
+** is not a flat field, a value longer than buf). */
+static int rg_bound_pred(const pq_row_group *R, const pq_rg_plan *plan, scan_pred *p,
+                         char *buf, size_t cap){
   if( plan->spec->bound==0 ) return 0;
   char *owned;
   int nulls_first;
   if( !col_bound_pred(plan->spec->bound, p, &owned, &nulls_first) ) return 0;
-  int ok = !nulls_first && p->col>=0 && p->col<plan->nfield && !plan->schema->fields[p->col].nested
+  int ok = p->col>=0 && p->col<plan->nfield && !plan->schema->fields[p->col].nested
+        && (!nulls_first || rg_no_nulls(R, plan->schema, p->col))
         && (owned==0 || p->v.n<=cap);
   if( ok && owned ){
     memcpy(buf, owned, p->v.n);
@@ -225,8 +238,9 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
   /* Filter columns first: if nothing survives, nothing else is read. */
   int any_exact = 0;
   for(int p=0; p<spec->npred; p++) any_exact |= spec->preds[p].exact;
-  /* The bound filters rows too, where NULLs fail it (they sort last, or
-  ** the statement drops them): a row past it cannot enter the top-k. It
+  /* The bound filters rows too, where NULLs fail it (they sort last, the
+  ** statement drops them, or the row group has none): a row past it
+  ** cannot enter the top-k. It
   ** comes after the comparisons, whose columns it would otherwise have
   ** decoded whole however few rows they keep (CounterID = 62 ORDER BY
   ** EventTime), and before LIKE and GLOB, whose columns are then decoded
@@ -234,7 +248,20 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
   ** longer value filters none). */
   scan_pred bound;
   char bbuf[256];
-  int have_bound = rg_bound_pred(plan, &bound, bbuf, sizeof(bbuf));
+  int have_bound = rg_bound_pred(R, plan, &bound, bbuf, sizeof(bbuf));
+  if( have_bound ){
+    /* only where it spares a column something: a LIKE's, or one emitted
+    ** alone; filtering the rows a top-k compares anyway cost ORDER BY
+    ** EventTime LIMIT 10 at threads=1 a quarter (29 -> 36 ms) */
+    int spares = 0;
+    for(int p=0; p<spec->npred && !spares; p++){
+      spares = spec->preds[p].exact && (spec->preds[p].op==PRED_LIKE || spec->preds[p].op==PRED_GLOB);
+    }
+    for(int fi=0; fi<plan->nfield && !spares; fi++){
+      spares = fi!=bound.col && (plan->need[fi] & 3)==1;
+    }
+    have_bound = spares;
+  }
   any_exact |= have_bound;
   /* The page index may exclude whole pages before anything is decoded. */
   uint8_t *allowed = 0;
