@@ -43,9 +43,10 @@
 **                    is claimed one at a time and may shrink while the
 **                    scan runs; nshard is not read.
 **   scan_spec.bound  NULL, or a limit on one column that the consumer
-**                    tightens as the scan runs (bound.h): a reader may skip
-**                    a row group whose statistics put every row outside it.
-**                    Rows past it may still come out.
+**                    tightens as the scan runs (bound.h), wanting no row
+**                    outside it: a reader may skip a row group whose
+**                    statistics put every row outside it, and drop such
+**                    rows; some may still come out.
 **
 ** Rows come out in file order, whatever the thread count.
 */

@@ -141,17 +141,6 @@ static int rg_ts_field(const pq_rg_plan *plan, int fi){
   return !plan->schema->fields[fi].nested && pq_ts_preds_ok(plan->spec, fi, pq_field_conv(plan->schema, fi));
 }
 
-/* Does row group R's chunk of flat field fi hold no NULL, as its
-** schema or its statistics say? */
-static int rg_no_nulls(const pq_row_group *R, const pq_schema *s, int fi){
-  int leaf = s->nodes[s->fields[fi].node].leaf;
-  if( leaf<0 || leaf>=R->n_columns ) return 0;
-  if( s->leaves[leaf].max_def==0 ) return 1;
-  const pq_column_chunk *cc = &R->columns[leaf];
-  return cc->has_meta_data && cc->meta_data.has_statistics
-      && cc->meta_data.statistics.has_null_count && cc->meta_data.statistics.null_count==0;
-}
-
 /* The scan's bound now as an exact predicate into *p, its bytes in buf
 ** (cap of them): 1, or 0 when there is none to filter rows by (none yet,
 ** NULLs that sort first where the row group may hold one, a column that
@@ -163,7 +152,8 @@ static int rg_bound_pred(const pq_row_group *R, const pq_rg_plan *plan, scan_pre
   int nulls_first;
   if( !col_bound_pred(plan->spec->bound, p, &owned, &nulls_first) ) return 0;
   int ok = p->col>=0 && p->col<plan->nfield && !plan->schema->fields[p->col].nested
-        && (!nulls_first || rg_no_nulls(R, plan->schema, p->col))
+        && (!nulls_first || !pq_chunk_may_hold_null(R, plan->schema,
+                                                    plan->schema->nodes[plan->schema->fields[p->col].node].leaf))
         && (owned==0 || p->v.n<=cap);
   if( ok && owned ){
     memcpy(buf, owned, p->v.n);

@@ -64,6 +64,9 @@ int pq_rg_may_match(pq_file *f, int rg, const pq_rg_plan *plan,
                     pq_codec_ctx *codec, scan_stats *stats);
 /* The min/max part alone (no I/O): for estimates at planning time. */
 int pq_rg_stats_may_match(pq_file *f, int rg, const pq_rg_plan *plan);
+/* May leaf column `leaf` of row group R hold a NULL, as its schema and
+** statistics tell? (1 when they do not.) */
+int pq_chunk_may_hold_null(const pq_row_group *R, const pq_schema *s, int leaf);
 /* May row group rg hold a row within the scan's bound (scan_spec.bound,
 ** reader/bound.h) as it stands now? 1 when there is none, or no
 ** statistics to tell. */

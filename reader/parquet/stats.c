@@ -111,6 +111,14 @@ int pq_chunk_bounds(const pq_column_chunk *cc, const pq_conv *cv, int exact,
   return (pq_stat_value(cv, lo, mn, bmn, 128) ? 1 : 0) | (pq_stat_value(cv, hi, mx, bmx, 128) ? 2 : 0);
 }
 
+int pq_chunk_may_hold_null(const pq_row_group *R, const pq_schema *s, int leaf){
+  if( leaf<0 || leaf>=R->n_columns ) return 1;
+  if( s->leaves[leaf].max_def==0 ) return 0;
+  const pq_column_chunk *cc = &R->columns[leaf];
+  return !(cc->has_meta_data && cc->meta_data.has_statistics
+           && cc->meta_data.statistics.has_null_count && cc->meta_data.statistics.null_count==0);
+}
+
 /* May a row of row group R hold a value of pr's column that satisfies pr,
 ** as the chunk's min/max statistics tell? nulls_match: a NULL counts as
 ** satisfying it (a bound whose NULLs sort first). No statistics: 1. */
@@ -125,12 +133,8 @@ static int chunk_stats_may_match(const pq_row_group *R, const pq_schema *s,
   char bmn[128], bmx[128];
   int got = pq_chunk_bounds(cc, &s->leaves[leaf].conv, 0, &mn, bmn, &mx, bmx);
   pred_value *pmn = (got & 1) ? &mn : 0, *pmx = (got & 2) ? &mx : 0;
-  int has_nulls = 1, has_values = 1;
-  if( st->has_null_count ){
-    has_nulls = st->null_count > 0;
-    has_values = st->null_count < R->num_rows;
-  }
-  if( s->leaves[leaf].max_def==0 ) has_nulls = 0;
+  int has_nulls = pq_chunk_may_hold_null(R, s, leaf);
+  int has_values = !st->has_null_count || st->null_count < R->num_rows;
   if( nulls_match && has_nulls ) return 1;
   return pred_may_match_range(pr, pmn, pmx, has_nulls, has_values);
 }
