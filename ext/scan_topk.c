@@ -79,9 +79,9 @@ static int topk_drain(scan_topk *t, batch_source *src,
 typedef struct topk_pass {
   topk *tk;
   int ncol;
-  int col[SCAN_TOPK_MAX_TERMS];        /* per batch column: its source column */
   uint8_t unit[SCAN_TOPK_MAX_TERMS];   /* per batch column: col_def.ts_unit
                                        ** when asked raw, else 0 */
+  uint8_t bound_unit;                  /* unit[] of the first term's column */
   int out_of_range;                    /* set: rerun with text */
   col_bound *bound;                    /* the first term's, or NULL */
   int bounded;                         /* a bound was published */
@@ -109,6 +109,7 @@ static int topk_ts_plain(const topk_pass *tp, const col_batch *b){
 }
 
 static int topk_offer(scan_topk *t, void *ctx, const col_batch *b, col_error *err){
+  (void)t;
   topk_pass *tp = ctx;
   if( !topk_ts_plain(tp, b) ){
     tp->out_of_range = 1;
@@ -119,11 +120,9 @@ static int topk_offer(scan_topk *t, void *ctx, const col_batch *b, col_error *er
   if( tp->bound && topk_last_first(tp->tk, &v) && v.type!=CV_NULL ){
     /* a timestamp read as its integer: its text, as statistics give it */
     char buf[PQ_TEXT_MAX];
-    int bc = t->terms[0].bcol, c = 0;
-    while( c<tp->ncol && tp->col[c]!=bc ) c++;
-    if( c<tp->ncol && tp->unit[c] && v.type==CV_INT ){
+    if( tp->bound_unit && v.type==CV_INT ){
       v.type = CV_TEXT;
-      v.n = (uint32_t)pq_format_timestamp(v.i, tp->unit[c], buf);
+      v.n = (uint32_t)pq_format_timestamp(v.i, tp->bound_unit, buf);
       v.p = buf;
     }
     /* out of memory: the bound stays as it was, looser */
@@ -185,7 +184,6 @@ static int topk_select(scan_topk *t, uint32_t k, col_error *err){
   topk_pass tp;
   memset(&tp, 0, sizeof(tp));
   tp.ncol = ncol;
-  memcpy(tp.col, cols, sizeof(int)*(size_t)ncol);
   uint8_t raw[SCAN_TOPK_MAX_TERMS];
   int any_raw = 0;
   for(int j=0; j<ncol; j++){
@@ -194,6 +192,7 @@ static int topk_select(scan_topk *t, uint32_t k, col_error *err){
     any_raw |= raw[j];
   }
   s.raw = any_raw ? raw : 0;
+  tp.bound_unit = tp.unit[bterms[0].bcol];
   if( topk_new(bterms, t->nterm, k, &tp.tk) ) return col_error_set(err, COL_ENOMEM, "out of memory");
   /* Rows the bound keeps out are rows this pass never offers: with it
   ** set, rows past the kept ones may exist whatever was offered.

@@ -141,27 +141,32 @@ static int rg_ts_field(const pq_rg_plan *plan, int fi){
   return !plan->schema->fields[fi].nested && pq_ts_preds_ok(plan->spec, fi, pq_field_conv(plan->schema, fi));
 }
 
-/* The scan's bound now as an exact predicate into *p, its bytes in buf
-** (cap of them): 1, or 0 when there is none to filter rows by (none yet,
-** NULLs that sort first where the row group may hold one, a column that
-** is not a flat field, a value longer than buf). */
-static int rg_bound_pred(const pq_row_group *R, const pq_rg_plan *plan, scan_pred *p,
-                         char *buf, size_t cap){
+/* The scan's bound now, read once as the row group starts (it is
+** tightest then): 0 when none is published. Row groups whose statistics
+** put every value outside it are skipped; in the others it filters rows
+** as an exact predicate (*filter set) where NULLs fail it (they sort last,
+** the statement drops them, or the row group has none) and its column is
+** a flat field. Its bytes are copied into buf (cap of them): a longer
+** value filters no row. */
+static int rg_bound_pred(pq_file *f, int rg, const pq_rg_plan *plan, scan_pred *p,
+                         char *buf, size_t cap, int *skip, int *filter){
+  *skip = *filter = 0;
   if( plan->spec->bound==0 ) return 0;
   char *owned;
   int nulls_first;
   if( !col_bound_pred(plan->spec->bound, p, &owned, &nulls_first) ) return 0;
-  int ok = p->col>=0 && p->col<plan->nfield && !plan->schema->fields[p->col].nested
-        && (!nulls_first || !pq_chunk_may_hold_null(R, plan->schema,
-                                                    plan->schema->nodes[plan->schema->fields[p->col].node].leaf))
-        && (owned==0 || p->v.n<=cap);
-  if( ok && owned ){
+  const pq_row_group *R = &f->meta.row_groups[rg];
+  *skip = !pq_rg_bound_may_match(f, rg, plan, p, nulls_first);
+  int leaf = pq_pred_leaf(plan->schema, R, p);
+  *filter = leaf>=0 && (!nulls_first || !pq_chunk_may_hold_null(R, plan->schema, leaf))
+         && (owned==0 || p->v.n<=cap);
+  if( *filter && owned ){
     memcpy(buf, owned, p->v.n);
     p->v.p = buf;
   }
   free(owned);
   p->exact = 1;
-  return ok;
+  return 1;
 }
 
 /* scan_spec.rows: keep in *allowed (all rows when NULL; made here then)
@@ -219,8 +224,15 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
     out->skipped = 1;
     return;
   }
-  /* checked as the row group starts, for the bound is tightest then */
-  if( !pq_rg_bound_may_match(f, rg, plan) ){
+  /* The bound: a row past it cannot enter the top-k. As a row filter it
+  ** comes after the comparisons, whose columns it would otherwise have
+  ** decoded whole however few rows they keep (CounterID = 62 ORDER BY
+  ** EventTime), and before LIKE and GLOB, whose columns are then decoded
+  ** only in pages that still hold a row. */
+  scan_pred bound;
+  char bbuf[256];
+  int skip, have_bound;
+  if( rg_bound_pred(f, rg, plan, &bound, bbuf, sizeof(bbuf), &skip, &have_bound) && skip ){
     out->stats.row_groups_pruned_stats++;
     out->skipped = 1;
     return;
@@ -228,17 +240,6 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
   /* Filter columns first: if nothing survives, nothing else is read. */
   int any_exact = 0;
   for(int p=0; p<spec->npred; p++) any_exact |= spec->preds[p].exact;
-  /* The bound filters rows too, where NULLs fail it (they sort last, the
-  ** statement drops them, or the row group has none): a row past it
-  ** cannot enter the top-k. It
-  ** comes after the comparisons, whose columns it would otherwise have
-  ** decoded whole however few rows they keep (CounterID = 62 ORDER BY
-  ** EventTime), and before LIKE and GLOB, whose columns are then decoded
-  ** only in pages that still hold a row. Its bytes are copied here (a
-  ** longer value filters none). */
-  scan_pred bound;
-  char bbuf[256];
-  int have_bound = rg_bound_pred(R, plan, &bound, bbuf, sizeof(bbuf));
   if( have_bound ){
     /* only where it spares a column something: a LIKE's, or one emitted
     ** alone; filtering the rows a top-k compares anyway cost ORDER BY

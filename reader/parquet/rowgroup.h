@@ -68,9 +68,10 @@ int pq_rg_stats_may_match(pq_file *f, int rg, const pq_rg_plan *plan);
 ** statistics tell? (1 when they do not.) */
 int pq_chunk_may_hold_null(const pq_row_group *R, const pq_schema *s, int leaf);
 /* May row group rg hold a row within the scan's bound (scan_spec.bound,
-** reader/bound.h) as it stands now? 1 when there is none, or no
-** statistics to tell. */
-int pq_rg_bound_may_match(pq_file *f, int rg, const pq_rg_plan *plan);
+** reader/bound.h), taken as predicate `bound` (col_bound_pred)? NULLs
+** count as within it when nulls_first. 1 when statistics cannot tell. */
+int pq_rg_bound_may_match(pq_file *f, int rg, const pq_rg_plan *plan,
+                          const scan_pred *bound, int nulls_first);
 
 /* The leaf column (and so the column chunk of row group R) a predicate on a
 ** flat field reads, or -1 for the filename column, nested fields and

@@ -12,7 +12,6 @@
 */
 #include "rowgroup.h"
 #include "value.h"
-#include "../bound.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,15 +168,9 @@ static int bound_matches(const pq_column_chunk *cc, const pq_conv *cv, const sca
   return ((got & 1) && pred_match_value(p, &mn)) || ((got & 2) && pred_match_value(p, &mx));
 }
 
-int pq_rg_bound_may_match(pq_file *f, int rg, const pq_rg_plan *plan){
-  if( plan->spec->bound==0 ) return 1;
-  scan_pred p;
-  char *owned;
-  int nulls_first;
-  if( !col_bound_pred(plan->spec->bound, &p, &owned, &nulls_first) ) return 1;
-  int may = chunk_stats_may_match(&f->meta.row_groups[rg], plan->schema, &p, nulls_first);
-  free(owned);
-  return may;
+int pq_rg_bound_may_match(pq_file *f, int rg, const pq_rg_plan *plan,
+                          const scan_pred *bound, int nulls_first){
+  return chunk_stats_may_match(&f->meta.row_groups[rg], plan->schema, bound, nulls_first);
 }
 
 int pq_rg_may_match(pq_file *f, int rg, const pq_rg_plan *plan,
