@@ -4,11 +4,16 @@
 ** The input is a Parquet file (seeds: small fixtures, mutated by the driver).
 ** It is opened through a memfd, every column is scanned (first with
 ** timestamps as their stored integers, scan_spec.raw) with and without a
-** predicate, and every value is touched so ASan sees a bad pointer. Errors
+** predicate, and every value is touched so ASan sees a bad pointer. Two
+** more passes scan as a top-k does (ext/scan_topk.c): a bound on one column
+** (reader/bound.h), republished from each batch's last row, so the
+** statistics the row groups are skipped by and the rows filtered by the
+** bound are the input's, the second pass beside a LIKE on that column. Errors
 ** are fine; crashes, leaks, hangs and huge allocations are not.
 */
 #include "../reader/parquet/parquet.h"
 #include "../reader/predicate.h"
+#include "../reader/bound.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,9 +56,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
     int *proj = malloc(sizeof(int)*(size_t)(n ? n : 1));
     uint8_t *raw = malloc((size_t)(n ? n : 1));
     for(int i=0; i<n; i++){ proj[i] = i; raw[i] = 1; }
-    for(int pass=0; pass<3; pass++){
+    for(int pass=0; pass<5; pass++){
+      if( pass>=3 && n==0 ) break;
       scan_spec spec;
       scan_pred pred;
+      col_bound *bound = 0;
+      int bcol = (int)(size % (size_t)(n ? n : 1));
       memset(&spec, 0, sizeof(spec));
       memset(&pred, 0, sizeof(pred));
       spec.nproj = pass==1 ? 0 : n;
@@ -65,13 +73,39 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
         pred.col = 0; pred.op = PRED_NOTNULL; pred.exact = 1;
         spec.npred = 1; spec.preds = &pred;
       }
+      if( pass>=3 ){
+        /* descending or not, NULLs first or not, by the input's size */
+        bound = col_bound_new(bcol, (int)(size & 1), (int)((size >> 1) & 1));
+        if( bound==0 ) break;
+        spec.bound = bound;
+        spec.threads = pass==4 ? 2 : 1;
+        if( pass==4 ){
+          pred.col = bcol; pred.op = PRED_LIKE;
+          pred.v.type = CV_TEXT; pred.v.p = "%a%"; pred.v.n = 3;
+          spec.npred = 1; spec.preds = &pred;
+        }
+      }
       batch_source *src = 0;
       col_error_clear(&err);
       if( ds->m->scan(ds, &spec, &src, &err)==COL_OK ){
         col_batch *b;
-        while( src->m->next(src, &b)==COL_OK && b ) touch_batch(b);
+        while( src->m->next(src, &b)==COL_OK && b ){
+          touch_batch(b);
+          if( bound && b->nsel ){
+            /* the column's value in the batch's last row, as a top-k
+            ** holding its k rows publishes the k-th */
+            int at = -1;
+            for(int c=0; c<spec.nproj; c++) if( proj[c]==bcol ) at = c;
+            uint32_t r = b->sel ? b->sel[b->nsel-1] : b->nsel-1;
+            if( at>=0 ){
+              pred_value pv = pred_value_of(&b->cols[at], r);
+              if( pv.type!=CV_NULL ) col_bound_set(bound, &pv);
+            }
+          }
+        }
         src->m->close(src);
       }
+      col_bound_free(bound);
     }
     free(proj); free(raw);
     ds->m->close(ds);
