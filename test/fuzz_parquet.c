@@ -92,15 +92,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
         while( src->m->next(src, &b)==COL_OK && b ){
           touch_batch(b);
           if( bound && b->nsel ){
-            /* the column's value in the batch's last row, as a top-k
-            ** holding its k rows publishes the k-th */
-            int at = -1;
-            for(int c=0; c<spec.nproj; c++) if( proj[c]==bcol ) at = c;
+            /* the column's value in the batch's last row (every column
+            ** is emitted in order), as a top-k holding its k rows
+            ** publishes the k-th */
             uint32_t r = b->sel ? b->sel[b->nsel-1] : b->nsel-1;
-            if( at>=0 ){
-              pred_value pv = pred_value_of(&b->cols[at], r);
-              if( pv.type!=CV_NULL ) col_bound_set(bound, &pv);
-            }
+            pred_value pv = pred_value_of(&b->cols[bcol], r);
+            if( pv.type!=CV_NULL ) col_bound_set(bound, &pv);
           }
         }
         src->m->close(src);
