@@ -80,8 +80,8 @@ typedef struct topk_pass {
   topk *tk;
   int ncol;
   uint8_t unit[SCAN_TOPK_MAX_TERMS];   /* per batch column: col_def.ts_unit
-                                       ** when asked raw, else 0 */
-  uint8_t bound_unit;                  /* unit[] of the first term's column */
+                                       ** when asked raw, else 0 (column 0:
+                                       ** the first term's, the bound's) */
   int out_of_range;                    /* set: rerun with text */
   col_bound *bound;                    /* the first term's, or NULL */
   int bounded;                         /* a bound was published */
@@ -120,9 +120,9 @@ static int topk_offer(scan_topk *t, void *ctx, const col_batch *b, col_error *er
   if( tp->bound && topk_last_first(tp->tk, &v) && v.type!=CV_NULL ){
     /* a timestamp read as its integer: its text, as statistics give it */
     char buf[PQ_TEXT_MAX];
-    if( tp->bound_unit && v.type==CV_INT ){
+    if( tp->unit[0] && v.type==CV_INT ){
       v.type = CV_TEXT;
-      v.n = (uint32_t)pq_format_timestamp(v.i, tp->bound_unit, buf);
+      v.n = (uint32_t)pq_format_timestamp(v.i, tp->unit[0], buf);
       v.p = buf;
     }
     /* out of memory: the bound stays as it was, looser */
@@ -192,7 +192,6 @@ static int topk_select(scan_topk *t, uint32_t k, col_error *err){
     any_raw |= raw[j];
   }
   s.raw = any_raw ? raw : 0;
-  tp.bound_unit = tp.unit[bterms[0].bcol];
   if( topk_new(bterms, t->nterm, k, &tp.tk) ) return col_error_set(err, COL_ENOMEM, "out of memory");
   /* Rows the bound keeps out are rows this pass never offers: with it
   ** set, rows past the kept ones may exist whatever was offered.
