@@ -13,17 +13,31 @@
 #include <math.h>
 
 /* sum / total / avg (SumCtx in SQLite's func.c). */
+/* 24 bytes, not 40: at ten million groups each sum, total or avg was
+** 400 MB of states, faulted in and missed in cache a row at a time. A kbn
+** sum never needs its exact sum and its compensation at once (the one
+** ends where the other starts, agg_kbn_start), so they share a word; the
+** two flags ride in the count's top bits (a count stays below 2^62). */
 typedef struct agg_sum {
   double r;               /* the sum as doubles, in row order (kbn: from
                           ** the input that set approx on) */
-  double e;               /* kbn: the compensation term */
-  int64_t i;              /* the integer sum while exact */
-  int64_t cnt;            /* non-NULL inputs */
-  uint8_t overflow;       /* the integer sum overflowed (kbn: and no REAL
-                          ** came after) */
-  uint8_t approx;         /* a non-INTEGER input was seen (kbn: or the
-                          ** integer sum overflowed) */
+  union {
+    int64_t i;            /* the integer sum while exact (kbn: while not
+                          ** approx) */
+    double e;             /* kbn, once approx: the compensation term */
+  } u;
+  uint64_t cf;            /* non-NULL inputs, and AGG_SUM_OVERFLOW and
+                          ** AGG_SUM_APPROX */
 } agg_sum;
+_Static_assert(sizeof(agg_sum)==24, "agg_sum grew");
+/* the integer sum overflowed (kbn: and no REAL came after) */
+#define AGG_SUM_OVERFLOW ((uint64_t)1 << 63)
+/* a non-INTEGER input was seen (kbn: or the integer sum overflowed) */
+#define AGG_SUM_APPROX ((uint64_t)1 << 62)
+#define AGG_SUM_FLAGS (AGG_SUM_OVERFLOW|AGG_SUM_APPROX)
+#define agg_sum_cnt(p) ((int64_t)((p)->cf & ~AGG_SUM_FLAGS))
+#define agg_sum_approx(p) (((p)->cf & AGG_SUM_APPROX)!=0)
+#define agg_sum_overflow(p) (((p)->cf & AGG_SUM_OVERFLOW)!=0)
 
 /* ---- SQLite 3.43's compensated sum ----------------------------------------
 ** Kahan-Babuska-Neumaier: the rounding error of each addition is kept in
@@ -34,8 +48,8 @@ typedef struct agg_sum {
 
 static inline void agg_kbn_add(agg_sum *p, double r){
   double s = p->r, t = s + r;
-  if( fabs(s) > fabs(r) ) p->e += (s - t) + r;
-  else p->e += (r - t) + s;
+  if( fabs(s) > fabs(r) ) p->u.e += (s - t) + r;
+  else p->u.e += (r - t) + s;
   p->r = t;
 }
 
@@ -51,28 +65,28 @@ static inline void agg_kbn_add_int(agg_sum *p, int64_t v){
 
 /* The compensated sum takes over from the exact one, p->i. */
 static void agg_kbn_start(agg_sum *p){
-  int64_t v = p->i;
+  int64_t v = p->u.i;     /* read before e takes its word */
   if( v<=-AGG_KBN_SPLIT || v>=AGG_KBN_SPLIT ){
     int64_t small = v % 16384;
     p->r = (double)(v - small);
-    p->e = (double)small;
+    p->u.e = (double)small;
   }else{
     p->r = (double)v;
-    p->e = 0.0;
+    p->u.e = 0.0;
   }
-  p->approx = 1;
+  p->cf |= AGG_SUM_APPROX;
 }
 
 /* One INTEGER input, 3.43's way. */
 static inline void agg_kbn_int(agg_sum *p, int64_t v){
   int64_t t;
-  p->cnt++;
-  if( p->approx ){
+  p->cf++;
+  if( agg_sum_approx(p) ){
     agg_kbn_add_int(p, v);
-  }else if( !__builtin_add_overflow(p->i, v, &t) ){
-    p->i = t;
+  }else if( !__builtin_add_overflow(p->u.i, v, &t) ){
+    p->u.i = t;
   }else{
-    p->overflow = 1;
+    p->cf |= AGG_SUM_OVERFLOW;
     agg_kbn_start(p);
     agg_kbn_add_int(p, v);
   }
@@ -81,25 +95,25 @@ static inline void agg_kbn_int(agg_sum *p, int64_t v){
 /* One input of another class, as a double. A REAL after an overflow
 ** clears it: 3.43's sum() returns the approximation then. */
 static inline void agg_kbn_real(agg_sum *p, double r){
-  p->cnt++;
-  if( !p->approx ) agg_kbn_start(p);
-  p->overflow = 0;
+  p->cf++;
+  if( !agg_sum_approx(p) ) agg_kbn_start(p);
+  p->cf &= ~AGG_SUM_OVERFLOW;
   agg_kbn_add(p, r);
 }
 
 /* One INTEGER input, 3.40's way: the exact sum while it lasts, and every
 ** input added to the double sum too. */
 static inline void agg_plain_int(agg_sum *p, int64_t v){
-  p->cnt++;
+  p->cf++;
   p->r += (double)v;
-  if( (p->approx|p->overflow)==0 && __builtin_add_overflow(p->i, v, &p->i) ){
-    p->approx = p->overflow = 1;
+  if( (p->cf & AGG_SUM_FLAGS)==0 && __builtin_add_overflow(p->u.i, v, &p->u.i) ){
+    p->cf |= AGG_SUM_FLAGS;
   }
 }
 
 /* One REAL input, 3.40's way. */
 static inline void agg_plain_real(agg_sum *p, double r){
-  p->cnt++; p->r += r; p->approx = 1;
+  p->cf++; p->r += r; p->cf |= AGG_SUM_APPROX;
 }
 
 #ifdef __SIZEOF_INT128__
@@ -114,20 +128,20 @@ static void agg_sum_batch(agg_sum *p, const int64_t *x, const uint32_t *rows, ui
   for(uint32_t k=0; k<n; k++) acc += x[rows[k]];
   int64_t t;
   int fits = acc>=INT64_MIN && acc<=INT64_MAX;
-  p->cnt += n;
+  p->cf += n;
   if( !kbn ){
     p->r += (double)acc;
-    if( (p->approx|p->overflow)==0 ){
-      if( fits && !__builtin_add_overflow(p->i, (int64_t)acc, &t) ) p->i = t;
-      else p->approx = p->overflow = 1;
+    if( (p->cf & AGG_SUM_FLAGS)==0 ){
+      if( fits && !__builtin_add_overflow(p->u.i, (int64_t)acc, &t) ) p->u.i = t;
+      else p->cf |= AGG_SUM_FLAGS;
     }
     return;
   }
-  if( !p->approx && fits && !__builtin_add_overflow(p->i, (int64_t)acc, &t) ){
-    p->i = t;
+  if( !agg_sum_approx(p) && fits && !__builtin_add_overflow(p->u.i, (int64_t)acc, &t) ){
+    p->u.i = t;
     return;
   }
-  if( !p->approx ){ p->overflow = 1; agg_kbn_start(p); }
+  if( !agg_sum_approx(p) ){ p->cf |= AGG_SUM_OVERFLOW; agg_kbn_start(p); }
   double hi = (double)acc;
   agg_kbn_add(p, hi);
   agg_kbn_add(p, (double)(acc - (__int128)hi));
@@ -136,8 +150,8 @@ static void agg_sum_batch(agg_sum *p, const int64_t *x, const uint32_t *rows, ui
 
 /* The double a kbn sum stands for (total, avg, a REAL sum). */
 static double agg_kbn_value(const agg_sum *p){
-  if( !p->approx ) return (double)p->i;
-  return isfinite(p->e) ? p->r + p->e : p->r;
+  if( !agg_sum_approx(p) ) return (double)p->u.i;
+  return isfinite(p->u.e) ? p->r + p->u.e : p->r;
 }
 
 /* min / max / any_value: the best value so far. */
@@ -1075,21 +1089,22 @@ oom:
 ** rows; the driver reruns serially when that can happen. */
 static void agg_sum_merge_kbn(agg_sum *p, const agg_sum *x){
   int64_t t;
-  p->cnt += x->cnt;
-  if( !p->approx && !x->approx && !__builtin_add_overflow(p->i, x->i, &t) ){
-    p->i = t;
+  int papprox = agg_sum_approx(p), xapprox = agg_sum_approx(x);
+  p->cf += (uint64_t)agg_sum_cnt(x);
+  if( !papprox && !xapprox && !__builtin_add_overflow(p->u.i, x->u.i, &t) ){
+    p->u.i = t;
     return;
   }
-  int overflow = p->approx ? p->overflow && !(x->approx && !x->overflow)
-                           : x->overflow || !x->approx;
-  if( !p->approx ) agg_kbn_start(p);
-  if( x->approx ){
+  int overflow = papprox ? agg_sum_overflow(p) && !(xapprox && !agg_sum_overflow(x))
+                         : agg_sum_overflow(x) || !xapprox;
+  if( !papprox ) agg_kbn_start(p);
+  if( xapprox ){
     agg_kbn_add(p, x->r);
-    p->e += x->e;
+    p->u.e += x->u.e;
   }else{
-    agg_kbn_add_int(p, x->i);
+    agg_kbn_add_int(p, x->u.i);
   }
-  p->overflow = (uint8_t)overflow;
+  p->cf = (p->cf & ~AGG_SUM_OVERFLOW) | (overflow ? AGG_SUM_OVERFLOW : 0);
 }
 
 /* DISTINCT: feed src's (group, value) pairs, in the order they were first
@@ -1155,18 +1170,17 @@ static int agg_merge_into(agg_state *const *ds, int nds, const uint8_t *part,
       for(int i=0; i<nds; i++) if( ds[i] ) ds[i]->absum += src->absum;
       for(uint32_t g=0; g<ng; g++){
         const agg_sum *x = &c[g];
-        if( x->cnt==0 || map[g]==AGG_EMPTY ) continue;
+        if( agg_sum_cnt(x)==0 || map[g]==AGG_EMPTY ) continue;
         agg_sum *p = &((agg_sum*)AGG_DST(g)->a)[map[g]];
         if( s->kbn ){
           agg_sum_merge_kbn(p, x);
           continue;
         }
-        p->cnt += x->cnt;
+        p->cf += (uint64_t)agg_sum_cnt(x);
         p->r += x->r;
-        p->approx |= x->approx;
-        p->overflow |= x->overflow;
-        if( (p->approx|p->overflow)==0 && __builtin_add_overflow(p->i, x->i, &p->i) ){
-          p->approx = p->overflow = 1;
+        p->cf |= x->cf & AGG_SUM_FLAGS;
+        if( (p->cf & AGG_SUM_FLAGS)==0 && __builtin_add_overflow(p->u.i, x->u.i, &p->u.i) ){
+          p->cf |= AGG_SUM_FLAGS;
         }
       }
       return COL_OK;
@@ -1292,11 +1306,11 @@ int agg_state_result(const agg_state *s, uint32_t g, pred_value *out,
       const agg_sum *p = &((const agg_sum*)s->a)[g];
       double r = s->kbn ? agg_kbn_value(p) : p->r;
       if( s->kind==AGG_TOTAL ){ out->type = CV_REAL; out->f = r; return COL_OK; }
-      if( p->cnt==0 ) return COL_OK;
-      if( s->kind==AGG_AVG ){ out->type = CV_REAL; out->f = r/(double)p->cnt; return COL_OK; }
-      if( p->overflow ) return col_error_set(err, COL_ERROR, "integer overflow");
-      if( p->approx ){ out->type = CV_REAL; out->f = r; }
-      else{ out->type = CV_INT; out->i = p->i; }
+      if( agg_sum_cnt(p)==0 ) return COL_OK;
+      if( s->kind==AGG_AVG ){ out->type = CV_REAL; out->f = r/(double)agg_sum_cnt(p); return COL_OK; }
+      if( agg_sum_overflow(p) ) return col_error_set(err, COL_ERROR, "integer overflow");
+      if( agg_sum_approx(p) ){ out->type = CV_REAL; out->f = r; }
+      else{ out->type = CV_INT; out->i = p->u.i; }
       return COL_OK;
     }
     case AGG_MIN: case AGG_MAX: case AGG_ANY_VALUE: {
@@ -1326,7 +1340,7 @@ int agg_state_check(const agg_state *s, uint32_t ngroup, col_error *err){
   uint32_t n = ngroup<s->cap ? ngroup : s->cap;
   const agg_sum *a = s->a;
   for(uint32_t g=0; g<n; g++){
-    if( a[g].overflow && a[g].cnt>0 ) return col_error_set(err, COL_ERROR, "integer overflow");
+    if( agg_sum_overflow(&a[g]) && agg_sum_cnt(&a[g])>0 ) return col_error_set(err, COL_ERROR, "integer overflow");
   }
   return COL_OK;
 }
@@ -1351,5 +1365,6 @@ void agg_sum_exact_result(agg_kind kind, int64_t isum, int64_t cnt, pred_value *
 void agg_state_set_sum(agg_state *s, uint32_t g, int64_t isum, int64_t cnt){
   agg_sum *p = &((agg_sum*)s->a)[g];
   memset(p, 0, sizeof(*p));
-  p->i = isum; p->r = (double)isum; p->cnt = cnt;
+  p->u.i = isum; p->cf = (uint64_t)cnt;
+  if( !s->kbn ) p->r = (double)isum;
 }
