@@ -271,10 +271,8 @@ void agg_state_join(agg_state *s, const agg_state *fork){
   s->toobig |= fork->toobig;
 }
 
-int agg_state_reserve(agg_state *s, uint32_t ngroup, col_error *err){
-  if( ngroup<=s->cap ) return COL_OK;
-  uint32_t cap = s->cap ? s->cap : 64;
-  while( cap<ngroup ) cap = cap > UINT32_MAX/2 ? UINT32_MAX : cap*2;
+/* Room for cap groups, more than s has. */
+static int agg_state_grow_to(agg_state *s, uint32_t cap, col_error *err){
   size_t es = agg_elem_size(s->kind);
   char *a = agg_zone_grow_zeroed(s->zone, s->a, (size_t)s->cap*es, (size_t)cap * es);
   if( a==0 ){
@@ -283,6 +281,17 @@ int agg_state_reserve(agg_state *s, uint32_t ngroup, col_error *err){
   s->a = a;
   s->cap = cap;
   return COL_OK;
+}
+
+int agg_state_reserve(agg_state *s, uint32_t ngroup, col_error *err){
+  if( ngroup<=s->cap ) return COL_OK;
+  uint32_t cap = s->cap ? s->cap : 64;
+  while( cap<ngroup ) cap = cap > UINT32_MAX/2 ? UINT32_MAX : cap*2;
+  return agg_state_grow_to(s, cap, err);
+}
+
+int agg_state_reserve_exact(agg_state *s, uint32_t ngroup, col_error *err){
+  return ngroup<=s->cap ? COL_OK : agg_state_grow_to(s, ngroup, err);
 }
 
 uint64_t agg_state_footprint(const agg_state *s){

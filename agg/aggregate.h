@@ -146,6 +146,11 @@ void agg_state_free(agg_state *s);
 
 /* Make room for groups 0..ngroup-1 (new ones start empty). */
 int agg_state_reserve(agg_state *s, uint32_t ngroup, col_error *err);
+/* The same, for ngroup groups and no more (agg_state_reserve doubles its
+** way up to them): for a count foreseen before the groups come, where the
+** rounding up was bytes to clear and carry for nothing. Past them the
+** state grows by doubling again. */
+int agg_state_reserve_exact(agg_state *s, uint32_t ngroup, col_error *err);
 
 /* Threads updating disjoint groups of s at once (the groups of an ORDER BY
 ** aggregate's replay): each through a fork of s, which shares s's

@@ -1598,7 +1598,7 @@ static int gb_radix_reserve(groupby **lanes, int nlane, int part, void **spare,
     }
   }
   for(int a=0; a<dst->aggs.n; a++){
-    int rc = agg_state_reserve(&p->states[a], n, err);
+    int rc = agg_state_reserve_exact(&p->states[a], n, err);
     if( rc ) return rc;
   }
   if( n>p->first_cap ){

@@ -284,10 +284,13 @@ static void agg_buckets_for(const agg_table *t, uint32_t n, uint32_t *nb, uint32
   while( (uint64_t)n*2 >= *nb && *shift > 32 - AGG_MAX_BUCKET_BITS ){ *nb *= 2; (*shift)--; }
 }
 
-int agg_table_reserve(agg_table *t, uint32_t n){
+/* agg_table_reserve; with exact, the key columns take n groups, not the
+** power of two doubling would reach. */
+static int agg_table_reserve_to(agg_table *t, uint32_t n, int exact){
   if( n>AGG_MAX_GROUPS ) n = AGG_MAX_GROUPS;
   if( n>t->cap ){
     uint32_t cap = t->cap ? t->cap : 64;
+    if( exact ) cap = n;
     while( cap<n ) cap = cap > AGG_MAX_GROUPS/2 ? AGG_MAX_GROUPS : cap*2;
     if( agg_grow_groups_to(t, cap) ) return -1;
   }
@@ -310,6 +313,10 @@ int agg_table_reserve(agg_table *t, uint32_t n){
     if( agg_regrow(t) ) return -1;
   }
   return 0;
+}
+
+int agg_table_reserve(agg_table *t, uint32_t n){
+  return agg_table_reserve_to(t, n, 0);
 }
 
 int agg_table_reserve_spare(agg_table *t, uint32_t n, void **spare){
@@ -347,7 +354,7 @@ int agg_table_reserve_spare(agg_table *t, uint32_t n, void **spare){
     t->nbucket = nb;
     t->shift = shift;
   }
-  return agg_table_reserve(t, n);
+  return agg_table_reserve_to(t, n, 1);
 }
 
 void *agg_table_release_buckets(agg_table *t){

@@ -220,7 +220,9 @@ int agg_table_reserve(agg_table *t, uint32_t n);
 
 /* agg_table_reserve, the buckets taken from *spare (a block
 ** agg_table_release_buckets gave up) when it is large enough: *spare is
-** then NULL, and the table owns it. */
+** then NULL, and the table owns it. The key columns take n groups, not a
+** power of two past them: n is a count foreseen (agg_state_reserve_exact
+** says why). */
 int agg_table_reserve_spare(agg_table *t, uint32_t n, void **spare);
 
 /* Give up t's buckets (returned; the caller frees them with agg_mem_free

@@ -498,6 +498,7 @@ static void test_spare_buckets(void){
     CHECK(agg_table_lookup(&c, keys, 0, M, h, gid, &nnew, &err)==COL_OK);
     CHECK(agg_table_reserve_spare(&c, N, &spare)==0);
     CHECK(spare==0);
+    CHECK_EQ_INT(c.cap, N);   /* the key columns: N groups, not 8192 */
     uint32_t bad = 0;
     for(uint32_t r=0; r<M; r++){
       uint32_t bucket;
@@ -511,6 +512,33 @@ static void test_spare_buckets(void){
     agg_table_free(&a); agg_table_free(&b); agg_table_free(&c);
   }
   tv_free(&pl);
+}
+
+/* agg_state_reserve_exact takes the count given, where agg_state_reserve
+** rounds up to a power of two; either way new groups start empty, and
+** growing past an exact reservation doubles from it. */
+static void test_state_reserve_exact(void){
+  agg_state s;
+  col_error err; col_error_clear(&err);
+  CHECK(agg_state_init(&s, AGG_SUM, 0, 0)==0);
+  CHECK(agg_state_reserve_exact(&s, 1000, &err)==COL_OK);
+  CHECK_EQ_INT(s.cap, 1000);
+  agg_state_set_sum(&s, 999, 42, 2);
+  CHECK(agg_state_reserve(&s, 1001, &err)==COL_OK);
+  CHECK_EQ_INT(s.cap, 2000);
+  pred_value out;
+  CHECK(agg_state_result(&s, 999, &out, 0, &err)==COL_OK);
+  CHECK(out.type==CV_INT && out.i==42);
+  CHECK(agg_state_result(&s, 1500, &out, 0, &err)==COL_OK);
+  CHECK(out.type==CV_NULL);   /* sum over no rows */
+  CHECK(agg_state_reserve_exact(&s, 10, &err)==COL_OK);   /* never shrinks */
+  CHECK_EQ_INT(s.cap, 2000);
+  agg_state_free(&s);
+  agg_state t;
+  CHECK(agg_state_init(&t, AGG_COUNT_STAR, 0, 0)==0);
+  CHECK(agg_state_reserve(&t, 1000, &err)==COL_OK);
+  CHECK_EQ_INT(t.cap, 1024);
+  agg_state_free(&t);
 }
 
 /* A one-key table given agg_table_hashes_exact (16-byte buckets holding
@@ -2525,6 +2553,7 @@ int main(int argc, char **argv){
   RUN(test_distinct_int_set_doubling);
   RUN(test_distinct_split);
   RUN(test_kbn_sums);
+  RUN(test_state_reserve_exact);
   RUN(test_batch_sums);
   RUN(test_inline_short_keys);
   RUN(test_interleaved_keys);
