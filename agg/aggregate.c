@@ -12,12 +12,12 @@
 #include <strings.h>
 #include <math.h>
 
-/* sum / total / avg (SumCtx in SQLite's func.c). */
-/* 24 bytes, not 40: at ten million groups each sum, total or avg was
-** 400 MB of states, faulted in and missed in cache a row at a time. A kbn
-** sum never needs its exact sum and its compensation at once (the one
-** ends where the other starts, agg_kbn_start), so they share a word; the
-** two flags ride in the count's top bits (a count stays below 2^62). */
+/* sum / total / avg (SumCtx in SQLite's func.c), in 24 bytes, not 40: at
+** ten million groups each sum, total or avg was 400 MB of states, faulted
+** in and missed in cache a row at a time. A kbn sum never needs its exact
+** sum and its compensation at once (the one ends where the other starts,
+** agg_kbn_start), so they share a word; the two flags ride in the count's
+** top bits (a count stays below 2^62). */
 typedef struct agg_sum {
   double r;               /* the sum as doubles, in row order (kbn: from
                           ** the input that set approx on) */
