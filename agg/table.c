@@ -289,8 +289,7 @@ static void agg_buckets_for(const agg_table *t, uint32_t n, uint32_t *nb, uint32
 static int agg_table_reserve_to(agg_table *t, uint32_t n, int exact){
   if( n>AGG_MAX_GROUPS ) n = AGG_MAX_GROUPS;
   if( n>t->cap ){
-    uint32_t cap = t->cap ? t->cap : 64;
-    if( exact ) cap = n;
+    uint32_t cap = exact ? n : t->cap ? t->cap : 64;
     while( cap<n ) cap = cap > AGG_MAX_GROUPS/2 ? AGG_MAX_GROUPS : cap*2;
     if( agg_grow_groups_to(t, cap) ) return -1;
   }
