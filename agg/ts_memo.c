@@ -13,6 +13,10 @@
 ** dictionary's codes then save little over the text path. */
 #define AGG_TS_MAX_ENTRIES (1u << 16)
 
+/* Steps a memo's window covers (see `near`): 45 days of minutes, 7 years
+** of hours; 256 KB of which only the pages of steps met are touched. */
+#define AGG_TS_NEAR (1u << 16)
+
 /* Seconds since the epoch of 0000-01-01 00:00:00 and 9999-12-31 23:59:59:
 ** the instants whose text is canonical (agg_ts_canonical). */
 #define AGG_TS_MIN_SECS (-62167219200LL)
@@ -30,6 +34,13 @@ struct agg_ts_memo {
   int64_t *key;
   uint32_t *val;
   uint32_t nslot, nused;
+  /* the same, entry + 1 (AGG_TS_OTHER + 1 too) for steps near0 ..
+  ** near0 + AGG_TS_NEAR - 1, by index: rows out of time order (a file
+  ** sorted by a key, then the time) probed the table above at every row,
+  ** two loads in L2 past 2048 steps: 38% of a 10M-row GROUP BY minute at
+  ** threads=1. Made at the first row, around its step. */
+  uint32_t *near;
+  int64_t near0;
   /* the entries: tpl->n bytes each, str[i] pointing at the i-th */
   char *bytes;
   cv_str *str;
@@ -97,13 +108,14 @@ agg_ts_memo *agg_ts_memo_new_daily(agg_ts_entry_fn fn, void *ctx, uint32_t width
 
 void agg_ts_memo_free(agg_ts_memo *m){
   if( m==0 ) return;
-  free(m->key); free(m->val); free(m->bytes); free(m->str);
+  free(m->key); free(m->val); free(m->bytes); free(m->str); free(m->near);
   free(m);
 }
 
 uint64_t agg_ts_memo_bytes(const agg_ts_memo *m){
   if( m==0 ) return 0;
   return sizeof(*m) + (uint64_t)m->nslot*(sizeof(int64_t) + sizeof(uint32_t))
+       + (m->near ? (uint64_t)AGG_TS_NEAR*sizeof(uint32_t) : 0)
        + (uint64_t)m->cap*((m->fn ? m->width : m->tpl->n) + sizeof(cv_str));
 }
 
@@ -194,6 +206,27 @@ static __attribute__((noinline)) uint32_t ts_miss(agg_ts_memo *m, int64_t q){
   return m->n;
 }
 
+/* The window for step q, the first one met (it sits a quarter in, for
+** rows before it). 0, or -1 when out of memory. */
+static __attribute__((noinline)) int ts_near_make(agg_ts_memo *m, int64_t q){
+  m->near = calloc(AGG_TS_NEAR, sizeof(uint32_t));
+  if( m->near==0 ) return -1;
+  /* steps of a time of day run from 0 to wrap - 1 */
+  m->near0 = m->wrap ? 0 : q - (int64_t)(AGG_TS_NEAR/4);
+  return 0;
+}
+
+/* q's entry + 1 (or AGG_TS_OTHER + 1) through the window, else the
+** table; 0 when out of memory. */
+static inline uint32_t ts_code(agg_ts_memo *m, int64_t q){
+  uint64_t d = (uint64_t)q - (uint64_t)m->near0;
+  if( d < AGG_TS_NEAR && m->near[d] ) return m->near[d];
+  uint32_t c = ts_find(m, q);
+  if( c==0 && (c = ts_miss(m, q))==0 ) return 0;
+  if( d < AGG_TS_NEAR ) m->near[d] = c;
+  return c;
+}
+
 /* The row loop, inlined with per and step constant so both divisions
 ** become multiplications. */
 static inline __attribute__((always_inline))
@@ -217,8 +250,8 @@ int64_t ts_codes_flat(agg_ts_memo *m, const int64_t *xs, const uint8_t *tags,
     if( m->wrap ){ q %= m->wrap; q += q<0 ? m->wrap : 0; }
     uint32_t c = lc;
     if( q!=lq || c==0 ){
-      c = ts_find(m, q);
-      if( c==0 && (c = ts_miss(m, q))==0 ) return -1;
+      if( m->near==0 && ts_near_make(m, q) ) return -1;
+      if( (c = ts_code(m, q))==0 ) return -1;
       lq = q; lc = c;
     }
     codes[r] = c - 1;

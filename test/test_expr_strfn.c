@@ -242,8 +242,15 @@ static void test_ts_memo(void){
     for(int batch=0; batch<4; batch++){
       int anynull = 0;
       for(int r=0; r<N; r++){
-        /* few distinct values in some batches, so the memo is hit */
-        xs[r] = batch==1 && r>16 ? xs[rnd(16)] : gen_ts(unit);
+        /* few distinct values in some batches, so the memo is hit; in
+        ** one, minutes around the first row's, inside and past the
+        ** window of steps the memo indexes directly (2^16 of them) */
+        static const int64_t per[4] = { 0, 1000, 1000000, 1000000000 };
+        if( batch==1 && r>16 ) xs[r] = xs[rnd(16)];
+        else if( !(batch==2 && r>0)
+              || __builtin_add_overflow(xs[0], ((int64_t)rnd(1u<<19) - (1<<18)) * 60 * per[unit], &xs[r]) ){
+          xs[r] = gen_ts(unit);
+        }
         tags[r] = rnd(30)==0 ? CV_NULL : CV_INT;
         anynull |= tags[r]==CV_NULL;
       }
