@@ -14,7 +14,8 @@
 #define AGG_TS_MAX_ENTRIES (1u << 16)
 
 /* Steps a memo's window covers (see `near`): 45 days of minutes, 7 years
-** of hours; 256 KB of which only the pages of steps met are touched. */
+** of hours; 256 KB, of which only the pages of steps met are touched (and
+** counted: agg_ts_memo_bytes). */
 #define AGG_TS_NEAR (1u << 16)
 
 /* Seconds since the epoch of 0000-01-01 00:00:00 and 9999-12-31 23:59:59:
@@ -41,6 +42,8 @@ struct agg_ts_memo {
   ** threads=1. Made at the first row, around its step. */
   uint32_t *near;
   int64_t near0;
+  uint32_t near_lo, near_hi;  /* the span of it written: what memory_limit
+                              ** counts (the rest was never touched) */
   /* the entries: tpl->n bytes each, str[i] pointing at the i-th */
   char *bytes;
   cv_str *str;
@@ -115,7 +118,7 @@ void agg_ts_memo_free(agg_ts_memo *m){
 uint64_t agg_ts_memo_bytes(const agg_ts_memo *m){
   if( m==0 ) return 0;
   return sizeof(*m) + (uint64_t)m->nslot*(sizeof(int64_t) + sizeof(uint32_t))
-       + (m->near ? (uint64_t)AGG_TS_NEAR*sizeof(uint32_t) : 0)
+       + (m->near && m->near_hi>=m->near_lo ? (uint64_t)(m->near_hi - m->near_lo + 1)*sizeof(uint32_t) : 0)
        + (uint64_t)m->cap*((m->fn ? m->width : m->tpl->n) + sizeof(cv_str));
 }
 
@@ -213,6 +216,8 @@ static __attribute__((noinline)) int ts_near_make(agg_ts_memo *m, int64_t q){
   if( m->near==0 ) return -1;
   /* steps of a time of day run from 0 to wrap - 1 */
   m->near0 = m->wrap ? 0 : q - (int64_t)(AGG_TS_NEAR/4);
+  m->near_lo = UINT32_MAX;
+  m->near_hi = 0;
   return 0;
 }
 
@@ -223,7 +228,11 @@ static inline uint32_t ts_code(agg_ts_memo *m, int64_t q){
   if( d < AGG_TS_NEAR && m->near[d] ) return m->near[d];
   uint32_t c = ts_find(m, q);
   if( c==0 && (c = ts_miss(m, q))==0 ) return 0;
-  if( d < AGG_TS_NEAR ) m->near[d] = c;
+  if( d < AGG_TS_NEAR ){
+    m->near[d] = c;
+    if( d < m->near_lo ) m->near_lo = (uint32_t)d;
+    if( d > m->near_hi ) m->near_hi = (uint32_t)d;
+  }
   return c;
 }
 

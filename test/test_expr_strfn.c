@@ -299,6 +299,24 @@ static void test_ts_memo(void){
     agg_tpl_free(&t);
   }
   sqlite3_finalize(st);
+  {
+    /* the window of steps counts for memory_limit as far as it was written:
+    ** 1000 minutes, not its 65536 */
+    const char *f = "%Y-%m-%d %H:%M";
+    agg_tpl t;
+    CHECK(agg_tpl_compile(f, (uint32_t)strlen(f), &t)==0);
+    agg_ts_memo *m = agg_ts_memo_new(&t, COL_TS_MICROS, 0);
+    CHECK(m!=0);
+    int64_t xs[1000]; uint32_t codes[1000];
+    for(int r=0; r<1000; r++) xs[r] = (1373846400LL + (int64_t)((r*7919) % 1000) * 60) * 1000000;
+    col_vector v; memset(&v, 0, sizeof(v));
+    v.form = CV_FLAT; v.type = CV_INT; v.n = 1000; v.i64 = xs;
+    CHECK(m && agg_ts_memo_codes(m, &v, 0, 1000, codes)==0);
+    CHECK(m && agg_ts_memo_dict(m)->n==1000);
+    CHECK(m && agg_ts_memo_bytes(m) < 100000);
+    agg_ts_memo_free(m);
+    agg_tpl_free(&t);
+  }
   /* date() and datetime() keep four year digits after a minus sign, and %f
   ** rounds as this SQLite's printf does */
   sqlite3_prepare_v2(db, "SELECT date(?1), datetime(?1), strftime('%f', ?1)", -1, &st, 0);
