@@ -80,9 +80,8 @@ typedef struct gb_part {
   int mc_nk;              /* keys it is for, 0 none yet */
   uint64_t mc_id[GB_MEMO_KEYS];  /* their dictionaries (col_vector.dict_id) */
   uint32_t mc_n[GB_MEMO_KEYS];   /* and the sizes they had */
-  uint64_t *dd_hash;      /* gb_part_dedup: its table's hashes */
-  uint32_t *dd_rep;       /* and representatives (+1; 0 empty) */
-  uint32_t dd_cap;        /* slots of both, a power of two */
+  uint64_t *dd_slot;      /* gb_part_dedup: its table (hash, representative) */
+  uint32_t dd_cap;        /* its slots, a power of two */
   agg_ordbuf *ord;        /* per aggregate: its rows, when it has ORDER BY
                           ** terms (replayed into states at finish) */
   uint8_t *hit;           /* per batch row: agg_state.hit's marks */
