@@ -791,6 +791,7 @@ static inline int gb_row_is_entry(const col_vector *v, uint32_t r, uint32_t c){
 ** a 16384-row batch holds 6000 distinct URLs): each repeat is then
 ** compared with its first row, in cache, instead of with its group's
 ** stored bytes, a cache miss, in the table. */
+#define GB_DEDUP_TOP 0xffffffff00000000ull   /* a dedup slot's hash bits */
 static int64_t gb_part_dedup(gb_part *p, const col_vector *v, const uint64_t *hashes,
                              const uint32_t *rows, uint32_t n, uint32_t *reps,
                              uint32_t *which){
@@ -812,7 +813,7 @@ static int64_t gb_part_dedup(gb_part *p, const col_vector *v, const uint64_t *ha
   const cv_str *str = v->str;
   for(uint32_t k=0; k<n; k++){
     uint32_t r = rows[k];
-    uint64_t h = hashes[r], top = h & 0xffffffff00000000ull;
+    uint64_t h = hashes[r], top = h & GB_DEDUP_TOP;
     uint32_t at = (uint32_t)h & mask;
     for(;;){
       uint64_t e = t[at];
@@ -821,7 +822,7 @@ static int64_t gb_part_dedup(gb_part *p, const col_vector *v, const uint64_t *ha
         which[k] = m; reps[m++] = r;
         break;
       }
-      if( (e & 0xffffffff00000000ull)==top ){
+      if( (e & GB_DEDUP_TOP)==top ){
         uint32_t q = (uint32_t)e - 1;
         const cv_str *a = &str[r], *b = &str[reps[q]];
         if( a->n==b->n && (a->n==0 || memcmp(a->p, b->p, a->n)==0) ){ which[k] = q; break; }

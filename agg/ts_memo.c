@@ -221,9 +221,10 @@ static __attribute__((noinline)) int ts_near_make(agg_ts_memo *m, int64_t q){
   return 0;
 }
 
-/* q's entry + 1 (or AGG_TS_OTHER + 1) through the window, else the
-** table; 0 when out of memory. */
+/* q's entry + 1 (or AGG_TS_OTHER + 1) through the window (made at the
+** first step), else the table; 0 when out of memory. */
 static inline uint32_t ts_code(agg_ts_memo *m, int64_t q){
+  if( m->near==0 && ts_near_make(m, q) ) return 0;
   uint64_t d = (uint64_t)q - (uint64_t)m->near0;
   if( d < AGG_TS_NEAR && m->near[d] ) return m->near[d];
   uint32_t c = ts_find(m, q);
@@ -259,7 +260,6 @@ int64_t ts_codes_flat(agg_ts_memo *m, const int64_t *xs, const uint8_t *tags,
     if( m->wrap ){ q %= m->wrap; q += q<0 ? m->wrap : 0; }
     uint32_t c = lc;
     if( q!=lq || c==0 ){
-      if( m->near==0 && ts_near_make(m, q) ) return -1;
       if( (c = ts_code(m, q))==0 ) return -1;
       lq = q; lc = c;
     }

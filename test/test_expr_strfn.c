@@ -202,11 +202,13 @@ static void test_strftime_oracle(void){
   agg_tpl_free(&t);
 }
 
+/* Ticks per second of each COL_TS_* unit. */
+static const int64_t ts_per[4] = { 0, 1000, 1000000, 1000000000 };
+
 /* A random timestamp of unit: whole seconds near minute and day edges in
 ** 1900-2100 mostly, else any year -2000..12000 (ns: 1678..2261), with a
 ** fraction of a second sometimes. */
 static int64_t gen_ts(int unit){
-  static const int64_t per[4] = { 0, 1000, 1000000, 1000000000 };
   int64_t lo = unit==COL_TS_NANOS ? -9200000000LL : -124000000000LL;
   int64_t hi = unit==COL_TS_NANOS ? 9200000000LL : 316000000000LL;
   int64_t s = rnd(3) ? -2208988800LL + (int64_t)rnd(2000000000) * 3
@@ -216,8 +218,8 @@ static int64_t gen_ts(int unit){
     case 1: s = s - ((s % 86400) + 86400) % 86400; break;
     default: break;
   }
-  int64_t x = s * per[unit];
-  if( rnd(4)==0 ) x += rnd(2) ? per[unit] - 1 - (int64_t)rnd(3) : (int64_t)rnd((uint32_t)per[unit]);
+  int64_t x = s * ts_per[unit];
+  if( rnd(4)==0 ) x += rnd(2) ? ts_per[unit] - 1 - (int64_t)rnd(3) : (int64_t)rnd((uint32_t)ts_per[unit]);
   return x;
 }
 
@@ -245,10 +247,9 @@ static void test_ts_memo(void){
         /* few distinct values in some batches, so the memo is hit; in
         ** one, minutes around the first row's, inside and past the
         ** window of steps the memo indexes directly (2^16 of them) */
-        static const int64_t per[4] = { 0, 1000, 1000000, 1000000000 };
         if( batch==1 && r>16 ) xs[r] = xs[rnd(16)];
         else if( !(batch==2 && r>0)
-              || __builtin_add_overflow(xs[0], ((int64_t)rnd(1u<<19) - (1<<18)) * 60 * per[unit], &xs[r]) ){
+              || __builtin_add_overflow(xs[0], ((int64_t)rnd(1u<<19) - (1<<18)) * 60 * ts_per[unit], &xs[r]) ){
           xs[r] = gen_ts(unit);
         }
         tags[r] = rnd(30)==0 ? CV_NULL : CV_INT;
