@@ -12,6 +12,7 @@
 typedef struct scan_plan {
   scan_spec spec;            /* what the reader gets */
   int *proj;                 /* projection (sqlite3_malloc'd) */
+  uint8_t *lazy;             /* spec.lazy (sqlite3_malloc'd), or NULL */
   scan_pred *preds;          /* predicates (sqlite3_malloc'd) */
   int npred_alloc;
   void **mem;                /* literal copies and IN lists to free */

@@ -439,6 +439,15 @@ static int scan_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col){
     return SQLITE_OK;
   }
   if( k<0 || !c->batch ) return SQLITE_OK;   /* NULL */
+  if( c->src->m->fill && c->batch->pending && c->batch->pending[k] ){
+    int rc = c->src->m->fill(c->src, k);
+    if( rc ){
+      scan_table *t = (scan_table*)cur->pVtab;
+      sqlite3_free(t->base.zErrMsg);
+      t->base.zErrMsg = sqlite3_mprintf("%s", c->src->err.msg);
+      return rc==COL_ENOMEM ? SQLITE_NOMEM : SQLITE_ERROR;
+    }
+  }
   const col_vector *v = &c->batch->cols[k];
   uint32_t row = c->batch->sel ? c->batch->sel[c->pos] : c->pos;
   switch( cv_tag(v, row) ){

@@ -47,6 +47,13 @@
 **                    outside it: a reader may skip a row group whose
 **                    statistics put every row outside it, and drop such
 **                    rows; some may still come out.
+**   scan_spec.lazy   NULL, or one flag per proj entry: lazy[k] says the
+**                    consumer may never read column k (SQLite's colUsed
+**                    has one bit for every column past the 63rd), so a
+**                    reader may leave it undecoded, mark it in
+**                    col_batch.pending and decode it when the consumer
+**                    asks (batch_source_methods.fill). A reader without
+**                    fill decodes it as any other.
 **
 ** Rows come out in file order, whatever the thread count.
 */
@@ -161,6 +168,7 @@ typedef struct scan_spec {
   int64_t nrows;
   const uint8_t *raw;     /* NULL, or nproj flags: see the header comment */
   struct col_bound *bound;  /* NULL, or see the header comment */
+  const uint8_t *lazy;    /* NULL, or nproj flags: see the header comment */
 } scan_spec;
 
 /* ---- what a scan did, for scan_stats() ---------------------------------- */
@@ -203,6 +211,10 @@ typedef struct batch_source_methods {
   int (*next)(batch_source *src, col_batch **out);
   /* Free everything; src is gone afterwards. */
   void (*close)(batch_source *src);
+  /* NULL, or: decode column k of the batch next() gave last, which its
+  ** pending flags mark; the vector and flag are updated in place. Returns
+  ** COL_OK or an error (message in src->err). */
+  int (*fill)(batch_source *src, int k);
 } batch_source_methods;
 
 struct batch_source {

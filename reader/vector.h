@@ -77,6 +77,11 @@ typedef struct col_batch {
   int64_t first_row;      /* position of row 0 in the dataset (file order,
                           ** every file counted), the same in every scan:
                           ** the virtual tables' rowid */
+  const uint8_t *pending; /* from a source with fill() (scan.h), NULL or
+                          ** a flag per column: 1 while the column
+                          ** (scan_spec.lazy) is not decoded, its vector
+                          ** all NULLs until fill() is called; not read
+                          ** from other sources */
 } col_batch;
 
 /* The storage class of every row of v, or -1 when rows may differ (tags,

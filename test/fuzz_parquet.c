@@ -55,7 +55,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
     int n = ds->schema.n;
     int *proj = malloc(sizeof(int)*(size_t)(n ? n : 1));
     uint8_t *raw = malloc((size_t)(n ? n : 1));
-    for(int i=0; i<n; i++){ proj[i] = i; raw[i] = 1; }
+    uint8_t *lazy = malloc((size_t)(n ? n : 1));
+    for(int i=0; i<n; i++){ proj[i] = i; raw[i] = 1; lazy[i] = i & 1; }
     for(int pass=0; pass<5; pass++){
       if( pass>=3 && n==0 ) break;
       scan_spec spec;
@@ -72,6 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
       if( pass==2 && n>0 ){
         pred.col = 0; pred.op = PRED_NOTNULL; pred.exact = 1;
         spec.npred = 1; spec.preds = &pred;
+        spec.lazy = lazy;   /* odd columns decoded in every other batch */
       }
       if( pass>=3 ){
         /* descending or not, NULLs first or not, by the input's size */
@@ -89,7 +91,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
       col_error_clear(&err);
       if( ds->m->scan(ds, &spec, &src, &err)==COL_OK ){
         col_batch *b;
+        int nb = 0;
         while( src->m->next(src, &b)==COL_OK && b ){
+          int failed = 0;
+          for(int k=0; k<b->ncols && src->m->fill && b->pending && (nb & 1) && !failed; k++){
+            if( b->pending[k] ) failed = src->m->fill(src, k)!=COL_OK;
+          }
+          nb++;
+          if( failed ) break;
           touch_batch(b);
           if( bound && b->nsel ){
             /* the column's value in the batch's last row (every column
@@ -104,7 +113,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
       }
       col_bound_free(bound);
     }
-    free(proj); free(raw);
+    free(proj); free(raw); free(lazy);
     ds->m->close(ds);
   }
   close(fd);

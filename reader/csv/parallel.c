@@ -414,7 +414,7 @@ static void par_close(batch_source *src){
   free(P);
 }
 
-static const batch_source_methods csv_par_methods = { par_next, par_close };
+static const batch_source_methods csv_par_methods = { par_next, par_close, 0 };
 
 int csv_scan_parallel(csv_ds *ds, const scan_spec *spec, int threads,
                       batch_source **out, col_error *err){

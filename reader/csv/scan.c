@@ -222,7 +222,7 @@ static void serial_close(batch_source *src){
   free(s);
 }
 
-static const batch_source_methods csv_serial_methods = { serial_next, serial_close };
+static const batch_source_methods csv_serial_methods = { serial_next, serial_close, 0 };
 
 int csv_scan_serial(csv_ds *ds, const scan_spec *spec, batch_source **out,
                     col_error *err){

@@ -32,7 +32,8 @@ void pq_rg_willneed(pq_file *f, int rg, const pq_rg_plan *plan){
   const pq_row_group *R = &f->meta.row_groups[rg];
   const pq_schema *s = plan->schema;
   for(int fi=0; fi<plan->nfield; fi++){
-    if( !plan->need[fi] ) continue;
+    /* a lazy column may never be read */
+    if( !plan->need[fi] || (plan->need[fi] & 11)==9 ) continue;
     const pq_node *N = &s->nodes[s->fields[fi].node];
     for(int i=0; i<N->leaf_count; i++){
       int leaf = N->leaf_first + i;
@@ -186,6 +187,34 @@ static int rg_rows_wanted(const scan_spec *spec, int64_t row0, int64_t n, uint8_
   free(*allowed);
   *allowed = want;
   return 0;
+}
+
+/* The rows of d its selection keeps, as a byte mask in codec's scratch
+** (*mask NULL when it keeps every row). -1 on OOM. */
+static int rg_sel_mask(pq_codec_ctx *codec, const pq_rg_data *d, uint8_t **mask){
+  *mask = 0;
+  if( d->nsel<0 || d->nsel >= d->rows ) return 0;
+  uint8_t *m = pq_codec_scratch(codec, 1, (size_t)d->rows);
+  if( !m ) return -1;
+  memset(m, 0, (size_t)d->rows);
+  for(int64_t i=0; i<d->nsel; i++) m[d->sel[i]] = 1;
+  *mask = m;
+  return 0;
+}
+
+/* Projected field fi of d, not ready (pq_rg_field_ready), decoded where
+** mask (NULL: everywhere) keeps a row, or reconverted. */
+static int rg_emit(pq_file *f, const pq_rg_plan *plan, int fi, pq_codec_ctx *codec,
+                   const uint8_t *mask, pq_rg_data *d, col_error *err){
+  int raw = (plan->need[fi] & 4)!=0;
+  if( !d->fields[fi].decoded ){
+    return decode_field(f, d->file, d->rg, plan->schema, fi, raw, codec, mask, &d->fields[fi], &d->stats, err);
+  }
+  /* compared on its integers, emitted as its text: formatted for the rows
+  ** that passed alone; or a dictionary filtered on its entries' text,
+  ** emitted as the integers the scan asked for, as every other row group
+  ** gives them (a top-k pass orders INTEGER before TEXT) */
+  return field_reconvert(f, d->file, d->rg, plan->schema, fi, raw, mask, &d->fields[fi], err);
 }
 
 void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
@@ -357,22 +386,22 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
   /* Columns only emitted are decoded only where a row survived: pages
   ** without a selected row are skipped. */
   uint8_t *mask = 0;
-  if( out->nsel>=0 && out->nsel < R->num_rows ){
-    mask = pq_codec_scratch(codec, 1, (size_t)R->num_rows);
-    if( !mask ){ col_error_set(err, COL_ENOMEM, "out of memory"); return; }
-    memset(mask, 0, (size_t)R->num_rows);
-    for(int64_t i=0; i<out->nsel; i++) mask[out->sel[i]] = 1;
-  }
   for(int fi=0; fi<plan->nfield; fi++){
-    if( (plan->need[fi] & 1) && !out->fields[fi].decoded ){
-      if( decode_field(f, fileno, rg, plan->schema, fi, (plan->need[fi] & 4)!=0, codec, mask, &out->fields[fi], &out->stats, err) ) break;
-    }else if( (plan->need[fi] & 1) && out->fields[fi].raw!=((plan->need[fi] & 4)!=0) ){
-      /* compared on its integers, emitted as its text: formatted for the
-      ** rows that passed alone; or a dictionary filtered on its entries'
-      ** text, emitted as the integers the scan asked for, as every other
-      ** row group gives them (a top-k pass orders INTEGER before TEXT) */
-      if( field_reconvert(f, fileno, rg, plan->schema, fi, (plan->need[fi] & 4)!=0, mask,
-                          &out->fields[fi], err) ) break;
-    }
+    if( (plan->need[fi] & 9)!=1 || pq_rg_field_ready(plan, fi, out) ) continue;
+    if( mask==0 && rg_sel_mask(codec, out, &mask) ){ col_error_set(err, COL_ENOMEM, "out of memory"); return; }
+    if( rg_emit(f, plan, fi, codec, mask, out, err) ) break;
   }
+}
+
+int pq_rg_field_ready(const pq_rg_plan *plan, int fi, const pq_rg_data *d){
+  const pq_rg_field *fd = &d->fields[fi];
+  return fd->decoded && fd->raw==((plan->need[fi] & 4)!=0);
+}
+
+int pq_rg_emit_field(pq_file *f, const pq_rg_plan *plan, int fi, pq_codec_ctx *codec,
+                     pq_rg_data *d, col_error *err){
+  if( pq_rg_field_ready(plan, fi, d) ) return COL_OK;
+  uint8_t *mask = 0;
+  if( rg_sel_mask(codec, d, &mask) ) return col_error_set(err, COL_ENOMEM, "out of memory");
+  return rg_emit(f, plan, fi, codec, mask, d, err);
 }

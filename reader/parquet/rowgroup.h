@@ -39,7 +39,9 @@ typedef struct pq_rg_plan {
   const pq_schema *schema;
   int nfield;                /* schema fields */
   const uint8_t *need;       /* need[f]: 1 projected, 2 filter only, 3 both;
-                             ** | 4: a TIMESTAMP as its stored integer */
+                             ** | 4: a TIMESTAMP as its stored integer;
+                             ** | 8: projected lazily (scan_spec.lazy):
+                             ** pq_rg_decode leaves it to pq_rg_emit_field */
   const scan_spec *spec;     /* predicates: their col is a schema field or
                              ** the filename column (== nfield) */
   const char *filename;      /* for filename-column predicates */
@@ -56,6 +58,14 @@ void pq_rg_willneed(pq_file *f, int rg, const pq_rg_plan *plan);
 void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
                   pq_codec_ctx *codec, pq_rg_data *out);
 void pq_rg_free(pq_rg_data *d);
+/* Ready projected field fi of row group d (decoded by pq_rg_decode with
+** this plan, not skipped) for emitting: decoded for the rows its
+** selection keeps, or reconverted. Errors land in *err. */
+int pq_rg_emit_field(pq_file *f, const pq_rg_plan *plan, int fi, pq_codec_ctx *codec,
+                     pq_rg_data *d, col_error *err);
+/* Is projected field fi of d ready to emit (nothing left for
+** pq_rg_emit_field)? */
+int pq_rg_field_ready(const pq_rg_plan *plan, int fi, const pq_rg_data *d);
 
 /* May row group rg of f hold a row matching every predicate? (min/max
 ** statistics, then bloom filters and dictionaries; 0 only when provably

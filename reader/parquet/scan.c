@@ -93,6 +93,8 @@ struct pq_scan {
   int64_t emitted;           /* rows handed out */
   col_batch batch;
   col_vector *cols;          /* batch vectors */
+  uint8_t *pending;          /* batch.pending: lazy columns not decoded */
+  int64_t batch_off;         /* the batch's first row in cur */
   uint32_t *sel;             /* batch selection */
   cv_str fname;              /* filename column value */
   pq_codec_ctx *codec;       /* serial decoding */
@@ -530,6 +532,11 @@ static col_vector slice(const col_vector *v, int64_t off){
   return s;
 }
 
+static int field_ready(const pq_scan *sc, int f, const pq_rg_data *d){
+  pq_rg_plan plan = file_plan(sc->ds, d->file, &sc->spec, sc->need);
+  return pq_rg_field_ready(&plan, f, d);
+}
+
 static int scan_next(batch_source *bs, col_batch **out){
   pq_scan *sc = (pq_scan*)bs;
   int bsz = sc->spec.batch_size>0 ? sc->spec.batch_size : DEFAULT_BATCH_SIZE;
@@ -561,11 +568,20 @@ static int scan_next(batch_source *bs, col_batch **out){
           sc->fname.p = sc->ds->files[d->file]->path;
           sc->fname.n = (uint32_t)strlen(sc->fname.p);
           c->type = CV_TEXT; c->form = CV_CONST; c->n = (uint32_t)len; c->str = &sc->fname;
+        }else if( (sc->need[f] & 8) && !field_ready(sc, f, d) ){
+          /* not decoded until the consumer reads it (scan_fill) */
+          col_vector *c = &sc->cols[k];
+          memset(c, 0, sizeof(*c));
+          c->type = CV_NULL; c->form = CV_CONST; c->n = (uint32_t)len;
+          sc->pending[k] = 1;
         }else{
           sc->cols[k] = slice(&d->fields[f].col.v, off);
           sc->cols[k].n = (uint32_t)len;
+          sc->pending[k] = 0;
         }
       }
+      sc->batch_off = off;
+      sc->batch.pending = sc->pending;
       sc->batch.n = (uint32_t)len;
       sc->batch.nsel = nsel;
       sc->batch.sel = sel;
@@ -620,11 +636,34 @@ static void scan_close(batch_source *bs){
   /* every row group's buffers are back by now: the next scan may use them */
   col_pool_move(sc->ds->pool, sc->pool);
   col_pool_free(sc->pool);
-  free(sc->need); free(sc->jobs); free(sc->cols); free(sc->sel);
+  free(sc->need); free(sc->jobs); free(sc->cols); free(sc->pending); free(sc->sel);
   free(sc);
 }
 
-static const batch_source_methods pq_scan_methods = { scan_next, scan_close };
+/* A lazy column of the batch last handed out, decoded now for the rest of
+** its row group (the other batches of cur find it ready). */
+static int scan_fill(batch_source *bs, int k){
+  pq_scan *sc = (pq_scan*)bs;
+  if( k<0 || k>=sc->spec.nproj || !sc->pending[k] || !sc->have_cur ) return COL_OK;
+  pq_rg_data *d = &sc->cur;
+  int f = sc->spec.proj[k];
+  pq_rg_plan plan = file_plan(sc->ds, d->file, &sc->spec, sc->need);
+  scan_stats before = d->stats;
+  col_error_clear(&sc->base.err);
+  if( pq_rg_emit_field(sc->ds->files[d->file], &plan, f, sc->codec, d, &sc->base.err) ){
+    return sc->base.err.code;
+  }
+  /* what the column cost, counted as pq_rg_decode counts its own */
+  sc->base.stats.pages += d->stats.pages - before.pages;
+  sc->base.stats.pages_pruned += d->stats.pages_pruned - before.pages_pruned;
+  sc->base.stats.bytes_read += d->stats.bytes_read - before.bytes_read;
+  sc->cols[k] = slice(&d->fields[f].col.v, sc->batch_off);
+  sc->cols[k].n = sc->batch.n;
+  sc->pending[k] = 0;
+  return COL_OK;
+}
+
+static const batch_source_methods pq_scan_methods = { scan_next, scan_close, scan_fill };
 
 /* Rows of job j's row group. */
 static int64_t pq_job_nrows(const pq_scan *sc, int j){
@@ -665,6 +704,7 @@ static int scan_open(col_dataset *d, const scan_spec *spec, batch_source **out, 
   int bsz = spec->batch_size>0 ? spec->batch_size : DEFAULT_BATCH_SIZE;
   sc->need = calloc((size_t)sc->nfield+1, 1);
   sc->cols = calloc((size_t)(spec->nproj ? spec->nproj : 1), sizeof(col_vector));
+  sc->pending = calloc((size_t)(spec->nproj ? spec->nproj : 1), 1);
   sc->sel = calloc((size_t)bsz, sizeof(uint32_t));
   int njob = 0;
   for(int i=0; i<ds->nfile; i++){
@@ -675,13 +715,22 @@ static int scan_open(col_dataset *d, const scan_spec *spec, batch_source **out, 
   sc->pool = col_pool_new();
   col_pool_set_parent(sc->pool, ds->pool);
   sc->codec = sc->pool ? ds_codec_take(ds, sc->pool) : 0;
-  if( !sc->need || !sc->cols || !sc->sel || !sc->jobs || !sc->codec || !sc->pool ){
+  if( !sc->need || !sc->cols || !sc->pending || !sc->sel || !sc->jobs || !sc->codec || !sc->pool ){
     scan_close(&sc->base);
     return col_error_set(err, COL_ENOMEM, "out of memory");
   }
   for(int k=0; k<spec->nproj; k++){
     if( spec->proj[k]<0 || spec->proj[k]>sc->nfield ){ scan_close(&sc->base); return col_error_set(err, COL_ERROR, "bad projection"); }
     sc->need[spec->proj[k]] |= 1;
+  }
+  /* lazy: only where every entry naming the field is (and never the
+  ** filename column, which costs nothing) */
+  for(int k=0; k<spec->nproj && spec->lazy; k++){
+    int f = spec->proj[k];
+    if( spec->lazy[k] && f<sc->nfield ) sc->need[f] |= 8;
+  }
+  for(int k=0; k<spec->nproj && spec->lazy; k++){
+    if( !spec->lazy[k] ) sc->need[spec->proj[k]] &= (uint8_t)~8;
   }
   for(int p=0; p<spec->npred; p++){
     if( spec->preds[p].col<0 || spec->preds[p].col>sc->nfield ){ scan_close(&sc->base); return col_error_set(err, COL_ERROR, "bad predicate column"); }
