@@ -79,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
       else if( proj[c]==1 ) v->type = CV_TEXT;
       else { v->type = CV_INT; v->tags = tags; }
     }
-    col_batch b = { 4, 4, 0, nproj, cols, 0 };
+    col_batch b = { 4, 4, 0, nproj, cols, 0, 0 };
     /* and as two lanes of two partitions, the second folded into the
     ** first; bit 5: radix lanes, split into 256 partitions after their
     ** first batch, whose second is held back (or, with a TEXT value of c,

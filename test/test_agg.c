@@ -2522,7 +2522,7 @@ static void bench_one(const char *label, int str_key, int threads, uint32_t card
         default: v->type = CV_REAL; v->f64 = fv; break;
       }
     }
-    col_batch b = { BATCH, BATCH, 0, nproj, cols, 0 };
+    col_batch b = { BATCH, BATCH, 0, nproj, cols, 0, 0 };
     if( groupby_consume(gb, &b, &err) ){ printf("bench: %s\n", err.msg); break; }
   }
   groupby_finish(gb, &err);

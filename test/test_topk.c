@@ -91,7 +91,7 @@ static void test_topk_random(void){
       uint32_t nsel = 0;
       int use_sel = (int)(next_rand()&1);
       for(uint32_t r=0; r<n; r++) if( !use_sel || next_rand()%3 ) sel[nsel++] = r;
-      col_batch batch = { n, nsel, use_sel ? sel : 0, NCOL, cols, row };
+      col_batch batch = { n, nsel, use_sel ? sel : 0, NCOL, cols, row, 0 };
       if( !use_sel ) batch.nsel = n;
       CHECK(topk_add(t, &batch)==COL_OK);
       for(uint32_t i=0; i<batch.nsel; i++){
@@ -151,7 +151,7 @@ static void test_topk_forms(void){
   topk *t = 0;
   CHECK(topk_new(terms, 2, 4, &t)==COL_OK);
   if( !t ) return;
-  col_batch b = { 6, 6, 0, 2, cols, 100 };
+  col_batch b = { 6, 6, 0, 2, cols, 100, 0 };
   CHECK(topk_add(t, &b)==COL_OK);
   uint32_t n = 0;
   const int64_t *rows = topk_rows(t, &n);
