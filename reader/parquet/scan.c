@@ -598,7 +598,8 @@ static int scan_next(batch_source *bs, col_batch **out){
         }
       }
       sc->batch_off = off;
-      sc->batch.pending = sc->pending;
+      /* NULL without lazy columns: xColumn then tests one pointer */
+      sc->batch.pending = sc->spec.lazy ? sc->pending : 0;
       sc->batch.n = (uint32_t)len;
       sc->batch.nsel = nsel;
       sc->batch.sel = sel;
