@@ -189,17 +189,22 @@ static int rg_rows_wanted(const scan_spec *spec, int64_t row0, int64_t n, uint8_
   return 0;
 }
 
-/* The rows of d its selection keeps, as a byte mask in codec's scratch
-** (*mask NULL when it keeps every row). -1 on OOM. */
+/* Rows sel[0..nsel) of n as a byte mask in codec's scratch (the one
+** mask a decoder holds at a time); NULL on OOM. */
+static uint8_t *rg_rows_mask(pq_codec_ctx *codec, const uint32_t *sel, int64_t nsel, int64_t n){
+  uint8_t *m = pq_codec_scratch(codec, 1, (size_t)n);
+  if( !m ) return 0;
+  memset(m, 0, (size_t)n);
+  for(int64_t i=0; i<nsel; i++) m[sel[i]] = 1;
+  return m;
+}
+
+/* The rows of d its selection keeps, as a mask (*mask NULL when it keeps
+** every row). -1 on OOM. */
 static int rg_sel_mask(pq_codec_ctx *codec, const pq_rg_data *d, uint8_t **mask){
   *mask = 0;
   if( d->nsel<0 || d->nsel >= d->rows ) return 0;
-  uint8_t *m = pq_codec_scratch(codec, 1, (size_t)d->rows);
-  if( !m ) return -1;
-  memset(m, 0, (size_t)d->rows);
-  for(int64_t i=0; i<d->nsel; i++) m[d->sel[i]] = 1;
-  *mask = m;
-  return 0;
+  return (*mask = rg_rows_mask(codec, d->sel, d->nsel, d->rows))==0 ? -1 : 0;
 }
 
 /* Projected field fi of d, not ready (pq_rg_field_ready), decoded where
@@ -311,7 +316,6 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
     ** dropped rows is decoded only in pages that still hold a survivor:
     ** URL LIKE '%google%' AND SearchPhrase <> '' matches URL only where
     ** SearchPhrase is not empty. */
-    uint8_t *live = 0;
     for(int pass=0; pass<2 && nsel>0; pass++)
     for(int p=0; p<spec->npred + have_bound && nsel>0; p++){
       const scan_pred *pr = p==spec->npred ? &bound : &spec->preds[p];
@@ -326,16 +330,11 @@ void pq_rg_decode(pq_file *f, int fileno, int rg, const pq_rg_plan *plan,
       }else{
         pq_rg_field *fd = &out->fields[pr->col];
         const uint8_t *mask = allowed;
-        if( !fd->decoded && nsel < n ){
-          if( live==0 && (live = pq_codec_scratch(codec, 1, n))==0 ){
-            col_arena_free(&scratch);
-            free(allowed);
-            col_error_set(err, COL_ENOMEM, "out of memory");
-            return;
-          }
-          memset(live, 0, n);
-          for(uint32_t i=0; i<nsel; i++) live[out->sel[i]] = 1;
-          mask = live;
+        if( !fd->decoded && nsel < n && (mask = rg_rows_mask(codec, out->sel, nsel, n))==0 ){
+          col_arena_free(&scratch);
+          free(allowed);
+          col_error_set(err, COL_ENOMEM, "out of memory");
+          return;
         }
         /* the bound is not among the spec's predicates rg_ts_field asks */
         int raw = rg_ts_field(plan, pr->col)
